@@ -1,0 +1,57 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "mtt",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "mtt", targets: ["mtt"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // C libraries from Debian's -dev packages. Each shim header stops the build with the
+        // apt package to install when the library's header is missing.
+        .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+
+        .target(
+            name: "MTTCore",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(name: "MTTBluetooth", dependencies: ["MTTCore", "CBlueZ"]),
+        .target(name: "MTTSerial", dependencies: ["MTTCore"]),
+        .target(name: "MTTMQTT", dependencies: ["MTTCore", "CMosquitto"]),
+        .target(name: "MTTGPS", dependencies: ["MTTCore", "CGPS"]),
+        .executableTarget(
+            name: "mtt",
+            dependencies: [
+                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
+        // Test-only helper: writes store records in a loop so a test can SIGKILL it mid-write.
+        .executableTarget(
+            name: "mtt-store-writer",
+            dependencies: ["MTTCore"],
+            path: "Tests/Tools/StoreWriter"),
+
+        .target(name: "TestSupport", dependencies: ["MTTCore"], path: "Tests/Support"),
+        .testTarget(
+            name: "MTTCoreTests",
+            dependencies: ["MTTCore", "TestSupport", "mtt-store-writer", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "MTTBluetoothTests", dependencies: ["MTTBluetooth", "TestSupport"]),
+        .testTarget(name: "MTTSerialTests", dependencies: ["MTTSerial", "TestSupport"]),
+        .testTarget(name: "MTTMQTTTests", dependencies: ["MTTMQTT", "TestSupport"]),
+        .testTarget(name: "MTTGPSTests", dependencies: ["MTTGPS", "TestSupport"]),
+        .testTarget(name: "MTTCLITests", dependencies: ["mtt", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

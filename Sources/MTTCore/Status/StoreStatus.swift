@@ -1,0 +1,35 @@
+/// The counts `mtt status` shows; the JSON keys are part of the CLI contract (DESIGN.md).
+public struct StoreStatus: Sendable, Hashable, Codable {
+    public var sessions: Int
+    /// Transmit attempts of active mode, in any state.
+    public var attempts: Int
+    /// Attempts the node reported as transmitted.
+    public var confirmed: Int
+    /// Attempts with no TX result within the timeout, or refused by the node.
+    public var failed: Int
+    /// Attempts still waiting for their result.
+    public var pending: Int
+    /// Attempts the network was seen to receive (joined to an uplink).
+    public var heard: Int
+    /// Uplinks the network reported, from any mode.
+    public var uplinks: Int
+    /// Fixes stored in tracks.
+    public var gpsSamples: Int
+    /// Samples with a position.
+    public var samples: Int
+    /// Records each upload target still waits for, keyed by target name.
+    public var unsynced: [String: Int]
+
+    enum CodingKeys: String, CodingKey {
+        case sessions, attempts, confirmed, failed, pending, heard, uplinks
+        case gpsSamples = "gps_samples"
+        case samples, unsynced
+    }
+
+    /// Share of resolved attempts that the network did not hear, when any attempt was heard-checked.
+    public var lossPercent: Double? {
+        let resolved = confirmed + failed
+        guard resolved > 0 else { return nil }
+        return 100 * Double(resolved - heard) / Double(resolved)
+    }
+}

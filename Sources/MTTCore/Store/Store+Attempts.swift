@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+
+extension Store {
+    /// Stores an attempt (normally `pending`, before the send) with the fix it was built from.
+    @discardableResult
+    public func record(_ attempt: Attempt) throws -> Int64 {
+        try write { db in
+            let fixID = try attempt.fix.map { try Self.insert($0, session: attempt.sessionID, db) }
+            try db.execute(
+                sql: """
+                    INSERT INTO attempts (session_id, node, sequence, payload, fix_id, sent_at, state, f_cnt, dev_eui,
+                                          resolved_at, failure_reason)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    attempt.sessionID, attempt.node, attempt.sequence, Data(attempt.payload), fixID,
+                    attempt.sentAt.nanosecondsSinceEpoch, attempt.state.rawValue, attempt.frameCounter.map { Int64($0) },
+                    attempt.devEUI, attempt.resolvedAt?.nanosecondsSinceEpoch, attempt.failureReason,
+                ])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// The node reported the transmission with its LoRaWAN frame counter.
+    public func confirmAttempt(_ id: Int64, frameCounter: UInt32?, at time: Timestamp = .now()) throws {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE attempts SET state = 'confirmed', f_cnt = ?, resolved_at = ? WHERE id = ?",
+                arguments: [frameCounter.map { Int64($0) }, time.nanosecondsSinceEpoch, id])
+        }
+    }
+
+    public func failAttempt(_ id: Int64, reason: String, at time: Timestamp = .now()) throws {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE attempts SET state = 'failed', failure_reason = ?, resolved_at = ? WHERE id = ?",
+                arguments: [reason, time.nanosecondsSinceEpoch, id])
+        }
+    }
+
+    /// Attempts left pending by a run that was stopped or killed mid-send never got their result:
+    /// they are failed. Returns how many were resolved.
+    @discardableResult
+    public func failPendingAttempts(reason: String, at time: Timestamp = .now()) throws -> Int {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE attempts SET state = 'failed', failure_reason = ?, resolved_at = ? WHERE state = 'pending'",
+                arguments: [reason, time.nanosecondsSinceEpoch])
+            return db.changesCount
+        }
+    }
+
+    /// Records that the network heard this attempt as the given uplink.
+    public func link(attempt id: Int64, toUplink uplinkID: Int64) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE attempts SET uplink_id = ? WHERE id = ?", arguments: [uplinkID, id])
+        }
+    }
+
+    public func attempt(_ id: Int64) throws -> Attempt? {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM attempts WHERE id = ?", arguments: [id]) else {
+                return nil
+            }
+            let fix = try (row["fix_id"] as Int64?).flatMap {
+                try Row.fetchOne(db, sql: "SELECT * FROM fixes WHERE id = ?", arguments: [$0]).map(Self.fix(from:))
+            }
+            let payload: Data = row["payload"]
+            return Attempt(
+                id: row["id"], sessionID: row["session_id"], node: row["node"], sequence: row["sequence"],
+                payload: [UInt8](payload), fix: fix, sentAt: Timestamp(nanosecondsSinceEpoch: row["sent_at"]),
+                state: Attempt.State(rawValue: row["state"]) ?? .pending,
+                frameCounter: (row["f_cnt"] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
+                devEUI: row["dev_eui"],
+                resolvedAt: (row["resolved_at"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
+                failureReason: row["failure_reason"])
+        }
+    }
+}

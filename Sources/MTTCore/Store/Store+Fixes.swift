@@ -1,0 +1,40 @@
+import GRDB
+
+extension Store {
+    /// Stores one fix of a session's track.
+    @discardableResult
+    public func record(_ fix: Fix, session: Int64) throws -> Int64 {
+        try write { db in try Self.insert(fix, session: session, db) }
+    }
+
+    static func insert(_ fix: Fix, session: Int64, _ db: Database) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO fixes (session_id, time, lat, lon, alt_hae, alt_msl, eph, epv, hdop, satellites,
+                                   speed, track, mode, source)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                session, fix.time.nanosecondsSinceEpoch, fix.latitude, fix.longitude, fix.altitudeHAE,
+                fix.altitudeMSL, fix.eph, fix.epv, fix.hdop, fix.satellites, fix.speed, fix.track,
+                fix.mode.rawValue, fix.source,
+            ])
+        return db.lastInsertedRowID
+    }
+
+    /// A session's track in time order.
+    public func fixes(session: Int64) throws -> [Fix] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM fixes WHERE session_id = ? ORDER BY time, id", arguments: [session])
+                .map(Self.fix(from:))
+        }
+    }
+
+    static func fix(from row: Row) -> Fix {
+        Fix(
+            time: Timestamp(nanosecondsSinceEpoch: row["time"]), latitude: row["lat"], longitude: row["lon"],
+            altitudeHAE: row["alt_hae"], altitudeMSL: row["alt_msl"], eph: row["eph"], epv: row["epv"],
+            hdop: row["hdop"], satellites: row["satellites"], speed: row["speed"], track: row["track"],
+            mode: Fix.Mode(rawValue: row["mode"]) ?? .noFix, source: row["source"])
+    }
+}

@@ -1,0 +1,47 @@
+import GRDB
+
+extension Store {
+    @discardableResult
+    public func record(_ sample: Sample) throws -> Int64 {
+        try write { db in
+            let uplinkID: Int64?
+            let attemptID: Int64?
+            switch sample.subject {
+            case .uplink(let id): (uplinkID, attemptID) = (id, nil)
+            case .attempt(let id): (uplinkID, attemptID) = (nil, id)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO samples (session_id, uplink_id, attempt_id, time, lat, lon, alt, method, reason)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    sample.sessionID, uplinkID, attemptID, sample.time.nanosecondsSinceEpoch,
+                    sample.position?.latitude, sample.position?.longitude, sample.position?.altitude,
+                    sample.method.rawValue, sample.reason,
+                ])
+            return db.lastInsertedRowID
+        }
+    }
+
+    public func samples(session: Int64) throws -> [Sample] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM samples WHERE session_id = ? ORDER BY time, id", arguments: [session])
+                .compactMap { row -> Sample? in
+                    let uplinkID: Int64? = row["uplink_id"]
+                    let attemptID: Int64? = row["attempt_id"]
+                    guard let subject = uplinkID.map(Sample.Subject.uplink) ?? attemptID.map(Sample.Subject.attempt) else {
+                        return nil
+                    }
+                    let lat: Double? = row["lat"]
+                    let lon: Double? = row["lon"]
+                    return Sample(
+                        id: row["id"], sessionID: row["session_id"],
+                        subject: subject,
+                        time: Timestamp(nanosecondsSinceEpoch: row["time"]),
+                        position: lat.flatMap { la in lon.map { GeoPoint(latitude: la, longitude: $0, altitude: row["alt"]) } },
+                        method: Sample.PositionMethod(rawValue: row["method"]) ?? .none, reason: row["reason"])
+                }
+        }
+    }
+}

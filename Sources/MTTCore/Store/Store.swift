@@ -1,0 +1,99 @@
+import Foundation
+import GRDB
+
+/// mtt's one SQLite database (WAL). Every write is durable when the call returns:
+/// a crash or `kill -9` afterwards loses nothing that was reported stored.
+public final class Store: Sendable {
+    public let path: String
+    let pool: DatabasePool
+
+    /// Opens the database at `path`, creating it (mode 0600, its folder 0700) when missing.
+    /// An existing file that is not an mtt database is refused and left untouched.
+    public init(path: String) throws {
+        self.path = path
+        try Self.prepareFile(at: path)
+        try DatabaseFileCheck.verifyExisting(path: path)
+
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in
+            // In WAL mode NORMAL may lose the last commits on power loss; FULL syncs every commit.
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+            let migrator = StoreSchema.migrator
+            if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
+                throw StoreError.newerSchema(path: path)
+            }
+            try migrator.migrate(pool)
+        } catch let error as DatabaseError {
+            throw StoreError.wrapping(error)
+        }
+    }
+
+    /// Opens the database that `--db`, `MTT_DB` or the XDG default names.
+    public convenience init(explicitPath: String?) throws {
+        try self.init(path: StoreLocation.resolve(explicit: explicitPath))
+    }
+
+    private static func prepareFile(at path: String) throws {
+        let fm = FileManager.default
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty && !fm.fileExists(atPath: folder) {
+            do {
+                try fm.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StoreError.cannotCreate(path: path, reason: "cannot create folder \(folder)")
+            }
+        }
+        if !fm.fileExists(atPath: path) {
+            // Created here rather than by SQLite so the mode is 0600 whatever the umask;
+            // SQLite gives the -wal and -shm files the same mode.
+            let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+            if fd < 0 && errno != EEXIST {
+                throw StoreError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
+            }
+            if fd >= 0 { close(fd) }
+        }
+    }
+
+    /// Runs a write transaction and turns SQLite's errors into one-line `StoreError`s.
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.write(body)
+        } catch {
+            throw StoreError.wrapping(error)
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch {
+            throw StoreError.wrapping(error)
+        }
+    }
+
+    /// SQLite's own full consistency check: "ok" for a sound file.
+    public func integrityCheck() throws -> String {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "; ") }
+    }
+
+    /// A value kept in the database across runs (the TTN Mapper user id, for one).
+    public func metaValue(_ key: String) throws -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+    }
+
+    /// Returns the stored value for `key`, storing `make()` first when there is none.
+    public func metaValue(_ key: String, orInsert make: () -> String) throws -> String {
+        try write { db in
+            if let existing = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) {
+                return existing
+            }
+            let value = make()
+            try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: [key, value])
+            return value
+        }
+    }
+}

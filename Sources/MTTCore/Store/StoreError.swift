@@ -1,0 +1,37 @@
+import GRDB
+
+/// Why the store could not be opened or written, in one line a user can act on.
+public enum StoreError: Error, CustomStringConvertible {
+    case notADatabase(path: String)
+    case foreignDatabase(path: String)
+    case unreadable(path: String, reason: String)
+    case cannotCreate(path: String, reason: String)
+    case newerSchema(path: String)
+    case database(String)
+
+    public var description: String {
+        switch self {
+        case .notADatabase(let path):
+            return "\(path) is not an SQLite database; mtt left it untouched (give another --db)"
+        case .foreignDatabase(let path):
+            return "\(path) is an SQLite database of another program, not mtt's; mtt left it untouched"
+        case .unreadable(let path, let reason):
+            return "cannot read the database \(path): \(reason); mtt left it untouched"
+        case .cannotCreate(let path, let reason):
+            return "cannot create the database \(path): \(reason)"
+        case .newerSchema(let path):
+            return "\(path) was written by a newer mtt; upgrade mtt to open it"
+        case .database(let message):
+            return "database error: \(message)"
+        }
+    }
+
+    /// A GRDB error as one line, without the SQL statement it carries.
+    static func wrapping(_ error: any Error) -> any Error {
+        if let error = error as? DatabaseError {
+            if error.resultCode == .SQLITE_FULL { return StoreError.database("the disk is full") }
+            return StoreError.database(error.message ?? "SQLite error \(error.resultCode.rawValue)")
+        }
+        return error
+    }
+}

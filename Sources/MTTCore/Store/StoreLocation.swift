@@ -1,0 +1,18 @@
+import Foundation
+
+/// Where the database lives: `--db`, else `MTT_DB`, else `$XDG_DATA_HOME/mtt/mtt.sqlite`
+/// (`~/.local/share/mtt/mtt.sqlite` when XDG_DATA_HOME is unset).
+public enum StoreLocation {
+    public static func resolve(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let explicit, !explicit.isEmpty { return explicit }
+        if let fromEnvironment = environment["MTT_DB"], !fromEnvironment.isEmpty { return fromEnvironment }
+        let dataHome: String
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            dataHome = xdg
+        } else {
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            dataHome = home + "/.local/share"
+        }
+        return dataHome + "/mtt/mtt.sqlite"
+    }
+}

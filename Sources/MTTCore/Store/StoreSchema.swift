@@ -1,0 +1,127 @@
+import GRDB
+
+/// The database layout. Migrations are append-only: a released one is never edited.
+enum StoreSchema {
+    /// "mtt1" in the SQLite header, so mtt recognises its own files and refuses other programs' databases.
+    static let applicationID: UInt32 = 0x6D74_7431
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("1") { db in
+            try db.execute(sql: "PRAGMA application_id = \(Int32(bitPattern: applicationID))")
+            try db.execute(sql: """
+                CREATE TABLE meta (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value TEXT NOT NULL
+                );
+                CREATE TABLE sessions (
+                    id INTEGER PRIMARY KEY,
+                    mode TEXT NOT NULL,
+                    started_at INTEGER NOT NULL,
+                    ended_at INTEGER,
+                    nodes TEXT,
+                    gps TEXT,
+                    network TEXT,
+                    note TEXT,
+                    mtt_version TEXT
+                );
+                CREATE TABLE fixes (
+                    id INTEGER PRIMARY KEY,
+                    session_id INTEGER NOT NULL REFERENCES sessions(id),
+                    time INTEGER NOT NULL,
+                    lat REAL NOT NULL,
+                    lon REAL NOT NULL,
+                    alt_hae REAL,
+                    alt_msl REAL,
+                    eph REAL,
+                    epv REAL,
+                    hdop REAL,
+                    satellites INTEGER,
+                    speed REAL,
+                    track REAL,
+                    mode INTEGER NOT NULL,
+                    source TEXT NOT NULL
+                );
+                CREATE INDEX fixes_by_session_time ON fixes(session_id, time);
+                CREATE TABLE uplinks (
+                    id INTEGER PRIMARY KEY,
+                    session_id INTEGER NOT NULL REFERENCES sessions(id),
+                    device_id TEXT NOT NULL,
+                    application_id TEXT,
+                    dev_eui TEXT,
+                    dev_addr TEXT,
+                    f_port INTEGER,
+                    f_cnt INTEGER,
+                    frequency INTEGER,
+                    spreading_factor INTEGER,
+                    bandwidth INTEGER,
+                    coding_rate TEXT,
+                    received_at INTEGER NOT NULL,
+                    airtime REAL,
+                    payload BLOB NOT NULL,
+                    network_id TEXT
+                );
+                CREATE INDEX uplinks_by_device_fcnt ON uplinks(dev_eui, f_cnt);
+                CREATE TABLE receptions (
+                    id INTEGER PRIMARY KEY,
+                    uplink_id INTEGER NOT NULL REFERENCES uplinks(id),
+                    gateway_id TEXT NOT NULL,
+                    gateway_eui TEXT,
+                    rssi REAL,
+                    channel_rssi REAL,
+                    signal_rssi REAL,
+                    snr REAL,
+                    time INTEGER,
+                    concentrator_timestamp INTEGER,
+                    channel_index INTEGER,
+                    antenna_index INTEGER,
+                    lat REAL,
+                    lon REAL,
+                    alt REAL,
+                    packet_broker INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX receptions_by_uplink ON receptions(uplink_id);
+                CREATE TABLE attempts (
+                    id INTEGER PRIMARY KEY,
+                    session_id INTEGER NOT NULL REFERENCES sessions(id),
+                    node TEXT NOT NULL,
+                    sequence INTEGER,
+                    payload BLOB NOT NULL,
+                    fix_id INTEGER REFERENCES fixes(id),
+                    sent_at INTEGER NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('pending', 'confirmed', 'failed')),
+                    f_cnt INTEGER,
+                    dev_eui TEXT,
+                    resolved_at INTEGER,
+                    failure_reason TEXT,
+                    uplink_id INTEGER REFERENCES uplinks(id)
+                );
+                CREATE INDEX attempts_by_state ON attempts(state);
+                CREATE TABLE samples (
+                    id INTEGER PRIMARY KEY,
+                    session_id INTEGER NOT NULL REFERENCES sessions(id),
+                    uplink_id INTEGER REFERENCES uplinks(id),
+                    attempt_id INTEGER REFERENCES attempts(id),
+                    time INTEGER NOT NULL,
+                    lat REAL,
+                    lon REAL,
+                    alt REAL,
+                    method TEXT NOT NULL,
+                    reason TEXT
+                );
+                CREATE INDEX samples_by_uplink ON samples(uplink_id);
+                CREATE TABLE sync_state (
+                    target TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    record_id INTEGER NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('sent', 'rejected')),
+                    tries INTEGER NOT NULL DEFAULT 0,
+                    message TEXT,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (target, kind, record_id)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+}

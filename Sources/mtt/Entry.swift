@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+
+/// Parses the command line and runs the command. Usage errors exit 64 with ArgumentParser's help;
+/// runtime failures print one line, `mtt: reason`, on stderr and exit 1.
+@main
+enum Entry {
+    static func main() async {
+        LoggingSetup.bootstrap()
+        var command: any ParsableCommand
+        do {
+            command = try MTT.parseAsRoot()
+        } catch {
+            MTT.exit(withError: error)
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch where isArgumentParserError(error) {
+            MTT.exit(withError: error)
+        } catch {
+            FileHandle.standardError.write(Data("mtt: \(RuntimeFailure.oneLine(error))\n".utf8))
+            Foundation.exit(1)
+        }
+    }
+
+    /// Help requests, usage errors and exit codes keep ArgumentParser's own handling (and exit 64 for
+    /// usage); some of its error types are internal, so they are known by their module.
+    private static func isArgumentParserError(_ error: any Error) -> Bool {
+        error is ExitCode || error is CleanExit || error is ValidationError
+            || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
+    }
+}

@@ -1,0 +1,22 @@
+import ArgumentParser
+import MTTCore
+
+struct MTT: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mtt",
+        abstract: "Map LoRaWAN coverage: drive a node or listen to TTN, record where the network hears you.",
+        discussion: """
+            mtt records every transmit attempt and every uplink the network heard, with the GPS position, \
+            in one SQLite file that survives losing signal, power or the process. Upload later with \
+            `mtt sync`, or export for QGIS and Google Earth with `mtt export`.
+
+            Start with `mtt demo` (fake node, GPS and network), then `mtt gps` and `mtt scan` to check \
+            your hardware. The database is $MTT_DB, or --db, or ~/.local/share/mtt/mtt.sqlite.
+            """,
+        version: MTTVersion.current,
+        subcommands: [
+            Collect.self, Status.self, Sync.self, Export.self, Import.self,
+            GPS.self, Scan.self, Node.self, FakeNode.self, Demo.self,
+        ]
+    )
+}

@@ -1,0 +1,21 @@
+import MTTCore
+
+/// The human summary of `mtt status` and the end of `mtt demo`.
+enum StatusText {
+    static func render(_ status: StoreStatus, path: String) -> String {
+        let loss = status.lossPercent.map { String(format: "%.0f %%", $0) } ?? "n/a"
+        let queues = status.unsynced.keys.sorted().map { "\($0) \(status.unsynced[$0] ?? 0)" }.joined(separator: ", ")
+        return """
+            Database   \(path)
+            Sessions   \(status.sessions)
+            Attempts   \(status.attempts) (confirmed \(status.confirmed), failed \(status.failed), pending \(status.pending))
+            Heard      \(status.heard) attempts (loss \(loss))
+            Uplinks    \(status.uplinks)
+            GPS fixes  \(status.gpsSamples)
+            Samples    \(status.samples) with a position
+            To upload  \(queues)
+            """
+    }
+}
+
+import Foundation

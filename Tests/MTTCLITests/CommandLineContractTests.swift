@@ -1,0 +1,89 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("mtt command line")
+struct CommandLineContractTests {
+    let mtt = MTTCommand()
+
+    @Test func helpListsEveryCommand() throws {
+        let result = try mtt.run(["--help"])
+        #expect(result.status == 0)
+        for command in ["collect", "status", "sync", "export", "import", "gps", "scan", "node", "fake-node", "demo"] {
+            #expect(result.stdout.contains("\n  \(command) "), "help does not list \(command)")
+        }
+    }
+
+    @Test func versionPrintsTheVersion() throws {
+        let result = try mtt.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+    }
+
+    @Test func statusJSONOnANewDatabaseIsAllZero() throws {
+        let result = try mtt.run(["status", "--db", mtt.database, "--json"])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        for key in ["attempts", "confirmed", "failed", "heard", "uplinks", "gps_samples"] {
+            #expect(object[key] as? Int == 0, "\(key) is \(String(describing: object[key]))")
+        }
+        let unsynced = try #require(object["unsynced"] as? [String: Int])
+        #expect(unsynced == ["mapthethings": 0, "ttnmapper": 0])
+    }
+
+    @Test func statusTextNamesTheDatabase() throws {
+        let result = try mtt.run(["status", "--db", mtt.database])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Database   \(mtt.database)"))
+        #expect(result.stdout.contains("Attempts   0"))
+    }
+
+    @Test func databaseComesFromMTT_DBThenXDG() throws {
+        let fromEnv = mtt.dir.file("env/field.sqlite")
+        #expect(try mtt.run(["status"], environment: ["MTT_DB": fromEnv]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: fromEnv))
+
+        let result = try mtt.run(["status"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(mtt.dir.file("xdg/mtt/mtt.sqlite")))
+        #expect(FileManager.default.fileExists(atPath: mtt.dir.file("xdg/mtt/mtt.sqlite")))
+    }
+
+    @Test func aNonSQLiteDatabaseFileIsOneLineAndExit1AndUntouched() throws {
+        let path = mtt.dir.file("photo.jpg")
+        let bytes = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let result = try mtt.run(["status", "--db", path])
+        #expect(result.status == 1)
+        #expect(result.stderr == "mtt: \(path) is not an SQLite database; mtt left it untouched (give another --db)\n")
+        #expect(result.stdout.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test(arguments: [
+        ["collect", "--mode", "active"], ["sync"], ["export", "--format", "gpx"], ["import", "x.json"],
+        ["gps"], ["scan"], ["node", "info", "--node", "fake"], ["fake-node", "--listen", "unix:/tmp/x"],
+    ])
+    func commandsNotBuiltYetSaySoAndExit1(arguments: [String]) throws {
+        let result = try mtt.run(arguments + (["collect", "sync", "export", "import"].contains(arguments[0]) ? ["--db", mtt.database] : []))
+        #expect(result.status == 1)
+        #expect(result.stderr.hasSuffix("is not implemented yet in mtt 0.1.0\n"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func usageErrorsExit64() throws {
+        #expect(try mtt.run(["status", "--no-such-option"]).status == 64)
+        #expect(try mtt.run(["collect", "--mode", "sideways"]).status == 64)
+        #expect(try mtt.run(["no-such-command"]).status == 64)
+    }
+
+    @Test func demoPrintsThePlanAndItsDatabase() throws {
+        let demoDB = mtt.dir.file("demo.sqlite")
+        let result = try mtt.run(["demo", "--db", demoDB])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("fake"))
+        #expect(result.stdout.contains("Database   \(demoDB)"))
+    }
+}
