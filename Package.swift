@@ -43,7 +43,7 @@ let package = Package(
             dependencies: ["MTTCore"],
             path: "Tests/Tools/StoreWriter"),
 
-        .target(name: "TestSupport", dependencies: ["MTTCore"], path: "Tests/Support"),
+        .target(name: "TestSupport", dependencies: ["MTTCore", "MTTSerial"], path: "Tests/Support"),
         .testTarget(
             name: "MTTCoreTests",
             dependencies: ["MTTCore", "TestSupport", "mtt-store-writer", .product(name: "GRDB", package: "GRDB.swift")]),

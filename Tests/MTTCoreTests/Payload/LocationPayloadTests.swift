@@ -53,7 +53,7 @@ struct LocationPayloadTests {
     }
 
     @Test func roundTripOverTheWholeCoordinateRange() throws {
-        var random = SeededGenerator(seed: 0x6D74_7401)
+        var random = SplitMix64(seed: 0x6D74_7401)
         for _ in 0..<200_000 {
             let lat = Double.random(in: -90...90, using: &random)
             let lon = Double.random(in: -180...180, using: &random)

@@ -1,6 +1,6 @@
-/// SplitMix64: a fixed seed gives the same sequence on every run, so a failing
-/// property test can be reproduced.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+/// SplitMix64: a small seedable generator, so a simulated drive or a property test gives the
+/// same sequence on every run and a failure can be reproduced.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     public init(seed: UInt64) { state = seed }

@@ -1,0 +1,71 @@
+import Foundation
+
+/// A deterministic simulated drive for `--gps fake`: city driving with stops, turns, a varying
+/// error estimate and an occasional loss of fix, one report per simulated second.
+/// The same seed always gives the same drive.
+public struct SimulatedDrive: Sendable {
+    public static let defaultStart = GeoPoint(latitude: 40.6782, longitude: -73.9442, altitude: 20)
+    private static let metresPerDegreeLatitude = 111_320.0
+
+    private var random: SplitMix64
+    private var position: GeoPoint
+    private var time: Timestamp
+    private var heading: Double
+    private var speed = 0.0
+    private var targetSpeed = 0.0
+    private var secondsUntilManoeuvre = 10
+    private var secondsUntilOutage: Int
+    private var outageLeft = 0
+    private var eph = 5.0
+
+    public init(seed: UInt64, start: GeoPoint = defaultStart, startTime: Timestamp) {
+        random = SplitMix64(seed: seed)
+        position = start
+        time = startTime
+        heading = Double(Int.random(in: 0..<4, using: &random)) * 90
+        secondsUntilOutage = Int.random(in: 120...300, using: &random)
+    }
+
+    /// The next second of the drive.
+    public mutating func next() -> FixEvent {
+        time = time.adding(seconds: 1)
+        advance()
+        if outageLeft > 0 {
+            outageLeft -= 1
+            return .noFix(time)
+        }
+        let satellites = max(4, min(12, Int((60 / eph).rounded()) + Int.random(in: -1...1, using: &random)))
+        return .fix(Fix(
+            time: time, latitude: position.latitude, longitude: position.longitude,
+            altitudeHAE: (position.altitude ?? 0) - 33, altitudeMSL: position.altitude,
+            eph: eph, epv: eph * 1.6, hdop: (eph / 5 * 10).rounded() / 10, satellites: satellites,
+            speed: speed, track: heading, mode: .threeD, source: "fake"))
+    }
+
+    private mutating func advance() {
+        secondsUntilManoeuvre -= 1
+        if secondsUntilManoeuvre <= 0 {
+            // At a corner: stop, turn, or change pace, as in town.
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: targetSpeed = 0
+            case 1: heading = (heading + (Bool.random(using: &random) ? 90 : -90)).truncatingRemainder(dividingBy: 360)
+            default: targetSpeed = [6.0, 9.0, 13.0][Int.random(in: 0..<3, using: &random)]
+            }
+            secondsUntilManoeuvre = Int.random(in: 8...40, using: &random)
+        }
+        if heading < 0 { heading += 360 }
+        speed += max(-3, min(2, targetSpeed - speed))
+        heading = (heading + Double.random(in: -2...2, using: &random) + 360).truncatingRemainder(dividingBy: 360)
+        let radians = heading * .pi / 180
+        let latitudeRadians = position.latitude * .pi / 180
+        position.latitude += speed * cos(radians) / Self.metresPerDegreeLatitude
+        position.longitude += speed * sin(radians) / (Self.metresPerDegreeLatitude * cos(latitudeRadians))
+        eph = max(2.5, min(30, eph + Double.random(in: -0.8...0.8, using: &random)))
+
+        secondsUntilOutage -= 1
+        if secondsUntilOutage <= 0 {
+            outageLeft = Int.random(in: 3...10, using: &random)
+            secondsUntilOutage = Int.random(in: 120...300, using: &random)
+        }
+    }
+}

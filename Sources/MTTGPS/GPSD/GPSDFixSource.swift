@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+import MTTCore
+import Synchronization
+
+/// Fixes from gpsd through libgps. The blocking libgps calls run on a thread of their own, which
+/// hands copies of each report to Swift concurrency through the stream. When gpsd goes away the
+/// stream says so once, retries with backoff, and says `.connected` again when gpsd is back.
+public struct GPSDFixSource: FixSource {
+    public let host: String
+    public let port: Int
+    public let reconnect: Backoff
+
+    public init(host: String = "127.0.0.1", port: Int = GPSSpec.defaultGPSDPort, reconnect: Backoff = Backoff(initial: 0.5, maximum: 10)) {
+        self.host = host
+        self.port = port
+        self.reconnect = reconnect
+    }
+
+    public var spec: String { GPSSpec.gpsd(host: host, port: port).description }
+
+    public func events() -> AsyncStream<FixEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FixEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        let reader = GPSDReader(host: host, port: port, source: spec, reconnect: reconnect, continuation: continuation)
+        continuation.onTermination = { _ in reader.stop() }
+        let thread = Thread { reader.run() }
+        thread.name = "mtt-gpsd"
+        thread.start()
+        return stream
+    }
+}
+
+/// The loop on the reader thread. Only `stop()` is called from elsewhere.
+private final class GPSDReader: Sendable {
+    private let host: String
+    private let port: Int
+    private let source: String
+    private let reconnect: Backoff
+    private let continuation: AsyncStream<FixEvent>.Continuation
+    private let stopped = Atomic<Bool>(false)
+    private let logger = Logger(label: "mtt.gps")
+
+    init(host: String, port: Int, source: String, reconnect: Backoff, continuation: AsyncStream<FixEvent>.Continuation) {
+        self.host = host
+        self.port = port
+        self.source = source
+        self.reconnect = reconnect
+        self.continuation = continuation
+    }
+
+    func stop() {
+        stopped.store(true, ordering: .relaxed)
+    }
+
+    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+
+    func run() {
+        let connection = GPSDConnection(host: host, port: port, source: source)
+        var backoff = reconnect
+        var lostReported = false
+        while !isStopped {
+            do {
+                try connection.open()
+                try readUntilClosed(connection, onWatching: {
+                    backoff.reset()
+                    lostReported = false
+                })
+            } catch {
+                connection.close()
+                if !lostReported {
+                    continuation.yield(.lost(reason: error.reason))
+                    lostReported = true
+                } else {
+                    logger.debug("\(error.reason)")
+                }
+                sleep(seconds: backoff.nextDelay())
+            }
+        }
+        connection.close()
+        continuation.finish()
+    }
+
+    private func readUntilClosed(_ connection: GPSDConnection, onWatching: () -> Void) throws(GPSDConnection.Failure) {
+        while !isStopped {
+            // A bounded wait, so a stop request is noticed within half a second without polling.
+            guard connection.waiting(microseconds: 500_000) else { continue }
+            switch try connection.read() {
+            case .report(let event):
+                continuation.yield(event)
+            case .watching:
+                onWatching()
+                continuation.yield(.connected(source))
+            case .other:
+                break
+            }
+        }
+    }
+
+    /// Sleeps in short steps so that stopping is not held up by a long backoff.
+    private func sleep(seconds: Double) {
+        var left = seconds
+        while left > 0 && !isStopped {
+            let step = min(left, 0.2)
+            usleep(UInt32(step * 1_000_000))
+            left -= step
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Logging
+import MTTCore
+
+/// Replays an NMEA capture through mtt's own parser, at the capture's pace divided by `speed`
+/// (0 = as fast as it reads). The stream ends with the file.
+public struct NMEAReplaySource: FixSource {
+    public let path: String
+    public let speed: Double
+
+    public init(path: String, speed: Double = 1) {
+        self.path = path
+        self.speed = speed
+    }
+
+    public var spec: String { GPSSpec.nmea(path: path, speed: speed).description }
+
+    public func events() -> AsyncStream<FixEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FixEvent.self)
+        let task = Task { [path, speed, spec] in
+            let logger = Logger(label: "mtt.gps")
+            guard let data = FileManager.default.contents(atPath: path) else {
+                continuation.yield(.lost(reason: "cannot read the NMEA file \(path)"))
+                continuation.finish()
+                return
+            }
+            continuation.yield(.connected(spec))
+            var assembler = NMEAFixAssembler(source: spec)
+            var previous: Timestamp?
+            let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+            for line in lines {
+                if Task.isCancelled { break }
+                for event in assembler.consume(line: line) {
+                    if case .fix(let fix) = event {
+                        await Self.pace(from: previous, to: fix.time, speed: speed)
+                        previous = fix.time
+                    }
+                    continuation.yield(event)
+                }
+            }
+            for event in assembler.finish() { continuation.yield(event) }
+            let counts = assembler.counts
+            if counts.badLines > 0 {
+                logger.warning("\(path): skipped \(counts.badLines) bad lines (last: \(assembler.lastError.map { "\($0)" } ?? "?"))")
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Waits the capture's own gap between two fixes, scaled; long gaps (a receiver restart,
+    /// a concatenated capture) are capped so a replay never stalls.
+    private static func pace(from previous: Timestamp?, to next: Timestamp, speed: Double) async {
+        guard speed > 0, let previous else { return }
+        let gap = min(max(next.seconds(since: previous), 0), 5) / speed
+        if gap > 0 { try? await Task.sleep(for: .seconds(gap)) }
+    }
+}

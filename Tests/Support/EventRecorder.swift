@@ -1,0 +1,52 @@
+import Foundation
+
+/// Collects what an async stream delivers, so a test can wait for a condition with a deadline.
+public actor EventRecorder<Event: Sendable> {
+    public private(set) var events: [Event] = []
+    private var task: Task<Void, Never>?
+
+    public init() {}
+
+    /// Starts reading `stream` in the background until it ends or `stop()` is called.
+    public func record(_ stream: AsyncStream<Event>) {
+        task = Task { [weak self] in
+            for await event in stream {
+                await self?.append(event)
+            }
+        }
+    }
+
+    private func append(_ event: Event) {
+        events.append(event)
+    }
+
+    public func stop() {
+        task?.cancel()
+    }
+
+    /// Waits until `condition` holds for the events so far, or `timeout` seconds pass; true if it held.
+    public func wait(timeout: Double, until condition: @Sendable ([Event]) -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(events) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(events)
+    }
+
+    /// Waits until no new event arrived for `quiet` seconds (or `timeout` passes).
+    public func waitUntilQuiet(quiet: Double, timeout: Double) async {
+        let deadline = Date().addingTimeInterval(timeout)
+        var lastCount = -1
+        var lastChange = Date()
+        while Date() < deadline {
+            if events.count != lastCount {
+                lastCount = events.count
+                lastChange = Date()
+            } else if Date().timeIntervalSince(lastChange) >= quiet {
+                return
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
