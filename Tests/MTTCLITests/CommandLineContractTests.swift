@@ -64,7 +64,7 @@ struct CommandLineContractTests {
 
     @Test(arguments: [
         ["collect", "--mode", "active"], ["sync"], ["export", "--format", "gpx"], ["import", "x.json"],
-        ["gps"], ["scan"], ["node", "info", "--node", "fake"], ["fake-node", "--listen", "unix:/tmp/x"],
+        ["scan"], ["node", "info", "--node", "fake"], ["fake-node", "--listen", "unix:/tmp/x"],
     ])
     func commandsNotBuiltYetSaySoAndExit1(arguments: [String]) throws {
         let result = try mtt.run(arguments + (["collect", "sync", "export", "import"].contains(arguments[0]) ? ["--db", mtt.database] : []))

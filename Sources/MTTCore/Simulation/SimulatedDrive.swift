@@ -17,8 +17,11 @@ public struct SimulatedDrive: Sendable {
     private var secondsUntilOutage: Int
     private var outageLeft = 0
     private var eph = 5.0
+    private let source: String
 
-    public init(seed: UInt64, start: GeoPoint = defaultStart, startTime: Timestamp) {
+    /// - Parameter source: the GPS spec stored in each fix.
+    public init(seed: UInt64, start: GeoPoint = defaultStart, startTime: Timestamp, source: String = "fake") {
+        self.source = source
         random = SplitMix64(seed: seed)
         position = start
         time = startTime
@@ -26,10 +29,12 @@ public struct SimulatedDrive: Sendable {
         secondsUntilOutage = Int.random(in: 120...300, using: &random)
     }
 
-    /// The next second of the drive.
+    /// The current second of the drive; the first report is at `startTime`.
     public mutating func next() -> FixEvent {
-        time = time.adding(seconds: 1)
-        advance()
+        defer {
+            time = time.adding(seconds: 1)
+            advance()
+        }
         if outageLeft > 0 {
             outageLeft -= 1
             return .noFix(time)
@@ -39,7 +44,7 @@ public struct SimulatedDrive: Sendable {
             time: time, latitude: position.latitude, longitude: position.longitude,
             altitudeHAE: (position.altitude ?? 0) - 33, altitudeMSL: position.altitude,
             eph: eph, epv: eph * 1.6, hdop: (eph / 5 * 10).rounded() / 10, satellites: satellites,
-            speed: speed, track: heading, mode: .threeD, source: "fake"))
+            speed: speed, track: heading, mode: .threeD, source: source))
     }
 
     private mutating func advance() {

@@ -68,7 +68,7 @@ private final class GPSDReader: Sendable {
             } catch {
                 connection.close()
                 if !lostReported {
-                    continuation.yield(.lost(reason: error.reason))
+                    continuation.yield(.lost(reason: error.reason + "; retrying"))
                     lostReported = true
                 } else {
                     logger.debug("\(error.reason)")

@@ -16,7 +16,7 @@ public struct SimulatedFixSource: FixSource {
     public func events() -> AsyncStream<FixEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: FixEvent.self)
         let task = Task { [seed, timeScale, spec] in
-            var drive = SimulatedDrive(seed: seed, startTime: .now())
+            var drive = SimulatedDrive(seed: seed, startTime: .now(), source: spec)
             continuation.yield(.connected(spec))
             while !Task.isCancelled {
                 continuation.yield(drive.next())

@@ -1,0 +1,19 @@
+import MTTCore
+import Testing
+
+@Suite("RFC 3339 text")
+struct RFC3339Tests {
+    @Test func formatsMillisecondsAndNanoseconds() {
+        // 2016-05-25T15:30:26.713Z, the MapTheThings API example: 1464190226.713 s.
+        let t = Timestamp(nanosecondsSinceEpoch: 1_464_190_226_713_000_000)
+        #expect(RFC3339.string(t) == "2016-05-25T15:30:26.713Z")
+        #expect(RFC3339.string(t, fractionDigits: 0) == "2016-05-25T15:30:26Z")
+        #expect(RFC3339.string(Timestamp(nanosecondsSinceEpoch: 1_548_766_954_981_123_456), fractionDigits: 9) == "2019-01-29T13:02:34.981123456Z")
+    }
+
+    @Test func handlesEpochLeapDaysAndBeforeEpoch() {
+        #expect(RFC3339.string(Timestamp(nanosecondsSinceEpoch: 0)) == "1970-01-01T00:00:00.000Z")
+        #expect(RFC3339.string(Timestamp(secondsSinceEpoch: 951_782_400)) == "2000-02-29T00:00:00.000Z")
+        #expect(RFC3339.string(Timestamp(nanosecondsSinceEpoch: -1_000_000)) == "1969-12-31T23:59:59.999Z")
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import MTTCore
+import MTTGPS
+import TestSupport
+import Testing
+
+@Suite("NMEA replay, fixed and simulated sources")
+struct FixSourceTests {
+    static func collect(_ source: any FixSource, fixes: Int, timeout: Double = 10) async -> [FixEvent] {
+        let recorder = EventRecorder<FixEvent>()
+        await recorder.record(source.events())
+        _ = await recorder.wait(timeout: timeout) { $0.fixes.count >= fixes }
+        await recorder.stop()
+        return await recorder.events
+    }
+
+    @Test func replayAtFullSpeedGivesTheParsersFixesThenEnds() async throws {
+        let path = FixtureFiles.own("nmea/utrecht-drive.nmea")
+        let recorder = EventRecorder<FixEvent>()
+        await recorder.record(NMEAReplaySource(path: path, speed: 0).events())
+        await recorder.waitUntilQuiet(quiet: 0.5, timeout: 10)
+        let events = await recorder.events
+        #expect(events.first == .connected("nmea:\(path)?speed=0"))
+        #expect(events.fixes == NMEAFixAssemblerTests.replay(try Capture.bytes(path)).events.fixes.map {
+            var fix = $0
+            fix.source = "nmea:\(path)?speed=0"
+            return fix
+        })
+    }
+
+    @Test func replayKeepsTheCapturesPaceScaled() async throws {
+        // 40 one-second epochs at speed 20 take about 2 s; at full speed they would take milliseconds.
+        let started = Date()
+        let events = await Self.collect(NMEAReplaySource(path: FixtureFiles.own("nmea/utrecht-drive.nmea"), speed: 20), fixes: 37)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(events.fixes.count == 37)
+        #expect(elapsed > 1.5, "replay took \(elapsed) s")
+    }
+
+    @Test func missingReplayFileIsALossThenTheEnd() async {
+        let recorder = EventRecorder<FixEvent>()
+        await recorder.record(NMEAReplaySource(path: "/nonexistent/drive.nmea").events())
+        await recorder.waitUntilQuiet(quiet: 0.3, timeout: 5)
+        #expect(await recorder.events == [.lost(reason: "cannot read the NMEA file /nonexistent/drive.nmea")])
+    }
+
+    @Test func fixedPositionRepeatsThePointWithCurrentTime() async {
+        let point = GeoPoint(latitude: 52.0907, longitude: 5.1214, altitude: 4)
+        let fixes = await Self.collect(FixedPositionSource(point: point, interval: 0.05), fixes: 3).fixes
+        #expect(fixes.count >= 3)
+        #expect(fixes.allSatisfy { $0.latitude == 52.0907 && $0.longitude == 5.1214 && $0.mode == .threeD })
+        #expect(fixes.allSatisfy { abs(Timestamp.now().seconds(since: $0.time)) < 5 })
+    }
+
+    @Test func simulatedSourceFollowsTheSeededDrive() async {
+        let fixes = await Self.collect(SimulatedFixSource(seed: 3, timeScale: 200), fixes: 20).fixes
+        #expect(fixes.count >= 20)
+        #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $1.time.seconds(since: $0.time) >= 1 })
+        #expect(fixes.allSatisfy { $0.source == "fake:3" })
+    }
+}
