@@ -44,4 +44,70 @@ public enum RFC3339 {
         let month = mp < 10 ? mp + 3 : mp - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, keeping up to nanoseconds
+    /// (The Things Stack sends nine fraction digits). Nil for anything else.
+    public static func parse(_ text: some StringProtocol) -> Timestamp? {
+        let b = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= b.count else { return nil }
+            var value = 0
+            for i in range {
+                guard b[i] >= 48 && b[i] <= 57 else { return nil }
+                value = value * 10 + Int(b[i] - 48)
+            }
+            return value
+        }
+        guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+              b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
+              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var i = 19
+        var nanos: Int64 = 0
+        if i < b.count, b[i] == UInt8(ascii: ".") {
+            i += 1
+            var digits = 0
+            while i < b.count, b[i] >= 48, b[i] <= 57 {
+                if digits < 9 {
+                    nanos = nanos * 10 + Int64(b[i] - 48)
+                    digits += 1
+                }
+                i += 1
+            }
+            guard digits > 0 else { return nil }
+            for _ in digits..<9 { nanos *= 10 }
+        }
+        var offsetSeconds = 0
+        guard i < b.count else { return nil }
+        if b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") {
+            i += 1
+        } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+            guard i + 6 == b.count, b[i + 3] == UInt8(ascii: ":"),
+                  let oh = number((i + 1)..<(i + 3)), let om = number((i + 4)..<(i + 6))
+            else { return nil }
+            offsetSeconds = (oh * 3600 + om * 60) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
+            i += 6
+        } else {
+            return nil
+        }
+        guard i == b.count else { return nil }
+        let days = Int64(CivilDays.from(year: year, month: month, day: day))
+        let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
+        return Timestamp(nanosecondsSinceEpoch: seconds * 1_000_000_000 + nanos)
+    }
+}
+
+/// Days since 1970-01-01 of a civil date (Howard Hinnant's days_from_civil).
+public enum CivilDays {
+    public static func from(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
 }

@@ -1,3 +1,5 @@
+import MTTCore
+
 /// Readers for the value formats NMEA uses; an empty field is nil, a malformed one an error.
 enum NMEAFields {
     /// `hhmmss.sss` → seconds since midnight.
@@ -16,7 +18,7 @@ enum NMEAFields {
         guard text.count == 6, let d = Int(text.prefix(2)), let m = Int(text.dropFirst(2).prefix(2)),
               let y = Int(text.dropFirst(4)), (1...31).contains(d), (1...12).contains(m)
         else { throw .badField(sentence: sentence, field: "date \(text)") }
-        return CivilDate.daysSinceEpoch(year: y >= 80 ? 1900 + y : 2000 + y, month: m, day: d)
+        return CivilDays.from(year: y >= 80 ? 1900 + y : 2000 + y, month: m, day: d)
     }
 
     /// `ddmm.mmmm` with hemisphere `N`/`S` (or `dddmm.mmmm` with `E`/`W`) → signed degrees.
@@ -44,17 +46,5 @@ enum NMEAFields {
         if text.isEmpty { return nil }
         guard let value = Int(text) else { throw .badField(sentence: sentence, field: "\(name) \(text)") }
         return value
-    }
-}
-
-/// Days from the civil calendar date, without Foundation's calendars (Howard Hinnant's algorithm).
-enum CivilDate {
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -31,6 +31,12 @@ struct Collect: AsyncParsableCommand {
     @Option(name: .customLong("mqtt-password-file"), help: ArgumentHelp("File holding the API key (or set MTT_MQTT_PASSWORD).", valueName: "file"))
     var mqttPasswordFile: String?
 
+    @Option(name: .customLong("mqtt-ca"), help: ArgumentHelp("A CA certificate for a server with a private CA (mqtts:// checks certificates against the system's CAs otherwise).", valueName: "file"))
+    var mqttCA: String?
+
+    @Option(name: .customLong("mqtt-topic"), help: ArgumentHelp("Subscribe to this topic instead of v3/USER/devices/ID/up (repeatable).", valueName: "topic"))
+    var mqttTopic: [String] = []
+
     @Option(help: ArgumentHelp("A TTN device ID to hear (repeatable; + for all).", valueName: "id"))
     var device: [String] = []
 

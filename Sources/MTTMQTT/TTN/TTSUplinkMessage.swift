@@ -1,0 +1,77 @@
+/// The Things Stack (v3) uplink message as its MQTT server publishes it (SPEC.md section 3).
+/// Every field is optional: TTS leaves out fields whose value is 0, "" or false.
+struct TTSUplinkMessage: Decodable {
+    struct EndDeviceIDs: Decodable {
+        struct ApplicationIDs: Decodable {
+            var application_id: String?
+        }
+        var device_id: String?
+        var application_ids: ApplicationIDs?
+        var dev_eui: String?
+        var dev_addr: String?
+    }
+
+    struct UplinkMessage: Decodable {
+        var f_port: Int?
+        var f_cnt: UInt32?
+        var frm_payload: String?
+        var rx_metadata: [RxMetadata]?
+        var settings: Settings?
+        var received_at: String?
+        var consumed_airtime: String?
+        var network_ids: NetworkIDs?
+    }
+
+    struct RxMetadata: Decodable {
+        struct GatewayIDs: Decodable {
+            var gateway_id: String?
+            var eui: String?
+        }
+        struct Location: Decodable {
+            var latitude: Double?
+            var longitude: Double?
+            var altitude: Double?
+        }
+        struct PacketBroker: Decodable {
+            var forwarder_gateway_id: String?
+            var forwarder_gateway_eui: String?
+        }
+        var gateway_ids: GatewayIDs?
+        var packet_broker: PacketBroker?
+        var time: String?
+        var timestamp: UInt32?
+        var rssi: Double?
+        var channel_rssi: Double?
+        var signal_rssi: Double?
+        var snr: Double?
+        var channel_index: Int?
+        var antenna_index: Int?
+        var location: Location?
+    }
+
+    struct Settings: Decodable {
+        struct DataRate: Decodable {
+            struct LoRa: Decodable {
+                var bandwidth: Int?
+                var spreading_factor: Int?
+                var coding_rate: String?
+            }
+            var lora: LoRa?
+        }
+        var data_rate: DataRate?
+        /// Before TTS 3.22 the coding rate sat here instead of in `data_rate.lora`.
+        var coding_rate: String?
+        /// Hz, as a string.
+        var frequency: String?
+    }
+
+    struct NetworkIDs: Decodable {
+        var net_id: String?
+        var tenant_id: String?
+    }
+
+    var end_device_ids: EndDeviceIDs?
+    var received_at: String?
+    var uplink_message: UplinkMessage?
+    var simulated: Bool?
+}

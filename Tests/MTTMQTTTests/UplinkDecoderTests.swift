@@ -1,0 +1,111 @@
+import Foundation
+import MTTCore
+import MTTMQTT
+import TestSupport
+import Testing
+
+@Suite("TTN uplink decoding, mtt's own messages")
+struct UplinkDecoderTests {
+    @Test func threeGatewaysFieldByField() throws {
+        let u = try TTNFixtures.uplink(try TTNFixtures.own("three-gateways.json"))
+        #expect(u.deviceID == "mapper-node-1" && u.applicationID == "mtt-mapper")
+        #expect(u.devEUI == "0004A30B001C0530" && u.devAddr == "260B1234")
+        #expect(u.fPort == 1 && u.fCnt == 160)
+        #expect(u.payload == Hex.bytes("02D6370E561C07")!)
+        #expect(u.frequency == 867_100_000 && u.spreadingFactor == 10 && u.bandwidth == 125_000 && u.codingRate == "4/5")
+        #expect(u.receivedAt == Timestamp(nanosecondsSinceEpoch: 1_782_036_903_498_765_432))
+        #expect(u.airtime == 0.370688)
+        #expect(u.networkID == "NS_TTS_V3://ttn@000013")
+        #expect(u.receptions.count == 3)
+
+        let dom = u.receptions[0]
+        #expect(dom.gatewayID == "utrecht-dom" && dom.gatewayEUI == "B827EBFFFE000001")
+        #expect(dom.rssi == -97 && dom.channelRSSI == -97 && dom.signalRSSI == -98.5 && dom.snr == 7.25)
+        #expect(dom.time == Timestamp(nanosecondsSinceEpoch: 1_782_036_903_401_000_001))
+        #expect(dom.concentratorTimestamp == 4_000_000_000 && dom.channelIndex == 3 && dom.antennaIndex == nil)
+        #expect(dom.location == GeoPoint(latitude: 52.0907, longitude: 5.1214, altitude: 112))
+        #expect(!dom.viaPacketBroker)
+
+        let uithof = u.receptions[1]
+        #expect(uithof.snr == -14.5 && uithof.antennaIndex == 1 && uithof.location == nil)
+
+        let peered = u.receptions[2]
+        #expect(peered.viaPacketBroker && peered.gatewayID == "packetbroker" && peered.gatewayEUI == "00800000A0001234")
+        #expect(peered.time == nil && peered.rssi == -118)
+
+        // The earliest gateway time, not the network server's, is when the node transmitted.
+        #expect(u.earliestReceiveTime == Timestamp(nanosecondsSinceEpoch: 1_782_036_903_400_999_000))
+    }
+
+    @Test func omittedZeroValuesReadAsZeroOrAbsent() throws {
+        let u = try TTNFixtures.uplink(try TTNFixtures.own("zero-omitted.json"))
+        #expect(u.fPort == 0 && u.fCnt == 0)
+        #expect(u.payload.isEmpty)
+        #expect(u.receptions.first?.snr == nil && u.receptions.first?.rssi == -110)
+        #expect(u.codingRate == nil && u.airtime == nil && u.networkID == nil)
+        #expect(u.receivedAt == TTNFixtures.ns("2026-06-21T10:16:00.25Z"))
+    }
+
+    @Test func preTTS322CodingRateInSettings() throws {
+        let u = try TTNFixtures.uplink(try TTNFixtures.own("pre-3.22.json"))
+        #expect(u.codingRate == "4/5")
+        #expect(u.frequency == 904_300_000)
+        // +01:00 is honoured: 12:00:00.6 at UTC+1 is 11:00:00.6 UTC.
+        #expect(u.receivedAt == TTNFixtures.ns("2021-03-01T11:00:00.6Z"))
+    }
+
+    @Test func simulatedUplinksAreNotCoverage() throws {
+        #expect(try UplinkDecoder.decode(try TTNFixtures.own("simulated.json")) == .simulated)
+    }
+
+    @Test func legacyV2() throws {
+        let u = try TTNFixtures.uplink(try TTNFixtures.own("v2.json"))
+        #expect(u.deviceID == "node-7" && u.applicationID == "nyc-mapper" && u.devEUI == "0004A30B00AABBCC")
+        #expect(u.fPort == 1 && u.fCnt == 42)
+        #expect(u.frequency == 904_300_000 && u.spreadingFactor == 9 && u.bandwidth == 125_000)
+        #expect(u.airtime == 0.164864)
+        #expect(u.receivedAt == TTNFixtures.ns("2018-05-01T14:41:00.123456789Z"))
+        #expect(u.receptions.map(\.gatewayID) == ["eui-b827ebfffe000003"])
+        #expect(u.receptions[0].location == GeoPoint(latitude: 40.6716, longitude: -73.9862, altitude: 12))
+        guard case .telemetry(let p) = DecodedPayload(bytes: u.payload) else {
+            Issue.record("format 05 payload not recognised")
+            return
+        }
+        #expect(p.altitude == 4 && p.hdop == 1.09 && p.battery == 255)
+    }
+
+    @Test func timeFallsBackToTheGatewaysThenToArrival() throws {
+        let arrival = TTNFixtures.ns("2026-06-21T10:20:00Z")
+        let withGateway = #"{"end_device_ids":{"device_id":"d"},"uplink_message":{"rx_metadata":[{"gateway_ids":{"gateway_id":"g"},"time":"2026-06-21T10:19:59.5Z"}]}}"#
+        let bare = #"{"end_device_ids":{"device_id":"d"},"uplink_message":{}}"#
+        #expect(try TTNFixtures.uplink(Array(withGateway.utf8), arrival: arrival).receivedAt == TTNFixtures.ns("2026-06-21T10:19:59.5Z"))
+        #expect(try TTNFixtures.uplink(Array(bare.utf8), arrival: arrival).receivedAt == arrival)
+    }
+
+    @Test func otherMessagesAreNotUplinks() throws {
+        let join = #"{"end_device_ids":{"device_id":"d"},"received_at":"2026-01-01T00:00:00Z","join_accept":{"session_key_id":"x"}}"#
+        #expect(try UplinkDecoder.decode(Array(join.utf8)) == .notAnUplink)
+        #expect(try UplinkDecoder.decode(Array("{}".utf8)) == .notAnUplink)
+    }
+
+    @Test(arguments: [
+        ("{\"end_device_ids\":", "not JSON"),
+        ("\u{0}\u{1}\u{FF}binary", "not JSON"),
+        ("[1,2,3]", "is not a"),
+        (#"{"end_device_ids":{"device_id":"d"},"uplink_message":{"f_cnt":"many","received_at":"2026-01-01T00:00:00Z"}}"#, "uplink_message.f_cnt is not a"),
+        (#"{"end_device_ids":{"device_id":"d"},"uplink_message":{"received_at":"2026-01-01T00:00:00Z","settings":{"frequency":868100000}}}"#, "settings.frequency is not a"),
+        (#"{"end_device_ids":{"device_id":"d"},"uplink_message":{"received_at":"2026-01-01T00:00:00Z","settings":{"frequency":"868.1"}}}"#, "settings.frequency is not a number of Hz"),
+        (#"{"end_device_ids":{"device_id":"d"},"uplink_message":{"received_at":"yesterday"}}"#, "received_at is not an RFC 3339 time"),
+        (#"{"end_device_ids":{"device_id":"d"},"uplink_message":{"received_at":"2026-01-01T00:00:00Z","frm_payload":"***"}}"#, "the payload is not base64"),
+        (#"{"end_device_ids":{},"uplink_message":{"received_at":"2026-01-01T00:00:00Z"}}"#, "uplink without a device_id"),
+        (#"{"end_device_ids":{"device_id":"d"},"uplink_message":{"received_at":"2026-01-01T00:00:00Z","consumed_airtime":"61ms"}}"#, "consumed_airtime is not a duration"),
+    ])
+    func malformedMessagesSayWhy(text: String, reason: String) {
+        #expect {
+            try UplinkDecoder.decode(Array(text.utf8))
+        } throws: { error in
+            let line = "\(error)"
+            return line.contains(reason) && !line.contains("\n")
+        }
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// A real mosquitto broker on 127.0.0.1, configured by the test and killed with it.
+public final class MosquittoBroker: @unchecked Sendable {
+    public struct Credentials: Sendable {
+        public var username: String
+        public var password: String
+        public init(username: String, password: String) {
+            self.username = username
+            self.password = password
+        }
+    }
+
+    public struct TLSFiles: Sendable {
+        public var caCertificate: String
+        public var serverCertificate: String
+        public var serverKey: String
+    }
+
+    public let port: Int
+    public let folder: TemporaryDirectory
+    private var process: Process?
+
+    public init(credentials: Credentials? = nil, tls: TLSFiles? = nil, port: Int = LoopbackPort.free()) throws {
+        self.port = port
+        folder = TemporaryDirectory("mtt-mosquitto")
+        // mosquitto started as root drops to its own user, which must be able to read these files.
+        chmod(folder.path, 0o755)
+        var config = [
+            "listener \(port) 127.0.0.1",
+            "persistence false",
+            // Deliver every QoS 0 message to a connected subscriber, however many are queued.
+            "max_queued_messages 0",
+            "log_dest stderr",
+        ]
+        if let credentials {
+            let passwords = folder.file("passwords")
+            let result = try ChildProcess.run(
+                try Self.tool("mosquitto_passwd"), ["-c", "-b", passwords, credentials.username, credentials.password])
+            guard result.status == 0 else { throw MosquittoBrokerError.setup("mosquitto_passwd: \(result.stderr)") }
+            chmod(passwords, 0o644)
+            config += ["allow_anonymous false", "password_file \(passwords)"]
+        } else {
+            config.append("allow_anonymous true")
+        }
+        if let tls {
+            config += ["cafile \(tls.caCertificate)", "certfile \(tls.serverCertificate)", "keyfile \(tls.serverKey)"]
+        }
+        try (config.joined(separator: "\n") + "\n").write(toFile: folder.file("mosquitto.conf"), atomically: true, encoding: .utf8)
+        chmod(folder.file("mosquitto.conf"), 0o644)
+        try start()
+    }
+
+    public func start() throws {
+        let broker = Process()
+        broker.executableURL = URL(fileURLWithPath: try Self.tool("mosquitto"))
+        broker.arguments = ["-c", folder.file("mosquitto.conf")]
+        broker.standardInput = FileHandle.nullDevice
+        broker.standardOutput = FileHandle.nullDevice
+        _ = FileManager.default.createFile(atPath: folder.file("broker.log"), contents: nil)
+        broker.standardError = FileHandle(forWritingAtPath: folder.file("broker.log"))
+        try broker.run()
+        process = broker
+        guard LoopbackPort.waitUntilListening(port) else {
+            let log = (try? String(contentsOfFile: folder.file("broker.log"), encoding: .utf8)) ?? ""
+            stop()
+            let lines = log.split(whereSeparator: \.isNewline).joined(separator: " | ")
+            throw MosquittoBrokerError.setup("mosquitto did not listen on 127.0.0.1:\(port): \(lines)")
+        }
+    }
+
+    /// Kills the broker (SIGKILL: the test runner's children inherit a blocked SIGTERM).
+    public func stop() {
+        guard let broker = process else { return }
+        if broker.isRunning {
+            kill(broker.processIdentifier, SIGKILL)
+            broker.waitUntilExit()
+        }
+        process = nil
+    }
+
+    deinit { stop() }
+
+    /// Publishes each line of `lines` as one message with mosquitto_pub, QoS 0.
+    public func publish(topic: String, lines: [String], credentials: Credentials? = nil) throws {
+        let file = folder.file("publish-\(UUID().uuidString).txt")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        var arguments = ["-h", "127.0.0.1", "-p", String(port), "-t", topic, "-l", "-q", "0"]
+        if let credentials { arguments += ["-u", credentials.username, "-P", credentials.password] }
+        let result = try ChildProcess.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" < '\(file)'", try Self.tool("mosquitto_pub")] + arguments)
+        guard result.status == 0 else { throw MosquittoBrokerError.setup("mosquitto_pub: \(result.stderr)") }
+    }
+
+    static func tool(_ name: String) throws -> String {
+        for folder in ["/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin"] {
+            let path = folder + "/" + name
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        throw MosquittoBrokerError.setup("\(name) is not installed: run ./scripts/setup")
+    }
+
+    /// A CA and a server certificate for 127.0.0.1/localhost signed by it, made with openssl.
+    public static func makeTLSFiles(in folder: TemporaryDirectory, name: String = "tls") throws -> TLSFiles {
+        let dir = folder.file(name)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        chmod(folder.path, 0o755)
+        chmod(dir, 0o755)
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: dir + "/san.ext", atomically: true, encoding: .utf8)
+        let script = """
+            set -e
+            cd '\(dir)'
+            openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.crt -days 2 -subj '/CN=mtt test CA \(name)'
+            openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key -out server.csr -subj '/CN=localhost'
+            openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out server.crt -days 2 -extfile san.ext
+            chmod 644 ca.crt server.crt server.key
+            """
+        let result = try ChildProcess.run("/bin/sh", ["-c", script])
+        guard result.status == 0 else { throw MosquittoBrokerError.setup("openssl: \(result.stderr)") }
+        return TLSFiles(caCertificate: dir + "/ca.crt", serverCertificate: dir + "/server.crt", serverKey: dir + "/server.key")
+    }
+}
+
+public enum MosquittoBrokerError: Error, CustomStringConvertible {
+    case setup(String)
+
+    public var description: String {
+        switch self {
+        case .setup(let message): return message
+        }
+    }
+}
