@@ -69,7 +69,8 @@ struct CommandLineContractTests {
     func commandsNotBuiltYetSaySoAndExit1(arguments: [String]) throws {
         let result = try mtt.run(arguments + (["collect", "sync", "export", "import"].contains(arguments[0]) ? ["--db", mtt.database] : []))
         #expect(result.status == 1)
-        #expect(result.stderr.hasSuffix("is not implemented yet in mtt 0.1.0\n"))
+        #expect(result.stderr.hasPrefix("mtt: `mtt \(arguments[0])"))
+        #expect(result.stderr.contains("is not implemented yet in mtt 0.1.0"))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 

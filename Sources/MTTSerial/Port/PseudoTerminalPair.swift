@@ -1,13 +1,15 @@
 import Glibc
+import Synchronization
 
 /// A pseudo-terminal: the master side plays a device (the modem emulators, test feeds), the slave
 /// side is a path any program opens as it would `/dev/ttyUSB0`.
 ///
 /// Opened through `/dev/ptmx` and its ioctls, because glibc declares `posix_openpt` and friends only
 /// under `_XOPEN_SOURCE`, which Swift's Glibc module does not define.
-public final class PseudoTerminalPair: @unchecked Sendable {
+public final class PseudoTerminalPair: Sendable {
     public let master: Int32
     public let slavePath: String
+    private let closed = Mutex(false)
 
     // From <asm-generic/ioctls.h>; the same on x86_64, arm and arm64.
     private static let getPTYNumber: UInt = 0x8004_5430  // TIOCGPTN
@@ -20,13 +22,31 @@ public final class PseudoTerminalPair: @unchecked Sendable {
         var number: UInt32 = 0
         guard ioctl(master, Self.setPTYLock, &unlock) == 0, ioctl(master, Self.getPTYNumber, &number) == 0 else {
             let message = String(cString: strerror(errno))
-            close(master)
+            Glibc.close(master)
             throw .cannotOpen(path: "/dev/ptmx", message: message)
         }
         slavePath = "/dev/pts/\(number)"
+        // Raw from the start: a cooked pty would echo a device's answers back to it as commands.
+        let slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
+        if slave >= 0 {
+            var settings = termios()
+            tcgetattr(slave, &settings)
+            cfmakeraw(&settings)
+            tcsetattr(slave, TCSANOW, &settings)
+            Glibc.close(slave)
+        }
+    }
+
+    /// Closes the master side: to whoever has the slave open, the device was unplugged.
+    public func close() {
+        let wasOpen = closed.withLock { c in
+            defer { c = true }
+            return !c
+        }
+        if wasOpen { Glibc.close(master) }
     }
 
     deinit {
-        close(master)
+        close()
     }
 }

@@ -1,0 +1,53 @@
+/// A `--node` value (DESIGN.md).
+public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
+    /// `ble:AA:BB:CC:DD:EE:FF`, or nil address for `ble:auto`.
+    case ble(address: String?)
+    /// `serial:/dev/ttyUSB0?modem=rn2483&baud=57600`, kept as text for MTTSerial to read.
+    case serial(String)
+    /// ATT PDUs over a Unix SOCK_SEQPACKET socket, for emulators.
+    case unix(path: String)
+    /// N emulated BLE nodes.
+    case fake(count: Int)
+    /// An emulated serial modem.
+    case fakeRN2483
+    case fakeRUI3
+
+    static let forms = "ble:AA:BB:CC:DD:EE:FF, ble:auto, serial:DEVICE?modem=rn2483|rui3, unix:PATH, fake[:N], fake-rn2483 or fake-rui3"
+
+    public init(parsing text: String) throws(SpecError) {
+        switch text {
+        case "ble:auto": self = .ble(address: nil)
+        case "fake": self = .fake(count: 1)
+        case "fake-rn2483": self = .fakeRN2483
+        case "fake-rui3": self = .fakeRUI3
+        default:
+            if text.hasPrefix("ble:") {
+                let address = String(text.dropFirst(4)).uppercased()
+                let octets = address.split(separator: ":", omittingEmptySubsequences: false)
+                guard octets.count == 6, octets.allSatisfy({ $0.count == 2 && Hex.bytes(String($0)) != nil }) else {
+                    throw SpecError("bad node spec \(text): a BLE address is six hex pairs, e.g. ble:F1:E2:D3:C4:B5:A6, or ble:auto")
+                }
+                self = .ble(address: address)
+            } else if text.hasPrefix("serial:") {
+                self = .serial(text)
+            } else if text.hasPrefix("unix:"), text.count > 5 {
+                self = .unix(path: String(text.dropFirst(5)))
+            } else if text.hasPrefix("fake:"), let n = Int(text.dropFirst(5)), (1...16).contains(n) {
+                self = .fake(count: n)
+            } else {
+                throw SpecError("bad node spec \(text): use \(Self.forms)")
+            }
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .ble(let address): return "ble:\(address ?? "auto")"
+        case .serial(let text): return text
+        case .unix(let path): return "unix:\(path)"
+        case .fake(let count): return count == 1 ? "fake" : "fake:\(count)"
+        case .fakeRN2483: return "fake-rn2483"
+        case .fakeRUI3: return "fake-rui3"
+        }
+    }
+}

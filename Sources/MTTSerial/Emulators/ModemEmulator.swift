@@ -1,0 +1,132 @@
+import Foundation
+import MTTCore
+import Synchronization
+
+/// What an emulated modem should do differently, set by tests (and nothing else).
+public struct ModemEmulatorBehaviour: Sendable {
+    /// What the next sends meet, in order; an empty list means they succeed.
+    public enum ScriptedSend: Sendable {
+        /// Refused at once: `busy` / `AT_BUSY_ERROR`.
+        case busy
+        /// Accepted, then the radio failed: `mac_err` / `+EVT:SEND_CONFIRMED_FAILED`.
+        case transmitError
+        /// Accepted, then no result ever comes.
+        case noResult
+        /// Accepted, then the device is unplugged.
+        case unplug
+    }
+
+    /// Answer nothing at all, as a crashed modem would.
+    public var silent = false
+    /// Put a line of binary noise before every answer.
+    public var noise = false
+    public var scriptedSends: [ScriptedSend] = []
+    /// Seconds a transmission takes before its result.
+    public var airtime = 0.05
+}
+
+/// One answer line of an emulated modem, sent after `delay` seconds.
+struct EmulatorReply {
+    var line: String
+    var delay: Double = 0
+    var unplugAfter = false
+}
+
+/// A modem's command set as a state machine: a line in, answer lines out.
+protocol ModemPersonality: Sendable {
+    mutating func answer(_ command: String, behaviour: inout ModemEmulatorBehaviour) -> [EmulatorReply]
+    var transmissions: [ModemEmulator.Transmission] { get }
+}
+
+/// A LoRaWAN modem on a pseudo-terminal, for `--node fake-rn2483` / `--node fake-rui3` and the tests:
+/// open `slavePath` as you would `/dev/ttyUSB0`.
+public final class ModemEmulator: Sendable {
+    public struct Transmission: Sendable, Hashable {
+        public var payload: [UInt8]
+        public var frameCounter: UInt32
+    }
+
+    public let kind: ModemKind
+    private let pair: PseudoTerminalPair
+    private let machine: Mutex<any ModemPersonality>
+    private let behaviour = Mutex(ModemEmulatorBehaviour())
+    private let stopped = Atomic<Bool>(false)
+
+    public var slavePath: String { pair.slavePath }
+
+    /// - Parameter joined: start with a LoRaWAN session, as a modem that joined before mtt started.
+    public init(kind: ModemKind, joined: Bool = true) throws(SerialPortError) {
+        self.kind = kind
+        pair = try PseudoTerminalPair()
+        switch kind {
+        case .rn2483: machine = Mutex(RN2483Personality(joined: joined))
+        case .rui3: machine = Mutex(RUI3Personality(joined: joined))
+        }
+        let thread = Thread { [self] in self.serve() }
+        thread.name = "mtt-modem-emulator"
+        thread.start()
+    }
+
+    deinit {
+        stopped.store(true, ordering: .relaxed)
+        pair.close()
+    }
+
+    public func behave(_ change: (inout ModemEmulatorBehaviour) -> Void) {
+        behaviour.withLock { change(&$0) }
+    }
+
+    /// What the emulated radio actually sent: the ground truth for tests.
+    public var transmissions: [Transmission] { machine.withLock { $0.transmissions } }
+
+    /// Pulls the plug: whoever has the device open sees it vanish.
+    public func unplug() {
+        stopped.store(true, ordering: .relaxed)
+        pair.close()
+    }
+
+    private func serve() {
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while !stopped.load(ordering: .relaxed) {
+            var poller = pollfd(fd: pair.master, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, 100)
+            if ready <= 0 { continue }
+            let n = buffer.withUnsafeMutableBytes { read(pair.master, $0.baseAddress, $0.count) }
+            if n <= 0 {
+                // Nobody has the device open (EIO): wait for the next user.
+                usleep(20_000)
+                continue
+            }
+            pending += buffer[..<n]
+            while let newline = pending.firstIndex(of: 0x0A) {
+                var line = Array(pending[..<newline])
+                pending.removeSubrange(...newline)
+                if line.last == 0x0D { line.removeLast() }
+                handle(String(decoding: line, as: UTF8.self))
+            }
+        }
+    }
+
+    private func handle(_ command: String) {
+        var current = behaviour.withLock { $0 }
+        if current.silent { return }
+        let replies = machine.withLock { $0.answer(command, behaviour: &current) }
+        behaviour.withLock { $0.scriptedSends = current.scriptedSends }
+        for reply in replies {
+            if reply.delay > 0 { usleep(UInt32(reply.delay * 1_000_000)) }
+            if current.noise { write([0xFF, 0x00, 0xFE, 0x13, 0x80, 0x0D, 0x0A]) }
+            write(Array((reply.line + "\r\n").utf8))
+            if reply.unplugAfter {
+                unplug()
+                return
+            }
+        }
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        _ = bytes.withUnsafeBytes { Glibc.write(pair.master, $0.baseAddress, $0.count) }
+    }
+}
+
+import Glibc

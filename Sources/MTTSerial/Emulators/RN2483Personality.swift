@@ -1,0 +1,76 @@
+import MTTCore
+
+/// The RN2483's LoRaWAN command set, as far as mtt uses it.
+struct RN2483Personality: ModemPersonality {
+    var joined: Bool
+    var devEUI = "0004A30B001C0530"
+    var appEUI = "0000000000000000"
+    var appKey = "00000000000000000000000000000000"
+    var devAddr: String
+    var dataRate = 5
+    var upctr: UInt32 = 0
+    private(set) var transmissions: [ModemEmulator.Transmission] = []
+
+    init(joined: Bool) {
+        self.joined = joined
+        devAddr = joined ? "26011F01" : "00000000"
+        if joined { appKey = "2B7E151628AED2A6ABF7158809CF4F3C" }
+    }
+
+    mutating func answer(_ command: String, behaviour: inout ModemEmulatorBehaviour) -> [EmulatorReply] {
+        let words = command.split(separator: " ").map(String.init)
+        func hex(_ index: Int, digits: Int) -> String? {
+            guard index < words.count, words[index].count == digits, Hex.bytes(words[index]) != nil else { return nil }
+            return words[index].uppercased()
+        }
+        switch words.prefix(3).joined(separator: " ") {
+        case "sys get ver": return [EmulatorReply(line: "RN2483 1.0.5 Oct 31 2018 15:06:52")]
+        case "mac get deveui": return [EmulatorReply(line: devEUI)]
+        case "mac get devaddr": return [EmulatorReply(line: devAddr)]
+        case "mac get dr": return [EmulatorReply(line: String(dataRate))]
+        case "mac get status": return [EmulatorReply(line: joined ? "00000001" : "00000000")]
+        case "mac get upctr": return [EmulatorReply(line: String(upctr))]
+        case "mac set deveui":
+            guard let value = hex(3, digits: 16) else { return [EmulatorReply(line: "invalid_param")] }
+            devEUI = value
+            return [EmulatorReply(line: "ok")]
+        case "mac set appeui":
+            guard let value = hex(3, digits: 16) else { return [EmulatorReply(line: "invalid_param")] }
+            appEUI = value
+            return [EmulatorReply(line: "ok")]
+        case "mac set appkey":
+            guard let value = hex(3, digits: 32) else { return [EmulatorReply(line: "invalid_param")] }
+            appKey = value
+            return [EmulatorReply(line: "ok")]
+        case "mac set dr":
+            guard words.count == 4, let dr = Int(words[3]), (0...5).contains(dr) else { return [EmulatorReply(line: "invalid_param")] }
+            dataRate = dr
+            return [EmulatorReply(line: "ok")]
+        case "mac save": return [EmulatorReply(line: "ok")]
+        case "mac join otaa":
+            guard appKey != String(repeating: "0", count: 32) else { return [EmulatorReply(line: "keys_not_init")] }
+            joined = true
+            devAddr = "26011F01"
+            upctr = 0
+            return [EmulatorReply(line: "ok"), EmulatorReply(line: "accepted", delay: behaviour.airtime)]
+        case "mac tx uncnf", "mac tx cnf":
+            guard words.count == 5, let port = Int(words[3]), (1...223).contains(port),
+                  let payload = Hex.bytes(words[4]), !payload.isEmpty
+            else { return [EmulatorReply(line: "invalid_param")] }
+            guard joined else { return [EmulatorReply(line: "not_joined")] }
+            let scripted = behaviour.scriptedSends.isEmpty ? nil : behaviour.scriptedSends.removeFirst()
+            switch scripted {
+            case .busy?: return [EmulatorReply(line: "busy")]
+            case .transmitError?: return [EmulatorReply(line: "ok"), EmulatorReply(line: "mac_err", delay: behaviour.airtime)]
+            case .noResult?: return [EmulatorReply(line: "ok")]
+            case .unplug?: return [EmulatorReply(line: "ok", unplugAfter: true)]
+            case nil:
+                transmissions.append(ModemEmulator.Transmission(payload: payload, frameCounter: upctr))
+                upctr += 1
+                return [EmulatorReply(line: "ok"), EmulatorReply(line: "mac_tx_ok", delay: behaviour.airtime)]
+            }
+        default:
+            return [EmulatorReply(line: "invalid_param")]
+        }
+    }
+}

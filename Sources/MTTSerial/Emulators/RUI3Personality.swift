@@ -1,0 +1,82 @@
+import MTTCore
+
+/// RUI3's AT commands, as far as mtt uses them: values as `AT+X=value`, then a blank line and a status.
+struct RUI3Personality: ModemPersonality {
+    var joined: Bool
+    var devEUI = "AC1F09FFFE0A1B2C"
+    var appEUI = "0000000000000000"
+    var appKey = "00000000000000000000000000000000"
+    var devAddr: String
+    var dataRate = 0
+    var fCnt: UInt32 = 0
+    private(set) var transmissions: [ModemEmulator.Transmission] = []
+
+    init(joined: Bool) {
+        self.joined = joined
+        devAddr = joined ? "260B4A7C" : "00000000"
+        if joined { appKey = "2B7E151628AED2A6ABF7158809CF4F3C" }
+    }
+
+    private func value(_ name: String, _ value: String) -> [EmulatorReply] {
+        [EmulatorReply(line: "\(name)=\(value)"), EmulatorReply(line: ""), EmulatorReply(line: "OK")]
+    }
+
+    private func status(_ text: String) -> [EmulatorReply] {
+        [EmulatorReply(line: ""), EmulatorReply(line: text)]
+    }
+
+    mutating func answer(_ command: String, behaviour: inout ModemEmulatorBehaviour) -> [EmulatorReply] {
+        let parts = command.split(separator: "=", maxSplits: 1).map(String.init)
+        let name = parts[0]
+        let argument = parts.count == 2 ? parts[1] : nil
+        func setHex(_ digits: Int, _ apply: (inout Self, String) -> Void) -> [EmulatorReply] {
+            guard let argument, argument.count == digits, Hex.bytes(argument) != nil else { return status("AT_PARAM_ERROR") }
+            apply(&self, argument.uppercased())
+            return status("OK")
+        }
+        switch (name, argument) {
+        case ("AT", nil): return status("OK")
+        case ("AT+VER", "?"): return value(name, "4.0.6")
+        case ("AT+DEVEUI", "?"): return value(name, devEUI)
+        case ("AT+DEVADDR", "?"): return value(name, devAddr)
+        case ("AT+DR", "?"): return value(name, String(dataRate))
+        case ("AT+BAND", "?"): return value(name, "4")
+        case ("AT+NJS", "?"): return value(name, joined ? "1" : "0")
+        case ("AT+NJM", "1"), ("AT+NJM", "0"): return status("OK")
+        case ("AT+DEVEUI", _): return setHex(16) { $0.devEUI = $1 }
+        case ("AT+APPEUI", _): return setHex(16) { $0.appEUI = $1 }
+        case ("AT+APPKEY", _): return setHex(32) { $0.appKey = $1 }
+        case ("AT+DR", let dr?):
+            guard let value = Int(dr), (0...5).contains(value) else { return status("AT_PARAM_ERROR") }
+            dataRate = value
+            return status("OK")
+        case ("AT+JOIN", _):
+            guard appKey != String(repeating: "0", count: 32) else {
+                return status("OK") + [EmulatorReply(line: "+EVT:JOIN_FAILED_RX_TIMEOUT", delay: behaviour.airtime)]
+            }
+            joined = true
+            devAddr = "260B4A7C"
+            fCnt = 0
+            return status("OK") + [EmulatorReply(line: "+EVT:JOINED", delay: behaviour.airtime)]
+        case ("AT+SEND", let argument?):
+            let fields = argument.split(separator: ":").map(String.init)
+            guard fields.count == 2, let port = Int(fields[0]), (1...223).contains(port), let payload = Hex.bytes(fields[1]), !payload.isEmpty else {
+                return status("AT_PARAM_ERROR")
+            }
+            guard joined else { return status("AT_NO_NETWORK_JOINED") }
+            let scripted = behaviour.scriptedSends.isEmpty ? nil : behaviour.scriptedSends.removeFirst()
+            switch scripted {
+            case .busy?: return status("AT_BUSY_ERROR")
+            case .transmitError?: return status("OK") + [EmulatorReply(line: "+EVT:SEND_CONFIRMED_FAILED(4)", delay: behaviour.airtime)]
+            case .noResult?: return status("OK")
+            case .unplug?: return [EmulatorReply(line: ""), EmulatorReply(line: "OK", unplugAfter: true)]
+            case nil:
+                transmissions.append(ModemEmulator.Transmission(payload: payload, frameCounter: fCnt))
+                fCnt += 1
+                return status("OK") + [EmulatorReply(line: "+EVT:TX_DONE", delay: behaviour.airtime)]
+            }
+        default:
+            return status("AT_COMMAND_NOT_FOUND")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import MTTCore
+
+/// How a region numbers LoRa data rates (125 kHz): EU868 and most others go DR0 = SF12 … DR5 = SF7,
+/// US915 goes DR0 = SF10 … DR3 = SF7.
+enum DataRatePlan {
+    case eu868
+    case us915
+
+    var spreadingFactors: ClosedRange<Int> { self == .us915 ? 7...10 : 7...12 }
+
+    func spreadingFactor(dataRate dr: Int) -> Int? {
+        let sf = (self == .us915 ? 10 : 12) - dr
+        return dr >= 0 && spreadingFactors.contains(sf) ? sf : nil
+    }
+
+    func dataRate(spreadingFactor sf: Int, node: String) throws -> Int {
+        guard spreadingFactors.contains(sf) else {
+            throw NodeError.unsupported(node: node, what: "use SF\(sf) (it takes SF\(spreadingFactors.lowerBound) to SF\(spreadingFactors.upperBound))")
+        }
+        return (self == .us915 ? 10 : 12) - sf
+    }
+}
+
+/// Keys and EUIs as the TTN console shows them (MSB first), checked for length before they reach a modem.
+enum ConsoleKey {
+    static func hex(_ text: String, bytes: Int, _ what: String) throws -> String {
+        guard let value = Hex.bytes(text), value.count == bytes else {
+            throw SpecError("\(what) must be \(bytes * 2) hex digits, got \(text)")
+        }
+        return Hex.string(value)
+    }
+}
+
+extension LineConversation {
+    /// Waits for the outcome of a join request: true when the network accepted.
+    func joinOutcome(
+        node: String, command: String, timeout: Double, isOutcome: @Sendable (String) -> Bool, isAccepted: (String) -> Bool
+    ) async throws -> Bool {
+        switch await next(timeout: timeout, accepting: isOutcome) {
+        case .line(let line):
+            return isAccepted(line)
+        case .timedOut:
+            throw NodeError.noAnswer(node: node, command: command, seconds: timeout)
+        case .closed(let reason):
+            throw NodeError.disconnected(node: node, reason: reason)
+        }
+    }
+}

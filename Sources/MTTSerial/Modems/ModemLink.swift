@@ -1,0 +1,22 @@
+import MTTCore
+
+/// A serial LoRaWAN modem: a node that can also be provisioned and told to join.
+public protocol ModemLink: NodeLink {
+    /// Starts an OTAA join and waits for the answer: true when the network accepted.
+    func joinOTAA() async throws -> Bool
+    /// Writes OTAA keys, given as the TTN console shows them.
+    func provisionOTAA(devEUI: String, joinEUI: String, appKey: String) async throws
+}
+
+extension RN2483Link: ModemLink {}
+extension RUI3Link: ModemLink {}
+
+public enum ModemLinks {
+    /// Opens the device a `serial:` spec names with the driver for its command set.
+    public static func open(_ spec: SerialNodeSpec, timeouts: ModemTimeouts = ModemTimeouts()) async throws -> any ModemLink {
+        switch spec.modem {
+        case .rn2483: return try await RN2483Link(spec: spec, timeouts: timeouts)
+        case .rui3: return try await RUI3Link(spec: spec, timeouts: timeouts)
+        }
+    }
+}

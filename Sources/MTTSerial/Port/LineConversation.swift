@@ -1,0 +1,100 @@
+/// Commands and replies over a line-based serial device: write a line, wait for the next one.
+/// Lines with bytes that are not printable ASCII (noise from a cold start, a wrong baud rate)
+/// are counted and dropped, never handed to a driver.
+actor LineConversation {
+    enum Reply: Equatable {
+        case line(String)
+        case timedOut
+        case closed(String)
+    }
+
+    private let port: SerialPort
+    private var buffer: [String] = []
+    private var waiter: (id: Int, continuation: CheckedContinuation<Reply, Never>)?
+    private var nextWaiterID = 0
+    private var ended = false
+    private(set) var droppedLines = 0
+
+    init(port: SerialPort) {
+        self.port = port
+    }
+
+    func start() {
+        let lines = port.lines()
+        Task { [weak self] in
+            for await raw in lines { await self?.receive(raw) }
+            await self?.end()
+        }
+    }
+
+    var portName: String { port.path }
+
+    func send(_ line: String, timeout: Double) throws(SerialPortError) {
+        try port.write(Array((line + "\r\n").utf8), timeout: timeout)
+    }
+
+    /// Drops what arrived unasked (late answers of a timed-out command) before a new command.
+    func discardPending() {
+        buffer.removeAll()
+    }
+
+    func next(timeout: Double) async -> Reply {
+        if !buffer.isEmpty { return .line(buffer.removeFirst()) }
+        if ended { return .closed(port.closeReason ?? "\(port.path) was closed") }
+        nextWaiterID += 1
+        let id = nextWaiterID
+        return await withCheckedContinuation { continuation in
+            waiter = (id, continuation)
+            Task { [weak self] in
+                try? await Task.sleep(for: .seconds(timeout))
+                await self?.expire(id)
+            }
+        }
+    }
+
+    /// The next line that `accepts`, skipping others (echoes, noise, stray events), within `timeout`.
+    func next(timeout: Double, accepting accepts: (String) -> Bool) async -> Reply {
+        let deadline = ContinuousClock.now + .seconds(timeout)
+        while true {
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return .timedOut }
+            let reply = await next(timeout: Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
+            guard case .line(let line) = reply else { return reply }
+            if accepts(line) { return reply }
+            droppedLines += 1
+        }
+    }
+
+    private func expire(_ id: Int) {
+        guard let w = waiter, w.id == id else { return }
+        waiter = nil
+        w.continuation.resume(returning: .timedOut)
+    }
+
+    private func receive(_ raw: [UInt8]) {
+        let printable = raw.filter { $0 >= 0x20 && $0 < 0x7F }
+        guard printable.count == raw.count, !printable.isEmpty else {
+            droppedLines += 1
+            return
+        }
+        let line = String(decoding: printable, as: UTF8.self)
+        if let w = waiter {
+            waiter = nil
+            w.continuation.resume(returning: .line(line))
+        } else {
+            buffer.append(line)
+        }
+    }
+
+    private func end() {
+        ended = true
+        if let w = waiter {
+            waiter = nil
+            w.continuation.resume(returning: .closed(port.closeReason ?? "\(port.path) was closed"))
+        }
+    }
+
+    func close() {
+        port.close()
+    }
+}

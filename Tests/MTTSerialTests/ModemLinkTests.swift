@@ -1,0 +1,148 @@
+import Foundation
+import MTTCore
+import MTTSerial
+import Testing
+
+/// Each driver against its emulator over a real pseudo-terminal.
+@Suite("Serial modems")
+struct ModemLinkTests {
+    static let fast = ModemTimeouts(command: 1, transmission: 1.5, join: 2)
+    static let payload = LocationPayload(format: .untracked, latitude: 52.0907, longitude: 5.1214).bytes
+
+    static func open(_ kind: ModemKind, joined: Bool = true) async throws -> (ModemEmulator, any ModemLink) {
+        let emulator = try ModemEmulator(kind: kind, joined: joined)
+        let link = try await ModemLinks.open(SerialNodeSpec(path: emulator.slavePath, modem: kind), timeouts: fast)
+        return (emulator, link)
+    }
+
+    static func reason(_ result: SendResult) -> String? {
+        if case .failed(let reason) = result.outcome { reason } else { nil }
+    }
+
+    @Test(arguments: ModemKind.allCases)
+    func identifies(kind: ModemKind) async throws {
+        let (_, link) = try await Self.open(kind)
+        let info = try await link.info()
+        #expect(info.model.hasPrefix(kind == .rn2483 ? "RN2483 1.0.5" : "RUI3 4.0.6"))
+        #expect(info.devEUI?.count == 16 && info.isJoined)
+        #expect(info.devAddr != "00000000")
+        #expect(info.spreadingFactor == (kind == .rn2483 ? 7 : 12))
+        await link.close()
+    }
+
+    @Test(arguments: ModemKind.allCases)
+    func refusesToSendBeforeAJoinThenJoinsAndSends50WithTheirFrameCounters(kind: ModemKind) async throws {
+        let (emulator, link) = try await Self.open(kind, joined: false)
+        await #expect(throws: NodeError.notJoined(node: link.name)) { try await link.send(Self.payload) }
+        #expect(emulator.transmissions.isEmpty)
+
+        try await link.provisionOTAA(devEUI: "0004A30B001C0530", joinEUI: "70B3D57ED0000000", appKey: "2B7E151628AED2A6ABF7158809CF4F3C")
+        #expect(try await link.joinOTAA())
+        #expect(try await link.info().isJoined)
+
+        var counters: [UInt32?] = []
+        for _ in 0..<50 {
+            let result = try await link.send(Self.payload)
+            guard case .confirmed(let counter) = result.outcome else {
+                Issue.record("send failed: \(result)")
+                break
+            }
+            counters.append(counter)
+        }
+        #expect(counters == emulator.transmissions.map(\.frameCounter))
+        #expect(counters == (0..<50).map { UInt32($0) })
+        #expect(emulator.transmissions.allSatisfy { $0.payload == Self.payload })
+        await link.close()
+    }
+
+    @Test(arguments: ModemKind.allCases)
+    func busyAndRadioErrorsAreFailedAttempts(kind: ModemKind) async throws {
+        let (emulator, link) = try await Self.open(kind)
+        emulator.behave { $0.scriptedSends = [.busy, .transmitError] }
+        let busy = try await link.send(Self.payload)
+        let radio = try await link.send(Self.payload)
+        let fine = try await link.send(Self.payload)
+        #expect(Self.reason(busy)?.contains("busy") == true, "\(busy)")
+        #expect(Self.reason(radio) != nil, "\(radio)")
+        #expect(Self.reason(fine) == nil)
+        #expect(emulator.transmissions.count == 1)
+        #expect([busy.sequence, radio.sequence, fine.sequence] == [1, 2, 3])
+        await link.close()
+    }
+
+    @Test(arguments: ModemKind.allCases)
+    func aModemThatGoesSilentIsReportedWithinTheTimeout(kind: ModemKind) async throws {
+        let (emulator, link) = try await Self.open(kind)
+        _ = try await link.info()
+        emulator.behave { $0.scriptedSends = [.noResult] }
+        let started = ContinuousClock.now
+        let noResult = try await link.send(Self.payload)
+        #expect(Self.reason(noResult)?.contains("stopped answering") == true, "\(noResult)")
+
+        // Silent from the next command on: RN2483's counter query or RUI3's AT+SEND gets no answer.
+        emulator.behave { $0.silent = true }
+        do {
+            let silent = try await link.send(Self.payload)
+            #expect(Self.reason(silent)?.contains("did not answer") == true, "\(silent)")
+        } catch let error as NodeError {
+            guard case .noAnswer = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+        }
+        await #expect {
+            try await link.info()
+        } throws: { error in
+            if case NodeError.noAnswer = error { true } else { false }
+        }
+        // Both waits are bounded by the timeouts: 1.5 s for the result, 1 s per command.
+        #expect(ContinuousClock.now - started < .seconds(8))
+        await link.close()
+    }
+
+    @Test(arguments: ModemKind.allCases)
+    func noiseOnTheLineIsIgnored(kind: ModemKind) async throws {
+        let (emulator, link) = try await Self.open(kind)
+        emulator.behave { $0.noise = true }
+        #expect(try await link.info().isJoined)
+        for _ in 0..<5 {
+            let result = try await link.send(Self.payload)
+            #expect(Self.reason(result) == nil, "\(result)")
+        }
+        #expect(emulator.transmissions.count == 5)
+        await link.close()
+    }
+
+    @Test(arguments: ModemKind.allCases)
+    func unpluggingMidSendFailsTheAttemptAndSaysSo(kind: ModemKind) async throws {
+        let (emulator, link) = try await Self.open(kind)
+        _ = try await link.info()
+        emulator.behave { $0.scriptedSends = [.unplug] }
+        let result = try await link.send(Self.payload)
+        #expect(Self.reason(result)?.contains("unplugged") == true, "\(result)")
+        await #expect {
+            try await link.send(Self.payload)
+        } throws: { error in
+            guard case NodeError.disconnected(_, let reason) = error else { return false }
+            return reason.contains("unplugged")
+        }
+        await link.close()
+    }
+
+    @Test func specs() throws {
+        #expect(try SerialNodeSpec(parsing: "serial:/dev/ttyUSB0?modem=rn2483") == SerialNodeSpec(path: "/dev/ttyUSB0", modem: .rn2483, baud: 57_600))
+        #expect(try SerialNodeSpec(parsing: "serial:/dev/ttyACM1?modem=rui3&baud=9600") == SerialNodeSpec(path: "/dev/ttyACM1", modem: .rui3, baud: 9600))
+        #expect(try SerialNodeSpec(parsing: "serial:/dev/ttyUSB0?baud=57600&modem=rui3").baud == 57_600)
+        for bad in ["serial:/dev/ttyUSB0", "serial:ttyUSB0?modem=rn2483", "serial:/dev/x?modem=sx1276", "serial:/dev/x?modem=rn2483&baud=1234", "serial:/dev/x?modem=rn2483&parity=even"] {
+            #expect(throws: SpecError.self) { try SerialNodeSpec(parsing: bad) }
+        }
+    }
+
+    @Test func missingDeviceIsAClearError() async {
+        await #expect {
+            try await ModemLinks.open(SerialNodeSpec(path: "/dev/ttyUSB99", modem: .rn2483))
+        } throws: { error in
+            "\(error)" == "cannot open /dev/ttyUSB99: No such file or directory"
+        }
+    }
+}
