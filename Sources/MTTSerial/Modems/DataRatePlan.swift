@@ -21,16 +21,6 @@ enum DataRatePlan {
     }
 }
 
-/// Keys and EUIs as the TTN console shows them (MSB first), checked for length before they reach a modem.
-enum ConsoleKey {
-    static func hex(_ text: String, bytes: Int, _ what: String) throws -> String {
-        guard let value = Hex.bytes(text), value.count == bytes else {
-            throw SpecError("\(what) must be \(bytes * 2) hex digits, got \(text)")
-        }
-        return Hex.string(value)
-    }
-}
-
 extension LineConversation {
     /// Waits for the outcome of a join request: true when the network accepted.
     func joinOutcome(

@@ -1,0 +1,117 @@
+import Foundation
+import MTTBluetooth
+import MTTCore
+import TestSupport
+import Testing
+
+@Suite("MapTheThings node driver")
+struct MapTheThingsNodeTests {
+    static let payload = LocationPayload(format: .tracked, latitude: 40.6714, longitude: -73.9863).bytes
+
+    @Test func infoReadsTheNodesIdentity() async throws {
+        let fake = try await FakeNode.start()
+        let info = try await fake.node.info()
+        #expect(info.model == "MapTheThings 0.1.0")
+        #expect(info.devEUI == "0004A30B001C0501")  // stored LSB first, shown as the console does
+        #expect(info.devAddr == "260B1234" && info.isJoined)
+        #expect(info.spreadingFactor == 10 && info.battery == 87)
+        await fake.node.close()
+    }
+
+    @Test func threeHundredTrackedSendsWrapBLESequencePast255() async throws {
+        let fake = try await FakeNode.start(sendTimeout: 5)
+        await fake.emulator.configure { $0.airtime = 0.001 }
+        var results: [SendResult] = []
+        for _ in 0..<300 {
+            results.append(try await fake.node.send(Self.payload))
+        }
+        let sequences = results.compactMap(\.sequence)
+        #expect(sequences == Array(1...255) + Array(1...45))
+        let counters: [UInt32?] = results.map { if case .confirmed(let c) = $0.outcome { c } else { nil } }
+        #expect(counters == (0..<300).map { UInt32($0) })
+        let sent = await fake.emulator.transmissions
+        #expect(sent.count == 300)
+        #expect(sent.map(\.bleSequence) == sequences.map { UInt8($0) })
+        #expect(sent.allSatisfy { $0.payload == Self.payload })
+        await fake.node.close()
+    }
+
+    @Test func aSendDroppedByTheBusyNodeIsAFailedAttempt() async throws {
+        let fake = try await FakeNode.start(sendTimeout: 0.5)
+        await fake.emulator.occupyRadio(for: 0.3)
+        let dropped = try await fake.node.send(Self.payload)
+        guard case .failed(let reason) = dropped.outcome else {
+            Issue.record("expected a failure, got \(dropped)")
+            return
+        }
+        #expect(reason == "no TX result within 0.5 s (the node reports only successes)")
+        #expect(await fake.emulator.droppedSends == 1)
+        // The next one goes through, with the next ble_seq.
+        let next = try await fake.node.send(Self.payload)
+        #expect(next.sequence == 2 && next.outcome == .confirmed(frameCounter: 0))
+        await fake.node.close()
+    }
+
+    @Test func aResultThatNeverComesIsAFailedAttempt() async throws {
+        let fake = try await FakeNode.start(sendTimeout: 0.4)
+        await fake.emulator.configure { $0.withholdResults = true }
+        let result = try await fake.node.send(Self.payload)
+        #expect(result.outcome == .failed(reason: "no TX result within 0.4 s (the node reports only successes)"))
+        #expect(await fake.emulator.transmissions.count == 1)
+        await fake.node.close()
+    }
+
+    @Test func refusesToSendBeforeTheNodeHasJoined() async throws {
+        let fake = try await FakeNode.start(joined: false)
+        await #expect(throws: NodeError.notJoined(node: "fake:1")) { try await fake.node.send(Self.payload) }
+        #expect(await fake.emulator.transmissions.isEmpty)
+        #expect(await !fake.emulator.isWedged)
+        await fake.node.close()
+    }
+
+    @Test func provisioningWritesTheEUIsReversedThenJoins() async throws {
+        let fake = try await FakeNode.start(joined: false)
+        let joined = try await fake.node.provisionOTAA(devEUI: "0004A30B001C0530", joinEUI: "70B3D57ED0000123", appKey: "2B7E151628AED2A6ABF7158809CF4F3C", timeout: 5)
+        #expect(joined)
+        #expect(await fake.emulator.storedValue(MapTheThingsProfile.devEUI) == Hex.bytes("30051C000BA30400"))
+        #expect(await fake.emulator.storedValue(MapTheThingsProfile.appEUI) == Hex.bytes("230100D07ED5B370"))
+        #expect(await fake.emulator.storedValue(MapTheThingsProfile.appKey) == Hex.bytes("2B7E151628AED2A6ABF7158809CF4F3C"))
+        let info = try await fake.node.info()
+        #expect(info.isJoined && info.devEUI == "0004A30B001C0530" && info.spreadingFactor == 10)
+        #expect(try await fake.node.send(Self.payload).outcome == .confirmed(frameCounter: 0))
+        await fake.node.close()
+    }
+
+    @Test func spreadingFactorIsWrittenAndReadBack() async throws {
+        let fake = try await FakeNode.start()
+        try await fake.node.setSpreadingFactor(7)
+        #expect(try await fake.node.info().spreadingFactor == 7)
+        await #expect(throws: NodeError.self) { try await fake.node.setSpreadingFactor(12) }
+        await fake.node.close()
+    }
+
+    @Test func logLinesAreReassembledFromTwentyByteChunks() async throws {
+        let fake = try await FakeNode.start()
+        let line = "EV_TXCOMPLETE (includes waiting for RX windows) seq=17"
+        await fake.emulator.log(line)
+        await fake.emulator.log("short")
+        var lines = fake.node.logLines.makeAsyncIterator()
+        #expect(await lines.next() == line)
+        #expect(await lines.next() == "short")
+        await fake.node.close()
+    }
+
+    @Test func batteryNotificationsUpdateTheLevel() async throws {
+        let fake = try await FakeNode.start()
+        await fake.emulator.setBattery(64)
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(await fake.node.batteryLevel == 64)
+        await fake.node.close()
+    }
+
+    @Test func aDroppedLinkMakesSendsThrow() async throws {
+        let fake = try await FakeNode.start()
+        try await fake.node.disconnect()
+        await #expect(throws: (any Error).self) { try await fake.node.send(Self.payload) }
+    }
+}
