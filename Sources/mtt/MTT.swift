@@ -16,7 +16,7 @@ struct MTT: AsyncParsableCommand {
         version: MTTVersion.current,
         subcommands: [
             Collect.self, Status.self, Sync.self, Export.self, Import.self,
-            GPS.self, Scan.self, Node.self, FakeNode.self, Demo.self,
+            GPS.self, Scan.self, Node.self, FakeNodeCommand.self, Demo.self,
         ]
     )
 }

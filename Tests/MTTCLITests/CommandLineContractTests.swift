@@ -64,13 +64,13 @@ struct CommandLineContractTests {
 
     @Test(arguments: [
         ["collect", "--mode", "active"], ["sync"], ["export", "--format", "gpx"], ["import", "x.json"],
-        ["scan"], ["node", "info", "--node", "fake"], ["fake-node", "--listen", "unix:/tmp/x"],
+        ["node", "disconnect", "--node", "fake-rn2483"],
     ])
-    func commandsNotBuiltYetSaySoAndExit1(arguments: [String]) throws {
+    func commandsThatCannotRunSaySoAndExit1(arguments: [String]) throws {
         let result = try mtt.run(arguments + (["collect", "sync", "export", "import"].contains(arguments[0]) ? ["--db", mtt.database] : []))
         #expect(result.status == 1)
-        #expect(result.stderr.hasPrefix("mtt: `mtt \(arguments[0])"))
-        #expect(result.stderr.contains("is not implemented yet in mtt 0.1.0"))
+        #expect(result.stderr.hasPrefix("mtt: "))
+        #expect(result.stderr.contains("is not implemented yet in mtt 0.1.0") || result.stderr.contains("there is no link to drop"))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MTTBluetooth
 import MTTCore
 import MTTSerial
 
@@ -9,7 +10,7 @@ struct Node: ParsableCommand {
         subcommands: [Info.self, Provision.self, SpreadingFactor.self, Disconnect.self])
 
     struct NodeOptions: ParsableArguments {
-        @Option(help: ArgumentHelp("serial:DEVICE?modem=rn2483|rui3, fake-rn2483, fake-rui3, ble:MAC, ble:auto, unix:PATH or fake.", valueName: "spec"))
+        @Option(help: ArgumentHelp("ble:MAC, ble:auto, serial:DEVICE?modem=rn2483|rui3, unix:PATH, fake, fake-rn2483 or fake-rui3.", valueName: "spec"))
         var node: String
 
         func validate() throws {
@@ -22,14 +23,11 @@ struct Node: ParsableCommand {
             }
         }
 
-        /// Runs `body` on the serial modem (real or emulated) and closes it; other kinds are not built yet.
-        func withModem<T>(command: String, _ body: (any ModemLink) async throws -> T) async throws -> T {
-            let spec = try NodeSpec(parsing: node)
-            guard let opened = try await SerialNodes.open(spec) else {
-                throw RuntimeFailure("`mtt node \(command)` for \(spec) nodes is not implemented yet in mtt \(MTTVersion.current); serial modems work")
-            }
+        /// Runs `body` on the opened node and closes it, whatever happens.
+        func withNode<T>(_ body: (OpenedNode) async throws -> T) async throws -> T {
+            let opened = try await NodeConnector.open(try NodeSpec(parsing: node))
             do {
-                let result = try await body(opened.link)
+                let result = try await body(opened)
                 await opened.link.close()
                 return result
             } catch {
@@ -40,12 +38,12 @@ struct Node: ParsableCommand {
     }
 
     struct Info: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the node's model, DevEUI, DevAddr, SF and join state.")
+        static let configuration = CommandConfiguration(abstract: "Show the node's model, DevEUI, DevAddr, SF, battery and join state.")
         @OptionGroup var options: NodeOptions
         @OptionGroup var output: OutputOptions
 
         func run() async throws {
-            let (info, name) = try await options.withModem(command: "info") { link in (try await link.info(), link.name) }
+            let (info, name) = try await options.withNode { opened in (try await opened.link.info(), opened.link.name) }
             if output.json {
                 try JSONLine.print(NodeInfoJSON(info, node: name))
             } else {
@@ -55,7 +53,8 @@ struct Node: ParsableCommand {
                     DevEUI    \(info.devEUI ?? "?")
                     DevAddr   \(info.devAddr ?? "?")
                     SF        \(info.spreadingFactor.map { "SF\($0)" } ?? "?")
-                    Joined    \(info.isJoined ? "yes" : "no: run mtt node provision --join")
+                    Battery   \(info.battery.map { "\($0) %" } ?? "?")
+                    Joined    \(info.isJoined ? "yes" : "no: run mtt node provision")
                     """)
             }
         }
@@ -63,8 +62,12 @@ struct Node: ParsableCommand {
 
     struct Provision: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write OTAA keys, in the order the TTN console shows them, and optionally join.",
-            discussion: "The AppKey is a secret: it is read from --app-key-file or MTT_APP_KEY, never from the command line.")
+            abstract: "Write OTAA keys, in the order the TTN console shows them, and join.",
+            discussion: """
+                The AppKey is a secret: it is read from --app-key-file or MTT_APP_KEY, never from the \
+                command line. A MapTheThings node joins by itself once the keys are written; a serial \
+                modem joins with --join.
+                """)
         @OptionGroup var options: NodeOptions
         @Option(name: .customLong("dev-eui"), help: ArgumentHelp("DevEUI, 16 hex digits, MSB first as in the console.", valueName: "hex"))
         var devEUI: String
@@ -72,41 +75,57 @@ struct Node: ParsableCommand {
         var joinEUI: String
         @Option(name: .customLong("app-key-file"), help: ArgumentHelp("File holding the AppKey (32 hex digits).", valueName: "file"))
         var appKeyFile: String?
-        @Flag(help: "Join right after writing the keys.")
+        @Flag(help: "Serial modems: join right after writing the keys.")
         var join = false
 
         func run() async throws {
             let appKey = try SecretInput.read(file: appKeyFile, environment: "MTT_APP_KEY", what: "the AppKey")
-            try await options.withModem(command: "provision") { link in
-                try await link.provisionOTAA(devEUI: devEUI, joinEUI: joinEUI, appKey: appKey)
-                Console.out("keys written to \(link.name)")
-                if join {
-                    guard try await link.joinOTAA() else {
-                        throw RuntimeFailure("the network did not accept the join: check the keys in the TTN console and the gateway coverage")
+            try await options.withNode { opened in
+                switch opened {
+                case .modem(let modem):
+                    try await modem.link.provisionOTAA(devEUI: devEUI, joinEUI: joinEUI, appKey: appKey)
+                    Console.out("keys written to \(modem.link.name)")
+                    if join {
+                        guard try await modem.link.joinOTAA() else { throw Self.joinRefused }
+                        Console.out("joined")
                     }
+                case .mapTheThings(let node, _):
+                    guard try await node.provisionOTAA(devEUI: devEUI, joinEUI: joinEUI, appKey: appKey) else { throw Self.joinRefused }
+                    Console.out("keys written to \(node.name)")
                     Console.out("joined")
                 }
             }
         }
+
+        static let joinRefused = RuntimeFailure("the node did not join: check the keys in the TTN console and that a gateway is in range")
     }
 
     struct SpreadingFactor: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "sf", abstract: "Set the spreading factor (7 to 10 for US915, 7 to 12 for EU868).")
+        static let configuration = CommandConfiguration(commandName: "sf", abstract: "Set the spreading factor (7 to 10 for US915 and the BLE node, 7 to 12 for EU868 modems).")
         @OptionGroup var options: NodeOptions
         @Argument(help: "7 to 12.") var value: Int
 
         func run() async throws {
-            try await options.withModem(command: "sf") { link in
-                try await link.setSpreadingFactor(value)
-                Console.out("\(link.name) now sends at SF\(value)")
+            try await options.withNode { opened in
+                try await opened.link.setSpreadingFactor(value)
+                Console.out("\(opened.link.name) now sends at SF\(value)")
             }
         }
     }
 
     struct Disconnect: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Ask a BLE node to drop its link.")
+        static let configuration = CommandConfiguration(abstract: "Ask a MapTheThings node to drop its BLE link (so a phone can connect).")
         @OptionGroup var options: NodeOptions
-        func run() async throws { throw RuntimeFailure.notImplemented("node disconnect") }
+
+        func run() async throws {
+            try await options.withNode { opened in
+                guard case .mapTheThings(let node, _) = opened else {
+                    throw RuntimeFailure("\(opened.link.name) is a serial modem: there is no link to drop")
+                }
+                try await node.disconnect()
+                Console.out("\(node.name) dropped the link")
+            }
+        }
     }
 }
 
@@ -117,6 +136,7 @@ struct NodeInfoJSON: Encodable {
     var devEUI: String?
     var devAddr: String?
     var spreadingFactor: Int?
+    var battery: Int?
     var joined: Bool
 
     init(_ info: NodeInfo, node: String) {
@@ -125,11 +145,12 @@ struct NodeInfoJSON: Encodable {
         devEUI = info.devEUI
         devAddr = info.devAddr
         spreadingFactor = info.spreadingFactor
+        battery = info.battery
         joined = info.isJoined
     }
 
     enum CodingKeys: String, CodingKey {
-        case node, model, joined
+        case node, model, joined, battery
         case devEUI = "dev_eui"
         case devAddr = "dev_addr"
         case spreadingFactor = "sf"

@@ -1,15 +1,47 @@
 import ArgumentParser
+import MTTBluetooth
 
 struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Look for MapTheThings nodes over Bluetooth LE.")
+        abstract: "Look for MapTheThings nodes over Bluetooth LE.",
+        discussion: """
+            Uses the kernel's Bluetooth management channel, so bluetoothd can keep running; needs \
+            root or CAP_NET_ADMIN. Nodes are recognised by their LoRa service (0x1830) or their name.
+            """)
 
     @Option(help: ArgumentHelp("How long to scan, e.g. 10s.", valueName: "duration"))
-    var timeout = "10s"
+    var timeout = DurationArgument(seconds: 10)
+
+    @Flag(help: "List every advertiser, not only MapTheThings nodes.")
+    var all = false
 
     @OptionGroup var output: OutputOptions
 
+    struct Found: Encodable {
+        var address: String
+        var addressType: String
+        var rssi: Int
+        var name: String?
+        var mapthethings: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case address, rssi, name, mapthethings
+            case addressType = "address_type"
+        }
+    }
+
     func run() async throws {
-        throw RuntimeFailure.notImplemented("scan")
+        let devices = try await BlueZ.scan(seconds: timeout.seconds).filter { all || $0.advertisement.isMapTheThingsNode }
+        for device in devices {
+            let type = device.addressType == .leRandom ? "random" : "public"
+            if output.json {
+                try JSONLine.print(Found(address: device.address, addressType: type, rssi: device.rssi, name: device.advertisement.name, mapthethings: device.advertisement.isMapTheThingsNode))
+            } else {
+                Console.out("\(device.address)  \(type)  \(device.rssi) dBm  \(device.advertisement.name ?? "")  → --node ble:\(device.address)")
+            }
+        }
+        if devices.isEmpty && !output.json {
+            Console.out("no MapTheThings node heard in \(timeout): is it on, and not connected to a phone?")
+        }
     }
 }

@@ -1,0 +1,154 @@
+import CBlueZ
+import Foundation
+import Glibc
+
+/// The kernel Bluetooth sockets mtt uses, through libbluetooth: an LE ATT channel to a node
+/// (L2CAP fixed channel 4) and discovery (the management channel, or a raw HCI LE scan where
+/// that is not allowed). No D-Bus. Everything above this file is pure Swift over `ATTBearer`.
+public enum BlueZ {
+    /// The L2CAP channel ID of ATT on LE links.
+    static let attChannel: UInt16 = 4
+
+    /// Connects the ATT channel of an LE device. A random static address (top two bits set, as the
+    /// nRF51 Bluefruit uses) is assumed random unless told otherwise.
+    public static func connectATT(address: String, addressType: DiscoveredDevice.AddressType? = nil, timeout: Double = 10) throws -> SeqPacketBearer {
+        var remote = sockaddr_l2()
+        remote.l2_family = sa_family_t(AF_BLUETOOTH)
+        guard str2ba(address, &remote.l2_bdaddr) == 0 else { throw BluetoothError.system(call: "str2ba", errno: EINVAL, message: "bad address \(address)") }
+        let type = addressType ?? (remote.l2_bdaddr.b.5 >= 0xC0 ? .leRandom : .lePublic)
+        // PSM 0 and CID 4: the fixed ATT channel. Giving both a PSM and a CID makes the kernel answer EINVAL.
+        remote.l2_psm = 0
+        remote.l2_cid = attChannel.littleEndian
+        remote.l2_bdaddr_type = type == .leRandom ? UInt8(BDADDR_LE_RANDOM) : UInt8(BDADDR_LE_PUBLIC)
+
+        let fd = try BluetoothSocket.openL2CAP()
+        var local = sockaddr_l2()
+        local.l2_family = sa_family_t(AF_BLUETOOTH)
+        local.l2_cid = attChannel.littleEndian
+        local.l2_bdaddr_type = UInt8(BDADDR_LE_PUBLIC)
+        var security = bt_security(level: UInt8(BT_SECURITY_LOW), key_size: 0)
+        let prepared = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) }
+        } == 0 && setsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &security, socklen_t(MemoryLayout<bt_security>.size)) == 0
+        guard prepared else {
+            let code = errno
+            close(fd)
+            throw BluetoothSocket.error(call: "bind", errno: code)
+        }
+
+        // Non-blocking connect, so a node out of range costs `timeout` and not the kernel's minutes.
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        let started = withUnsafePointer(to: &remote) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) }
+        }
+        if started != 0 && errno != EINPROGRESS {
+            let code = errno
+            close(fd)
+            throw BluetoothSocket.error(call: "connect to \(address)", errno: code)
+        }
+        var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        let ready = poll(&poller, 1, Int32(timeout * 1000))
+        var socketError: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &socketError, &length)
+        guard ready == 1, socketError == 0 else {
+            close(fd)
+            if ready == 0 { throw BluetoothError.system(call: "connect to \(address)", errno: ETIMEDOUT, message: "no answer within \(Int(timeout)) s: is the node on and near?") }
+            throw BluetoothSocket.error(call: "connect to \(address)", errno: socketError)
+        }
+        _ = fcntl(fd, F_SETFL, flags)
+        return SeqPacketBearer(fd: fd, name: "ble:\(address)")
+    }
+
+    /// Scans for LE advertisers for `seconds`, through the management channel (alongside bluetoothd),
+    /// falling back to a raw HCI LE scan when that channel is refused.
+    public static func scan(seconds: Double, controller: UInt16 = 0) async throws -> [DiscoveredDevice] {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                do {
+                    continuation.resume(returning: try scanBlocking(seconds: seconds, controller: controller))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+            thread.start()
+        }
+    }
+
+    private static func scanBlocking(seconds: Double, controller: UInt16) throws -> [DiscoveredDevice] {
+        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
+        guard fd >= 0 else { throw BluetoothSocket.error(call: "socket", errno: errno) }
+        defer { close(fd) }
+        var address = sockaddr_hci()
+        address.hci_family = sa_family_t(AF_BLUETOOTH)
+        address.hci_dev = UInt16(HCI_DEV_NONE)
+        address.hci_channel = UInt16(HCI_CHANNEL_CONTROL)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_hci>.size)) }
+        }
+        if bound != 0 {
+            if errno == EPERM || errno == EACCES { return try rawScan(seconds: seconds, controller: Int32(controller)) }
+            throw BluetoothSocket.error(call: "bind the management channel", errno: errno)
+        }
+        try send(fd, ManagementPacket.command(ManagementPacket.startDiscovery, controller: controller, parameters: [ManagementPacket.leAddressTypes]))
+        var found: [String: DiscoveredDevice] = [:]
+        try readPackets(fd, for: seconds) { packet in
+            guard let event = ManagementPacket.event(packet) else { return }
+            switch event {
+            case .deviceFound(let device):
+                found[device.address] = device
+            case .commandStatus(ManagementPacket.startDiscovery, let status), .commandComplete(ManagementPacket.startDiscovery, let status):
+                guard status == 0 else {
+                    throw BluetoothError.system(call: "start discovery", errno: 0, message: ManagementPacket.statusText(status))
+                }
+            default:
+                break
+            }
+        }
+        try? send(fd, ManagementPacket.command(ManagementPacket.stopDiscovery, controller: controller, parameters: [ManagementPacket.leAddressTypes]))
+        return found.values.sorted { $0.rssi > $1.rssi }
+    }
+
+    /// The fallback: drive the controller's LE scan directly through libbluetooth's HCI helpers.
+    private static func rawScan(seconds: Double, controller: Int32) throws -> [DiscoveredDevice] {
+        let dd = hci_open_dev(controller)
+        guard dd >= 0 else { throw BluetoothSocket.error(call: "open hci\(controller)", errno: errno) }
+        defer { hci_close_dev(dd) }
+        guard hci_le_set_scan_parameters(dd, 0x01, UInt16(0x0010).littleEndian, UInt16(0x0010).littleEndian, 0x00, 0x00, 1000) >= 0,
+              hci_le_set_scan_enable(dd, 0x01, 0x00, 1000) >= 0
+        else { throw BluetoothSocket.error(call: "start the LE scan on hci\(controller)", errno: errno) }
+        defer { _ = hci_le_set_scan_enable(dd, 0x00, 0x00, 1000) }
+        // Only LE meta events.
+        var filter = hci_filter()
+        filter.type_mask = 1 << UInt32(HCI_EVENT_PKT)
+        filter.event_mask.1 = 1 << (UInt32(EVT_LE_META_EVENT) - 32)
+        setsockopt(dd, SOL_HCI, HCI_FILTER, &filter, socklen_t(MemoryLayout<hci_filter>.size))
+        var found: [String: DiscoveredDevice] = [:]
+        try readPackets(dd, for: seconds) { packet in
+            for device in LEAdvertisingReport.devices(packet) {
+                var merged = device
+                if let earlier = found[device.address], merged.advertisement.name == nil { merged.advertisement.name = earlier.advertisement.name }
+                found[device.address] = merged
+            }
+        }
+        return found.values.sorted { $0.rssi > $1.rssi }
+    }
+
+    /// Hands each packet read from `fd` to `body` until `seconds` have passed.
+    private static func readPackets(_ fd: Int32, for seconds: Double, _ body: ([UInt8]) throws -> Void) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        while Date() < deadline {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 200) > 0 else { continue }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n > 0 { try body(Array(buffer[..<n])) }
+        }
+    }
+
+    private static func send(_ fd: Int32, _ bytes: [UInt8]) throws {
+        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard n == bytes.count else { throw BluetoothSocket.error(call: "write to the management channel", errno: errno) }
+    }
+}

@@ -1,0 +1,43 @@
+import MTTBluetooth
+import MTTCore
+import MTTSerial
+
+/// A node opened from a `--node` spec, with whatever must stay alive behind it (an emulator).
+enum OpenedNode {
+    case modem(OpenedModem)
+    case mapTheThings(MapTheThingsNode, emulator: NodeEmulator?)
+
+    var link: any NodeLink {
+        switch self {
+        case .modem(let opened): return opened.link
+        case .mapTheThings(let node, _): return node
+        }
+    }
+}
+
+/// Builds the node a spec names: the only place that knows every kind of node.
+enum NodeConnector {
+    static func open(_ spec: NodeSpec, scanSeconds: Double = 10) async throws -> OpenedNode {
+        if let modem = try await SerialNodes.open(spec) { return .modem(modem) }
+        switch spec {
+        case .fake:
+            let fake = try await FakeNode.start(index: 1)
+            return .mapTheThings(fake.node, emulator: fake.emulator)
+        case .unix(let path):
+            let bearer = try SeqPacketBearer.connect(unixPath: path)
+            return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: spec.description), emulator: nil)
+        case .ble(let address?):
+            let bearer = try BlueZ.connectATT(address: address)
+            return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: spec.description), emulator: nil)
+        case .ble(nil):
+            let nodes = try await BlueZ.scan(seconds: scanSeconds).filter(\.advertisement.isMapTheThingsNode)
+            guard let nearest = nodes.first else {
+                throw RuntimeFailure("no MapTheThings node advertised within \(Int(scanSeconds)) s: is it on, and not connected to a phone?")
+            }
+            let bearer = try BlueZ.connectATT(address: nearest.address, addressType: nearest.addressType)
+            return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: "ble:\(nearest.address)"), emulator: nil)
+        case .serial, .fakeRN2483, .fakeRUI3:
+            preconditionFailure("serial specs are opened by SerialNodes")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+@testable import MTTBluetooth
+import MTTCore
+import Testing
+
+@Suite("Discovery packets")
+struct DiscoveryParsingTests {
+    /// mgmt Device Found (BlueZ doc/mgmt-api.txt): header 12 00 | 00 00 | len, then address (LSB first),
+    /// type 02 (LE random), RSSI -67 (0xBD), flags 0, EIR length, EIR.
+    @Test func managementDeviceFound() throws {
+        let eir = Hex.bytes("020106050330183118")! + [13, 0x09] + Array("MapTheThings".utf8)
+        // C1:11:22:33:44:55 goes on the wire least significant octet first.
+        let params = Hex.bytes("5544332211C1")! + [0x02, 0xBD, 0, 0, 0, 0, UInt8(eir.count), 0] + eir
+        let packet = Hex.bytes("12000000")! + [UInt8(params.count), 0] + params
+        guard case .deviceFound(let device)? = ManagementPacket.event(packet) else {
+            Issue.record("not parsed as Device Found")
+            return
+        }
+        #expect(device.address == "C1:11:22:33:44:55" && device.addressType == .leRandom && device.rssi == -67)
+        #expect(device.advertisement.isMapTheThingsNode && device.advertisement.name == "MapTheThings")
+    }
+
+    @Test func managementCommandAnswersAndShortPackets() {
+        #expect(ManagementPacket.event(Hex.bytes("0200000003002300 0F".replacingOccurrences(of: " ", with: ""))!) == .commandStatus(opcode: 0x23, status: 0x0F))
+        #expect(ManagementPacket.event(Hex.bytes("120000000A0001")!) == nil)
+        #expect(ManagementPacket.event([0x12]) == nil)
+        #expect(ManagementPacket.command(0x23, controller: 0, parameters: [6]) == Hex.bytes("2300000001 0006".replacingOccurrences(of: " ", with: ""))!)
+        #expect(ManagementPacket.statusText(0x0F).hasPrefix("not powered"))
+    }
+
+    /// HCI LE Advertising Report: 04 3E len 02 01 | type 00, addr type 01 (random), address, data len, data, RSSI.
+    @Test func rawLEAdvertisingReport() {
+        let data = Hex.bytes("0201060303301 8".replacingOccurrences(of: " ", with: ""))!
+        let report: [UInt8] = [0x02, 0x01, 0x00, 0x01] + Hex.bytes("665544332211")! + [UInt8(data.count)] + data + [0xC4]
+        let packet: [UInt8] = [0x04, 0x3E, UInt8(report.count)] + report
+        let devices = LEAdvertisingReport.devices(packet)
+        #expect(devices.count == 1)
+        #expect(devices.first?.address == "11:22:33:44:55:66" && devices.first?.addressType == .leRandom)
+        #expect(devices.first?.rssi == -60 && devices.first?.advertisement.isMapTheThingsNode == true)
+        #expect(LEAdvertisingReport.devices(Array(packet.prefix(10))).isEmpty)
+        #expect(LEAdvertisingReport.devices([0x04, 0x0E, 0x04]).isEmpty)
+    }
+}
