@@ -129,6 +129,17 @@ struct ModemLinkTests {
         await link.close()
     }
 
+    @Test func rn2483ABPSessionFromConsoleKeys() async throws {
+        let emulator = try ModemEmulator(kind: .rn2483, joined: false)
+        let link = try await RN2483Link(spec: SerialNodeSpec(path: emulator.slavePath, modem: .rn2483), timeouts: Self.fast)
+        #expect(try await link.joinABP(devAddr: "260B1234", nwkSKey: "2B7E151628AED2A6ABF7158809CF4F3C", appSKey: "000102030405060708090A0B0C0D0E0F"))
+        let info = try await link.info()
+        #expect(info.isJoined && info.devAddr == "260B1234")
+        await #expect(throws: SpecError.self) { try await link.joinABP(devAddr: "26", nwkSKey: "00", appSKey: "00") }
+        #expect(try await link.send(Self.payload).outcome == .confirmed(frameCounter: 0))
+        await link.close()
+    }
+
     @Test func specs() throws {
         #expect(try SerialNodeSpec(parsing: "serial:/dev/ttyUSB0?modem=rn2483") == SerialNodeSpec(path: "/dev/ttyUSB0", modem: .rn2483, baud: 57_600))
         #expect(try SerialNodeSpec(parsing: "serial:/dev/ttyACM1?modem=rui3&baud=9600") == SerialNodeSpec(path: "/dev/ttyACM1", modem: .rui3, baud: 9600))

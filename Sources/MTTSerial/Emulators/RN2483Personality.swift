@@ -9,6 +9,7 @@ struct RN2483Personality: ModemPersonality {
     var devAddr: String
     var dataRate = 5
     var upctr: UInt32 = 0
+    var abpKeys = 0
     private(set) var transmissions: [ModemEmulator.Transmission] = []
 
     init(joined: Bool) {
@@ -42,6 +43,19 @@ struct RN2483Personality: ModemPersonality {
             guard let value = hex(3, digits: 32) else { return [EmulatorReply(line: "invalid_param")] }
             appKey = value
             return [EmulatorReply(line: "ok")]
+        case "mac set devaddr":
+            guard let value = hex(3, digits: 8) else { return [EmulatorReply(line: "invalid_param")] }
+            devAddr = value
+            return [EmulatorReply(line: "ok")]
+        case "mac set nwkskey", "mac set appskey":
+            guard hex(3, digits: 32) != nil else { return [EmulatorReply(line: "invalid_param")] }
+            abpKeys += 1
+            return [EmulatorReply(line: "ok")]
+        case "mac join abp":
+            guard devAddr != "00000000", abpKeys >= 2 else { return [EmulatorReply(line: "keys_not_init")] }
+            joined = true
+            upctr = 0
+            return [EmulatorReply(line: "ok"), EmulatorReply(line: "accepted")]
         case "mac set dr":
             guard words.count == 4, let dr = Int(words[3]), (0...5).contains(dr) else { return [EmulatorReply(line: "invalid_param")] }
             dataRate = dr

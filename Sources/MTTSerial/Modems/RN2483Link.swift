@@ -113,6 +113,20 @@ public actor RN2483Link: NodeLink {
         try await expectOK("mac save")
     }
 
+    /// An ABP session from console-order keys: `mac set devaddr/nwkskey/appskey`, then `mac join abp`.
+    public func joinABP(devAddr: String, nwkSKey: String, appSKey: String) async throws -> Bool {
+        try await expectOK("mac set devaddr \(try ConsoleKey.hex(devAddr, bytes: 4, "DevAddr"))")
+        try await expectOK("mac set nwkskey \(try ConsoleKey.hex(nwkSKey, bytes: 16, "NwkSKey"))")
+        try await expectOK("mac set appskey \(try ConsoleKey.hex(appSKey, bytes: 16, "AppSKey"))")
+        try await expectOK("mac save")
+        try await expectOK("mac join abp")
+        let accepted = try await conversation.joinOutcome(
+            node: name, command: "mac join abp", timeout: timeouts.join,
+            isOutcome: { $0 == "accepted" || $0 == "denied" }, isAccepted: { $0 == "accepted" })
+        joined = accepted
+        return accepted
+    }
+
     public func close() async {
         await conversation.close()
     }
