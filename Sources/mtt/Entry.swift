@@ -7,6 +7,13 @@ import Foundation
 enum Entry {
     static func main() async {
         LoggingSetup.bootstrap()
+        // A parent may have left SIGINT/SIGTERM blocked (test runners do); mtt must hear them to
+        // stop cleanly.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        sigprocmask(SIG_UNBLOCK, &signals, nil)
         var command: any ParsableCommand
         do {
             command = try MTT.parseAsRoot()

@@ -8,8 +8,8 @@ import Testing
 struct BluetoothCommandTests {
     let mtt = MTTCommand()
 
-    @Test func nodeInfoOnTheBuiltInFakeNode() throws {
-        let result = try mtt.run(["node", "info", "--node", "fake"])
+    @Test func nodeInfoOnTheBuiltInFakeNode() async throws {
+        let result = try await mtt.run(["node", "info", "--node", "fake"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("Model     MapTheThings 0.1.0"))
         #expect(result.stdout.contains("Joined    yes"))
@@ -19,17 +19,9 @@ struct BluetoothCommandTests {
     /// and by another mtt.
     @Test func fakeNodeProcessServesRealATTOverAUnixSocket() async throws {
         let socket = mtt.dir.file("node.sock")
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: BuiltProducts.path("mtt"))
-        server.arguments = ["fake-node", "--listen", "unix:\(socket)"]
-        server.standardInput = FileHandle.nullDevice
-        server.standardOutput = FileHandle.nullDevice
-        try server.run()
-        defer {
-            kill(server.processIdentifier, SIGKILL)
-            server.waitUntilExit()
-        }
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: socket) { usleep(20_000) }
+        let server = try mtt.start(["fake-node", "--listen", "unix:\(socket)"])
+        defer { server.kill() }
+        #expect(await server.waitForOutput(timeout: 20) { $0.contains("listening") })
 
         let node = try await MapTheThingsNode.connect(bearer: try SeqPacketBearer.connect(unixPath: socket), name: "unix:\(socket)", sendTimeout: 5)
         let payload = LocationPayload(format: .tracked, latitude: 40.6714, longitude: -73.9863).bytes
@@ -44,25 +36,25 @@ struct BluetoothCommandTests {
         await node.close()
 
         // A second client finds the node as the first one left it.
-        let result = try mtt.run(["node", "info", "--node", "unix:\(socket)", "--json"])
+        let result = try await mtt.run(["node", "info", "--node", "unix:\(socket)", "--json"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["sf"] as? Int == 8)
         #expect(object["dev_eui"] as? String == "0004A30B001C0530")
     }
 
-    @Test func withoutBluetoothScanAndBLENodesSaySoPlainly() throws {
+    @Test func withoutBluetoothScanAndBLENodesSaySoPlainly() async throws {
         // This CI's kernel has no Bluetooth; on a machine that has it, the scan runs instead.
         guard (try? BluetoothSocket.openL2CAP()).map({ close($0) }) == nil else { return }
-        let scan = try mtt.run(["scan", "--timeout", "1s"])
+        let scan = try await mtt.run(["scan", "--timeout", "1s"])
         #expect(scan.status == 1)
         #expect(scan.stderr == "mtt: Bluetooth is not available on this system (AF_BLUETOOTH)\n")
-        let node = try mtt.run(["node", "info", "--node", "ble:C1:22:33:44:55:66"])
+        let node = try await mtt.run(["node", "info", "--node", "ble:C1:22:33:44:55:66"])
         #expect(node.stderr == "mtt: Bluetooth is not available on this system (AF_BLUETOOTH)\n")
     }
 
-    @Test func missingUnixSocketIsOneLine() throws {
-        let result = try mtt.run(["node", "info", "--node", "unix:/nonexistent/node.sock"])
+    @Test func missingUnixSocketIsOneLine() async throws {
+        let result = try await mtt.run(["node", "info", "--node", "unix:/nonexistent/node.sock"])
         #expect(result.status == 1)
         #expect(result.stderr == "mtt: connect to /nonexistent/node.sock failed: No such file or directory\n")
     }

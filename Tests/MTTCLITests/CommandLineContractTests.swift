@@ -1,4 +1,5 @@
 import Foundation
+import MTTCore
 import TestSupport
 import Testing
 
@@ -6,22 +7,22 @@ import Testing
 struct CommandLineContractTests {
     let mtt = MTTCommand()
 
-    @Test func helpListsEveryCommand() throws {
-        let result = try mtt.run(["--help"])
+    @Test func helpListsEveryCommand() async throws {
+        let result = try await mtt.run(["--help"])
         #expect(result.status == 0)
         for command in ["collect", "status", "sync", "export", "import", "gps", "scan", "node", "fake-node", "demo"] {
             #expect(result.stdout.contains("\n  \(command) "), "help does not list \(command)")
         }
     }
 
-    @Test func versionPrintsTheVersion() throws {
-        let result = try mtt.run(["--version"])
+    @Test func versionPrintsTheVersion() async throws {
+        let result = try await mtt.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }
 
-    @Test func statusJSONOnANewDatabaseIsAllZero() throws {
-        let result = try mtt.run(["status", "--db", mtt.database, "--json"])
+    @Test func statusJSONOnANewDatabaseIsAllZero() async throws {
+        let result = try await mtt.run(["status", "--db", mtt.database, "--json"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -33,29 +34,29 @@ struct CommandLineContractTests {
         #expect(unsynced == ["mapthethings": 0, "ttnmapper": 0])
     }
 
-    @Test func statusTextNamesTheDatabase() throws {
-        let result = try mtt.run(["status", "--db", mtt.database])
+    @Test func statusTextNamesTheDatabase() async throws {
+        let result = try await mtt.run(["status", "--db", mtt.database])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Database   \(mtt.database)"))
         #expect(result.stdout.contains("Attempts   0"))
     }
 
-    @Test func databaseComesFromMTT_DBThenXDG() throws {
+    @Test func databaseComesFromMTT_DBThenXDG() async throws {
         let fromEnv = mtt.dir.file("env/field.sqlite")
-        #expect(try mtt.run(["status"], environment: ["MTT_DB": fromEnv]).status == 0)
+        #expect(try await mtt.run(["status"], environment: ["MTT_DB": fromEnv]).status == 0)
         #expect(FileManager.default.fileExists(atPath: fromEnv))
 
-        let result = try mtt.run(["status"])
+        let result = try await mtt.run(["status"])
         #expect(result.status == 0)
         #expect(result.stdout.contains(mtt.dir.file("xdg/mtt/mtt.sqlite")))
         #expect(FileManager.default.fileExists(atPath: mtt.dir.file("xdg/mtt/mtt.sqlite")))
     }
 
-    @Test func aNonSQLiteDatabaseFileIsOneLineAndExit1AndUntouched() throws {
+    @Test func aNonSQLiteDatabaseFileIsOneLineAndExit1AndUntouched() async throws {
         let path = mtt.dir.file("photo.jpg")
         let bytes = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         try bytes.write(to: URL(fileURLWithPath: path))
-        let result = try mtt.run(["status", "--db", path])
+        let result = try await mtt.run(["status", "--db", path])
         #expect(result.status == 1)
         #expect(result.stderr == "mtt: \(path) is not an SQLite database; mtt left it untouched (give another --db)\n")
         #expect(result.stdout.isEmpty)
@@ -63,28 +64,31 @@ struct CommandLineContractTests {
     }
 
     @Test(arguments: [
-        ["collect", "--mode", "active"], ["sync"], ["export", "--format", "gpx"], ["import", "x.json"],
+        ["sync"], ["export", "--format", "gpx"], ["import", "x.json"],
         ["node", "disconnect", "--node", "fake-rn2483"],
     ])
-    func commandsThatCannotRunSaySoAndExit1(arguments: [String]) throws {
-        let result = try mtt.run(arguments + (["collect", "sync", "export", "import"].contains(arguments[0]) ? ["--db", mtt.database] : []))
+    func commandsThatCannotRunSaySoAndExit1(arguments: [String]) async throws {
+        let result = try await mtt.run(arguments + (["collect", "sync", "export", "import"].contains(arguments[0]) ? ["--db", mtt.database] : []))
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("mtt: "))
         #expect(result.stderr.contains("is not implemented yet in mtt 0.1.0") || result.stderr.contains("there is no link to drop"))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func usageErrorsExit64() throws {
-        #expect(try mtt.run(["status", "--no-such-option"]).status == 64)
-        #expect(try mtt.run(["collect", "--mode", "sideways"]).status == 64)
-        #expect(try mtt.run(["no-such-command"]).status == 64)
+    @Test func usageErrorsExit64() async throws {
+        #expect(try await mtt.run(["status", "--no-such-option"]).status == 64)
+        #expect(try await mtt.run(["collect", "--mode", "sideways"]).status == 64)
+        #expect(try await mtt.run(["no-such-command"]).status == 64)
     }
 
-    @Test func demoPrintsThePlanAndItsDatabase() throws {
+    @Test func demoRunsActiveModeOnFakesAndShowsItsDatabase() async throws {
         let demoDB = mtt.dir.file("demo.sqlite")
-        let result = try mtt.run(["demo", "--db", demoDB])
+        let result = try await mtt.run(["demo", "--db", demoDB, "--duration", "3s"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.contains("fake"))
+        #expect(result.stdout.hasPrefix("mtt demo: 3s of active mapping with a fake node"))
+        #expect(result.stdout.contains("attempt 1 by fake:1"))
         #expect(result.stdout.contains("Database   \(demoDB)"))
+        let status = try Store(path: demoDB).status()
+        #expect(status.attempts >= 1 && status.confirmed >= 1 && status.gpsSamples > 10)
     }
 }

@@ -8,8 +8,8 @@ struct GPSCommandTests {
     let mtt = MTTCommand()
     let capture = FixtureFiles.own("nmea/utrecht-drive.nmea")
 
-    @Test func printsFixesWithModeSatellitesHDOPAndAge() throws {
-        let result = try mtt.run(["gps", "--gps", "nmea:\(capture)?speed=0", "--count", "3"])
+    @Test func printsFixesWithModeSatellitesHDOPAndAge() async throws {
+        let result = try await mtt.run(["gps", "--gps", "nmea:\(capture)?speed=0", "--count", "3"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 4)
@@ -18,8 +18,8 @@ struct GPSCommandTests {
         #expect(lines[1].hasSuffix("STALE"))  // a capture from June is older than 15 s
     }
 
-    @Test func jsonIsOneObjectPerEvent() throws {
-        let result = try mtt.run(["gps", "--gps", "nmea:\(capture)?speed=0", "--count", "2", "--json"])
+    @Test func jsonIsOneObjectPerEvent() async throws {
+        let result = try await mtt.run(["gps", "--gps", "nmea:\(capture)?speed=0", "--count", "2", "--json"])
         #expect(result.status == 0)
         let objects = try result.stdout.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -31,14 +31,14 @@ struct GPSCommandTests {
         #expect(objects[1]["time"] as? String == "2026-06-21T10:15:00.000Z")
     }
 
-    @Test func unreadableCaptureIsOneLineAndExit1() throws {
-        let result = try mtt.run(["gps", "--gps", "nmea:/nonexistent.nmea"])
+    @Test func unreadableCaptureIsOneLineAndExit1() async throws {
+        let result = try await mtt.run(["gps", "--gps", "nmea:/nonexistent.nmea"])
         #expect(result.status == 1)
         #expect(result.stderr.hasSuffix("mtt: cannot read the NMEA file /nonexistent.nmea\n"))
     }
 
-    @Test func badSpecIsAUsageError() throws {
-        let result = try mtt.run(["gps", "--gps", "gpsd://host:0"])
+    @Test func badSpecIsAUsageError() async throws {
+        let result = try await mtt.run(["gps", "--gps", "gpsd://host:0"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("bad GPS spec gpsd://host:0"))
     }
@@ -49,14 +49,16 @@ struct GPSCommandTests {
         let gpsd = try GPSDServer(device: device.slavePath)
         defer { gpsd.stop() }
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: capture)))
-        // Keep the receiver talking while mtt connects and reads.
-        let feeder = Task.detached {
-            for _ in 0..<20 where !Task.isCancelled {
+        // Keep the receiver talking while mtt connects and reads, on a thread of its own (feeding
+        // sleeps between chunks, which must not hold one of the test runner's few async threads).
+        let feeder = Thread {
+            for _ in 0..<20 where !Thread.current.isCancelled {
                 device.feed(bytes, chunk: 120, pauseMicroseconds: 10_000)
             }
         }
+        feeder.start()
         defer { feeder.cancel() }
-        let result = try mtt.run(["gps", "--gps", "gpsd://127.0.0.1:\(gpsd.port)", "--count", "5", "--json"])
+        let result = try await mtt.run(["gps", "--gps", "gpsd://127.0.0.1:\(gpsd.port)", "--count", "5", "--json"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let fixes = result.stdout.split(separator: "\n").filter { $0.contains("\"event\":\"fix\"") }
         #expect(fixes.count == 5)

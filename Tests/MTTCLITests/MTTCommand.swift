@@ -7,9 +7,14 @@ struct MTTCommand {
 
     var database: String { dir.file("mtt.sqlite") }
 
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess.Result {
-        var env = ["HOME": dir.path, "XDG_DATA_HOME": dir.file("xdg"), "MTT_DB": ""]
-        env.merge(environment) { _, new in new }
-        return try ChildProcess.run(BuiltProducts.path("mtt"), arguments, environment: env)
+    var environment: [String: String] { ["HOME": dir.path, "XDG_DATA_HOME": dir.file("xdg"), "MTT_DB": ""] }
+
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> ChildProcess.Result {
+        try await ChildProcess.run(BuiltProducts.path("mtt"), arguments, environment: self.environment.merging(environment) { _, new in new })
+    }
+
+    /// Starts mtt and returns while it runs.
+    func start(_ arguments: [String]) throws -> ChildProcess.Running {
+        try ChildProcess.Running(BuiltProducts.path("mtt"), arguments, environment: environment)
     }
 }

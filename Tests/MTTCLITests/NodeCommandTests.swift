@@ -7,8 +7,8 @@ struct NodeCommandTests {
     let mtt = MTTCommand()
 
     @Test(arguments: [("fake-rn2483", "RN2483 1.0.5", 7), ("fake-rui3", "RUI3 4.0.6", 12)])
-    func infoAsJSON(node: String, model: String, sf: Int) throws {
-        let result = try mtt.run(["node", "info", "--node", node, "--json"])
+    func infoAsJSON(node: String, model: String, sf: Int) async throws {
+        let result = try await mtt.run(["node", "info", "--node", node, "--json"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["model"] as? String == model)
@@ -17,10 +17,10 @@ struct NodeCommandTests {
         #expect((object["dev_eui"] as? String)?.count == 16)
     }
 
-    @Test func provisionReadsTheAppKeyFromAFileNeverArgv() throws {
+    @Test func provisionReadsTheAppKeyFromAFileNeverArgv() async throws {
         let keyFile = mtt.dir.file("appkey")
         try "2B7E151628AED2A6ABF7158809CF4F3C\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
-        let result = try mtt.run([
+        let result = try await mtt.run([
             "node", "provision", "--node", "fake-rn2483", "--dev-eui", "0004A30B001C0530",
             "--join-eui", "70B3D57ED0000000", "--app-key-file", keyFile, "--join",
         ])
@@ -28,23 +28,23 @@ struct NodeCommandTests {
         #expect(result.stdout.hasSuffix("joined\n"))
         #expect(!result.stdout.contains("2B7E1516"))
 
-        let missing = try mtt.run(["node", "provision", "--node", "fake-rn2483", "--dev-eui", "0004A30B001C0530", "--join-eui", "70B3D57ED0000000"])
+        let missing = try await mtt.run(["node", "provision", "--node", "fake-rn2483", "--dev-eui", "0004A30B001C0530", "--join-eui", "70B3D57ED0000000"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "mtt: the AppKey is missing: put it in a file and give its path, or set MTT_APP_KEY\n")
     }
 
-    @Test func outOfRangeSpreadingFactorIsRefused() throws {
-        #expect(try mtt.run(["node", "sf", "9", "--node", "fake-rui3"]).status == 0)
-        let result = try mtt.run(["node", "sf", "13", "--node", "fake-rn2483"])
+    @Test func outOfRangeSpreadingFactorIsRefused() async throws {
+        #expect(try await mtt.run(["node", "sf", "9", "--node", "fake-rui3"]).status == 0)
+        let result = try await mtt.run(["node", "sf", "13", "--node", "fake-rn2483"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot use SF13"))
     }
 
-    @Test func missingDeviceAndBadSpec() throws {
-        let missing = try mtt.run(["node", "info", "--node", "serial:/dev/ttyUSB77?modem=rn2483"])
+    @Test func missingDeviceAndBadSpec() async throws {
+        let missing = try await mtt.run(["node", "info", "--node", "serial:/dev/ttyUSB77?modem=rn2483"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "mtt: cannot open /dev/ttyUSB77: No such file or directory\n")
-        #expect(try mtt.run(["node", "info", "--node", "serial:/dev/ttyUSB0"]).status == 64)
-        #expect(try mtt.run(["node", "info", "--node", "wifi:x"]).status == 64)
+        #expect(try await mtt.run(["node", "info", "--node", "serial:/dev/ttyUSB0"]).status == 64)
+        #expect(try await mtt.run(["node", "info", "--node", "wifi:x"]).status == 64)
     }
 }

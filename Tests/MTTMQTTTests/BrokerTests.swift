@@ -34,7 +34,7 @@ struct BrokerTests {
         let broker = try MosquittoBroker()
         let (source, recorder) = await Self.listen(Self.settings(broker))
         #expect(await recorder.wait(timeout: 10) { $0.contains(where: Self.isConnected) })
-        try broker.publish(topic: Self.topic, lines: [
+        try await broker.publish(topic: Self.topic, lines: [
             Self.message(fCnt: 1),
             "not json at all",
             String(decoding: try TTNFixtures.own("simulated.json"), as: UTF8.self).replacingOccurrences(of: "\n", with: ""),
@@ -58,7 +58,7 @@ struct BrokerTests {
         good.password = credentials.password
         let (_, ok) = await Self.listen(good)
         #expect(await ok.wait(timeout: 10) { $0.contains(where: Self.isConnected) })
-        try broker.publish(topic: Self.topic, lines: [Self.message(fCnt: 9)], credentials: credentials)
+        try await broker.publish(topic: Self.topic, lines: [Self.message(fCnt: 9)], credentials: credentials)
         #expect(await ok.wait(timeout: 10) { Self.uplinks($0).count == 1 })
         await ok.stop()
 
@@ -128,14 +128,14 @@ struct BrokerTests {
         let broker = try MosquittoBroker()
         let (_, recorder) = await Self.listen(Self.settings(broker))
         #expect(await recorder.wait(timeout: 10) { $0.contains(where: Self.isConnected) })
-        try broker.publish(topic: Self.topic, lines: (1...50).map { Self.message(fCnt: $0) })
+        try await broker.publish(topic: Self.topic, lines: (1...50).map { Self.message(fCnt: $0) })
         #expect(await recorder.wait(timeout: 10) { Self.uplinks($0).count == 50 })
 
         broker.stop()
         #expect(await recorder.wait(timeout: 10) { $0.contains(where: Self.isLost) })
         try broker.start()
         #expect(await recorder.wait(timeout: 20) { $0.filter(Self.isConnected).count == 2 })
-        try broker.publish(topic: Self.topic, lines: (51...100).map { Self.message(fCnt: $0) })
+        try await broker.publish(topic: Self.topic, lines: (51...100).map { Self.message(fCnt: $0) })
         #expect(await recorder.wait(timeout: 10) { Self.uplinks($0).count == 100 })
         await recorder.stop()
         #expect(Self.uplinks(await recorder.events).map(\.fCnt) == (1...100).map { UInt32($0) })
@@ -148,7 +148,7 @@ struct BrokerTests {
         let count = 10_000
         let lines = (1...count).map { Self.message(fCnt: $0) }
         let started = Date()
-        try broker.publish(topic: Self.topic, lines: lines)
+        try await broker.publish(topic: Self.topic, lines: lines)
         let arrived = await recorder.wait(timeout: 60) { Self.uplinks($0).count == count }
         let elapsed = Date().timeIntervalSince(started)
         await recorder.stop()

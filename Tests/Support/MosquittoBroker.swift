@@ -35,7 +35,7 @@ public final class MosquittoBroker: @unchecked Sendable {
         ]
         if let credentials {
             let passwords = folder.file("passwords")
-            let result = try ChildProcess.run(
+            let result = try ChildProcess.runBlocking(
                 try Self.tool("mosquitto_passwd"), ["-c", "-b", passwords, credentials.username, credentials.password])
             guard result.status == 0 else { throw MosquittoBrokerError.setup("mosquitto_passwd: \(result.stderr)") }
             chmod(passwords, 0o644)
@@ -82,12 +82,12 @@ public final class MosquittoBroker: @unchecked Sendable {
     deinit { stop() }
 
     /// Publishes each line of `lines` as one message with mosquitto_pub, QoS 0.
-    public func publish(topic: String, lines: [String], credentials: Credentials? = nil) throws {
+    public func publish(topic: String, lines: [String], credentials: Credentials? = nil) async throws {
         let file = folder.file("publish-\(UUID().uuidString).txt")
         try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         var arguments = ["-h", "127.0.0.1", "-p", String(port), "-t", topic, "-l", "-q", "0"]
         if let credentials { arguments += ["-u", credentials.username, "-P", credentials.password] }
-        let result = try ChildProcess.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" < '\(file)'", try Self.tool("mosquitto_pub")] + arguments)
+        let result = try await ChildProcess.run("/bin/sh", ["-c", "exec \"$0\" \"$@\" < '\(file)'", try Self.tool("mosquitto_pub")] + arguments)
         guard result.status == 0 else { throw MosquittoBrokerError.setup("mosquitto_pub: \(result.stderr)") }
     }
 
@@ -114,7 +114,7 @@ public final class MosquittoBroker: @unchecked Sendable {
             openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out server.crt -days 2 -extfile san.ext
             chmod 644 ca.crt server.crt server.key
             """
-        let result = try ChildProcess.run("/bin/sh", ["-c", script])
+        let result = try ChildProcess.runBlocking("/bin/sh", ["-c", script])
         guard result.status == 0 else { throw MosquittoBrokerError.setup("openssl: \(result.stderr)") }
         return TLSFiles(caCertificate: dir + "/ca.crt", serverCertificate: dir + "/server.crt", serverKey: dir + "/server.key")
     }

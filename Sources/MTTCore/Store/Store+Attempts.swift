@@ -23,20 +23,29 @@ extension Store {
     }
 
     /// The node reported the transmission with its LoRaWAN frame counter.
-    public func confirmAttempt(_ id: Int64, frameCounter: UInt32?, at time: Timestamp = .now()) throws {
+    public func confirmAttempt(_ id: Int64, frameCounter: UInt32?, sequence: Int? = nil, at time: Timestamp = .now()) throws {
         try write { db in
             try db.execute(
-                sql: "UPDATE attempts SET state = 'confirmed', f_cnt = ?, resolved_at = ? WHERE id = ?",
-                arguments: [frameCounter.map { Int64($0) }, time.nanosecondsSinceEpoch, id])
+                sql: "UPDATE attempts SET state = 'confirmed', f_cnt = ?, sequence = COALESCE(?, sequence), resolved_at = ? WHERE id = ?",
+                arguments: [frameCounter.map { Int64($0) }, sequence, time.nanosecondsSinceEpoch, id])
         }
     }
 
-    public func failAttempt(_ id: Int64, reason: String, at time: Timestamp = .now()) throws {
+    public func failAttempt(_ id: Int64, reason: String, sequence: Int? = nil, at time: Timestamp = .now()) throws {
         try write { db in
             try db.execute(
-                sql: "UPDATE attempts SET state = 'failed', failure_reason = ?, resolved_at = ? WHERE id = ?",
-                arguments: [reason, time.nanosecondsSinceEpoch, id])
+                sql: "UPDATE attempts SET state = 'failed', failure_reason = ?, sequence = COALESCE(?, sequence), resolved_at = ? WHERE id = ?",
+                arguments: [reason, sequence, time.nanosecondsSinceEpoch, id])
         }
+    }
+
+    /// Every attempt of a session, in order, with the uplink each was heard as (if any).
+    public func attempts(session: Int64) throws -> [(attempt: Attempt, uplinkID: Int64?)] {
+        let rows = try read { db in
+            try Row.fetchAll(db, sql: "SELECT id, uplink_id FROM attempts WHERE session_id = ? ORDER BY id", arguments: [session])
+                .map { ($0["id"] as Int64, $0["uplink_id"] as Int64?) }
+        }
+        return try rows.compactMap { id, uplinkID in try attempt(id).map { ($0, uplinkID) } }
     }
 
     /// Attempts left pending by a run that was stopped or killed mid-send never got their result:

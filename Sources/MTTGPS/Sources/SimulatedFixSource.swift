@@ -1,26 +1,26 @@
 import MTTCore
 
-/// `--gps fake`: the deterministic simulated drive, one report per simulated second, starting now.
-/// `timeScale` 10 plays ten simulated seconds per real second (tests and the demo use it).
+/// `--gps fake`: the deterministic simulated drive, one report per second of `clock`, starting at
+/// the clock's now. A clock running ten times faster drives ten minutes in one (tests, the demo).
 public struct SimulatedFixSource: FixSource {
     public let seed: UInt64
-    public let timeScale: Double
+    public let clock: CollectClock
 
-    public init(seed: UInt64 = 1, timeScale: Double = 1) {
+    public init(seed: UInt64 = 1, clock: CollectClock = .wall) {
         self.seed = seed
-        self.timeScale = timeScale
+        self.clock = clock
     }
 
     public var spec: String { GPSSpec.fake(seed: seed).description }
 
     public func events() -> AsyncStream<FixEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: FixEvent.self)
-        let task = Task { [seed, timeScale, spec] in
-            var drive = SimulatedDrive(seed: seed, startTime: .now(), source: spec)
+        let task = Task { [seed, clock, spec] in
+            var drive = SimulatedDrive(seed: seed, startTime: clock.now(), source: spec)
             continuation.yield(.connected(spec))
             while !Task.isCancelled {
                 continuation.yield(drive.next())
-                try? await Task.sleep(for: .seconds(1 / timeScale))
+                try? await Task.sleep(for: .seconds(clock.realSeconds(1)))
             }
             continuation.finish()
         }

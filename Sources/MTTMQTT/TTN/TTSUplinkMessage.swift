@@ -1,8 +1,8 @@
 /// The Things Stack (v3) uplink message as its MQTT server publishes it (SPEC.md section 3).
 /// Every field is optional: TTS leaves out fields whose value is 0, "" or false.
-struct TTSUplinkMessage: Decodable {
-    struct EndDeviceIDs: Decodable {
-        struct ApplicationIDs: Decodable {
+struct TTSUplinkMessage: Codable {
+    struct EndDeviceIDs: Codable {
+        struct ApplicationIDs: Codable {
             var application_id: String?
         }
         var device_id: String?
@@ -11,7 +11,7 @@ struct TTSUplinkMessage: Decodable {
         var dev_addr: String?
     }
 
-    struct UplinkMessage: Decodable {
+    struct UplinkMessage: Codable {
         var f_port: Int?
         var f_cnt: UInt32?
         var frm_payload: String?
@@ -22,17 +22,17 @@ struct TTSUplinkMessage: Decodable {
         var network_ids: NetworkIDs?
     }
 
-    struct RxMetadata: Decodable {
-        struct GatewayIDs: Decodable {
+    struct RxMetadata: Codable {
+        struct GatewayIDs: Codable {
             var gateway_id: String?
             var eui: String?
         }
-        struct Location: Decodable {
+        struct Location: Codable {
             var latitude: Double?
             var longitude: Double?
             var altitude: Double?
         }
-        struct PacketBroker: Decodable {
+        struct PacketBroker: Codable {
             var forwarder_gateway_id: String?
             var forwarder_gateway_eui: String?
         }
@@ -49,9 +49,9 @@ struct TTSUplinkMessage: Decodable {
         var location: Location?
     }
 
-    struct Settings: Decodable {
-        struct DataRate: Decodable {
-            struct LoRa: Decodable {
+    struct Settings: Codable {
+        struct DataRate: Codable {
+            struct LoRa: Codable {
                 var bandwidth: Int?
                 var spreading_factor: Int?
                 var coding_rate: String?
@@ -65,7 +65,7 @@ struct TTSUplinkMessage: Decodable {
         var frequency: String?
     }
 
-    struct NetworkIDs: Decodable {
+    struct NetworkIDs: Codable {
         var net_id: String?
         var tenant_id: String?
     }

@@ -1,25 +1,32 @@
 import ArgumentParser
+import Dispatch
+import Foundation
 import MTTCore
+import MTTMQTT
+import MTTSerial
 
 struct Collect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Collect coverage samples in active, matching or listener mode.",
         discussion: """
-            active:   mtt makes the node transmit whenever you moved and the fix is good.
+            active:   mtt makes each node transmit whenever you moved and the fix is good.
             matching: the node transmits on its own; mtt records the track and aligns uplinks to it.
             listener: mtt listens to TTN over MQTT and positions each uplink of the chosen devices.
+
+            Stop with Ctrl-C: everything stored so far stays. An attempt still waiting for its \
+            result is marked failed at the next start.
             """)
 
     @Option(help: "active, matching or listener.")
     var mode: CollectionMode
 
-    @Option(help: ArgumentHelp("A node to drive (repeatable): ble:MAC, ble:auto, serial:DEV?modem=rn2483, unix:PATH, fake[:N].", valueName: "spec"))
+    @Option(help: ArgumentHelp("A node to drive (repeatable): ble:MAC, ble:auto, serial:DEV?modem=rn2483, unix:PATH, fake[:N], fake-rn2483, fake-rui3.", valueName: "spec"))
     var node: [String] = []
 
     @Option(help: ArgumentHelp("Where positions come from: gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake.", valueName: "spec"))
     var gps = "gpsd"
 
-    @Option(help: ArgumentHelp("`fake` simulates gateways hearing the fake node.", valueName: "name"))
+    @Option(help: ArgumentHelp("`fake` simulates gateways hearing the fake nodes.", valueName: "name"))
     var network: String?
 
     @Option(name: .customLong("mqtt-url"), help: ArgumentHelp("The TTN MQTT server, mqtt://HOST:1883 or mqtts://HOST:8883.", valueName: "url"))
@@ -41,16 +48,188 @@ struct Collect: AsyncParsableCommand {
     var device: [String] = []
 
     @Option(help: ArgumentHelp("Stop after this long, e.g. 90s, 10m, 2h.", valueName: "duration"))
-    var duration: String?
+    var duration: DurationArgument?
+
+    @Option(help: ArgumentHelp("Active mode: also send every this long when standing still.", valueName: "duration"))
+    var every: DurationArgument?
+
+    @Option(help: ArgumentHelp("Matching and listener modes: seconds between track points (default 5 and 1).", valueName: "duration"))
+    var interval: DurationArgument?
+
+    @Option(help: ArgumentHelp("Run a fully simulated collection this many times faster than real time.", valueName: "factor"))
+    var speed: Double = 1
+
+    @Option(name: .customLong("truth-out"), help: .hidden)
+    var truthOut: String?
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        _ = try plan()
+    }
+
+    /// Every option checked and turned into a plan; usage errors exit 64 before anything opens.
+    func plan() throws -> CollectPlan {
+        func spec<T>(_ parse: () throws -> T) throws -> T {
+            do { return try parse() } catch { throw ValidationError("\(error)") }
+        }
+        let nodes = try node.map { text in try spec { try NodeSpec(parsing: text) } }
+        for case .serial(let text) in nodes { _ = try spec { try SerialNodeSpec(parsing: text) } }
+        let gpsSpec = try spec { try GPSSpec(parsing: gps) }
+        if mode == .active && nodes.isEmpty { throw ValidationError("active mode drives a node: give --node (fake for a simulated one)") }
+        if mode != .active && !nodes.isEmpty { throw ValidationError("\(mode.rawValue) mode does not drive nodes: leave out --node") }
+        if let network, network != "fake" { throw ValidationError("--network takes only fake (a simulated network)") }
+        if mode == .imported { throw ValidationError("mode is active, matching or listener") }
+        var mqtt: MQTTSettings?
+        var topics: [String] = []
+        if let mqttURL {
+            var settings = MQTTSettings(endpoint: try spec { try MQTTEndpoint(parsing: mqttURL) })
+            settings.username = mqttUser
+            settings.caFile = mqttCA
+            mqtt = settings
+            if !mqttTopic.isEmpty {
+                topics = mqttTopic
+            } else {
+                let devices = device.isEmpty && network == "fake" ? ["+"] : device
+                topics = try spec { try TTNTopics.uplinks(username: mqttUser ?? "mtt-demo@ttn", devices: devices) }
+            }
+        } else if mode != .active && network == nil {
+            throw ValidationError("\(mode.rawValue) mode needs uplinks: give --mqtt-url with --mqtt-user and --device")
+        }
+        var policy = SendPolicy()
+        policy.every = every?.seconds
+        let plan = CollectPlan(
+            mode: mode, nodes: nodes, gps: gpsSpec, fakeNetwork: network == "fake", mqtt: mqtt, topics: topics,
+            databasePath: database.path, policy: policy, interval: interval?.seconds ?? (mode == .listener ? 1 : 5), speed: speed)
+        if speed != 1 && !plan.everythingSimulated {
+            throw ValidationError("--speed is for fully simulated runs (--gps fake, fake nodes, --network fake)")
+        }
+        if speed <= 0 { throw ValidationError("--speed must be above 0") }
+        return plan
+    }
+
     func run() async throws {
-        throw RuntimeFailure.notImplemented("collect")
+        var plan = try plan()
+        if var mqtt = plan.mqtt, mqtt.username != nil {
+            mqtt.password = try? SecretInput.read(file: mqttPasswordFile, environment: "MTT_MQTT_PASSWORD", what: "the MQTT password")
+            if mqtt.password == nil && mqttPasswordFile != nil {
+                mqtt.password = try SecretInput.read(file: mqttPasswordFile, environment: "MTT_MQTT_PASSWORD", what: "the MQTT password")
+            }
+            plan.mqtt = mqtt
+        }
+        try await CollectSession.run(plan, style: output.json ? .json : (isatty(1) == 1 ? .live : .lines), duration: duration?.seconds, truthOut: truthOut)
     }
 }
 
 extension CollectionMode: ExpressibleByArgument {
     public static var allValueStrings: [String] { ["active", "matching", "listener"] }
 }
+
+/// One run of `mtt collect` or `mtt demo`: open, collect until stopped, close, summarise.
+enum CollectSession {
+    static func run(_ plan: CollectPlan, style: CollectOutput.Style, duration: Double?, truthOut: String? = nil) async throws {
+        let run = try await CollectRun(plan: plan)
+        let out = CollectOutput(style: style, clock: run.clock, nodeInfos: run.nodeInfos)
+        if run.resolvedAtStart > 0 && style != .json {
+            Console.error("mtt: \(run.resolvedAtStart) attempt(s) left pending by an interrupted run are now marked failed")
+        }
+        let emit: @Sendable (CollectEvent) -> Void = { out.handle($0) }
+        let finished = StopSignal()
+        let work = Task {
+            defer { finished.fire() }
+            switch plan.mode {
+            case .active:
+                try await ActiveCollector(
+                    store: run.store, session: run.session, nodes: run.nodes, fixes: run.fixes, uplinks: run.uplinks,
+                    policy: plan.policy, clock: run.clock, emit: emit).run()
+            case .matching:
+                guard let uplinks = run.uplinks else { return }
+                let collector = MatchingCollector(store: run.store, session: run.session, fixes: run.fixes, uplinks: uplinks, interval: plan.interval, clock: run.clock, emit: emit)
+                defer { Task { try? await collector.flush() } }
+                try await collector.run()
+            case .listener, .imported:
+                guard let uplinks = run.uplinks else { return }
+                let collector = ListenerCollector(store: run.store, session: run.session, fixes: run.fixes, uplinks: uplinks, interval: plan.interval, clock: run.clock, emit: emit)
+                defer { Task { try? await collector.flush() } }
+                try await collector.run()
+            }
+        }
+
+        // Stop on Ctrl-C, SIGTERM or the duration; redraw the live status each second meanwhile.
+        let stop = StopSignal()
+        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number)
+            source.setEventHandler { stop.fire() }
+            source.resume()
+            return source
+        }
+        defer { sources.forEach { $0.cancel() } }
+        let started = Date()
+        var failure: (any Error)?
+        while !stop.fired {
+            if let duration, Date().timeIntervalSince(started) >= duration { break }
+            if finished.fired { break }
+            out.setUnsynced((try? run.store.status().unsynced) ?? [:])
+            out.redraw()
+            try? await Task.sleep(for: .milliseconds(style == .live ? 1000 : 100))
+        }
+        work.cancel()
+        // An attempt in flight is not waited for beyond a moment: it stays pending in the database
+        // and the next start marks it failed.
+        let ended = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { _ = await work.result; return true }
+            group.addTask { try? await Task.sleep(for: .seconds(2)); return false }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        if ended, case .failure(let error) = await work.result, !(error is CancellationError) {
+            failure = error
+        }
+        if let truthOut, let feed = run.feed { try? TruthFile.write(feed.truth, to: truthOut) }
+        await run.close()
+        if style != .json {
+            if style == .live { out.redraw() }
+            Console.out("")
+            Console.out(StatusText.render(try run.store.status(), path: run.store.path))
+        }
+        if let failure { throw RuntimeFailure("collection stopped: \(failure)") }
+    }
+}
+
+/// Set from a signal handler, read by the run loop.
+final class StopSignal: Sendable {
+    private let flag = Mutex(false)
+    var fired: Bool { flag.withLock { $0 } }
+    func fire() { flag.withLock { $0 = true } }
+}
+
+/// `--truth-out`: what the simulated network decided for each transmission, for tests.
+enum TruthFile {
+    struct Line: Encodable {
+        var dev_eui: String
+        var f_cnt: UInt32
+        var heard: Bool
+        var gateways: [String]
+        var rssi: [Double?]
+        var snr: [Double?]
+    }
+
+    static func write(_ truth: [SimulatedUplinkFeed.Truth], to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var data = Data()
+        for t in truth {
+            let receptions = t.uplink?.receptions ?? []
+            data += try encoder.encode(Line(
+                dev_eui: t.devEUI, f_cnt: t.frameCounter, heard: t.uplink != nil,
+                gateways: receptions.map(\.gatewayID), rssi: receptions.map(\.rssi), snr: receptions.map(\.snr)))
+            data.append(0x0A)
+        }
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+}
+
+import Synchronization

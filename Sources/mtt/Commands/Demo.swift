@@ -2,27 +2,35 @@ import ArgumentParser
 import Foundation
 import MTTCore
 
-struct Demo: ParsableCommand {
+struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Try mtt with no hardware: fake node, fake GPS and fake network.")
+        abstract: "Try mtt with no hardware: a minute of active mapping with a fake node, GPS and network.",
+        discussion: """
+            An emulated MapTheThings node (real ATT over a socket pair) rides a simulated drive through \
+            Brooklyn at ten times real speed, so the minute covers ten minutes of driving; three \
+            simulated gateways hear it or not, with RSSI and SNR from a path-loss model. Everything \
+            goes into its own database, shown at the end.
+            """)
 
     @Option(name: .customLong("db"), help: ArgumentHelp("The demo's database (default: demo.sqlite beside the main one).", valueName: "path"))
     var path: String?
 
-    func run() throws {
+    @Option(help: ArgumentHelp("How long to run.", valueName: "duration"))
+    var duration = DurationArgument(seconds: 60)
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
         let mainPath = StoreLocation.resolve(explicit: nil)
         let path = self.path ?? ((mainPath as NSString).deletingLastPathComponent + "/demo.sqlite")
-        print("""
-            mtt demo: one minute of active mapping with no hardware.
-              node     fake      (an emulated MapTheThings node speaking real ATT over a socket pair)
-              gps      fake      (a simulated drive)
-              network  fake      (gateways with a path-loss model, answering as TTN v3 would)
-
-            The collecting part of the demo comes with `mtt collect`, which is not built yet in \
-            mtt \(MTTVersion.current). The database it will write is ready:
-
-            """)
-        let store = try Store(path: path)
-        print(StatusText.render(try store.status(), path: store.path))
+        if !output.json {
+            Console.out("mtt demo: \(duration) of active mapping with a fake node, fake GPS and a fake network (10× speed)")
+        }
+        var policy = SendPolicy()
+        policy.every = 30
+        let plan = CollectPlan(
+            mode: .active, nodes: [.fake(count: 1)], gps: .fake(seed: 1), fakeNetwork: true, mqtt: nil, topics: [],
+            databasePath: path, policy: policy, interval: 5, speed: 10)
+        try await CollectSession.run(plan, style: output.json ? .json : (isatty(1) == 1 ? .live : .lines), duration: duration.seconds)
     }
 }

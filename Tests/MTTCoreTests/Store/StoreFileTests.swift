@@ -99,31 +99,17 @@ struct StoreFileTests {
         #expect(try contents(path) == other)
     }
 
-    @Test func everyReturnedWriteSurvivesSIGKILL() throws {
+    @Test func everyReturnedWriteSurvivesSIGKILL() async throws {
         let path = dir.file("crash.sqlite")
-        let writer = Process()
-        writer.executableURL = URL(fileURLWithPath: BuiltProducts.path("mtt-store-writer"))
-        writer.arguments = [path]
-        let pipe = Pipe()
-        writer.standardOutput = pipe
-        writer.standardInput = FileHandle.nullDevice
-        try writer.run()
+        let writer = try ChildProcess.Running(BuiltProducts.path("mtt-store-writer"), [path], environment: [:])
+        // Let a few hundred writes return, then kill it mid-loop.
+        let enough = await writer.waitForOutput(timeout: 60) { $0.split(separator: "\n").count >= 300 }
+        writer.kill()
+        _ = await writer.wait(timeout: 10)
+        #expect(enough)
+        #expect(writer.result.status != 0)
 
-        // Read what it reports until a few hundred writes have returned, then kill it mid-loop.
-        var reported = Data()
-        let handle = pipe.fileHandleForReading
-        while String(decoding: reported, as: UTF8.self).split(separator: "\n").count < 300 {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            reported.append(chunk)
-        }
-        kill(writer.processIdentifier, SIGKILL)
-        writer.waitUntilExit()
-        reported.append(handle.readDataToEndOfFile())
-        #expect(writer.terminationReason == .uncaughtSignal)
-
-        let text = String(decoding: reported, as: UTF8.self)
-        let indices = text.split(separator: "\n").compactMap { Int($0) }
+        let indices = writer.stdout.split(separator: "\n").compactMap { Int($0) }
         #expect(indices.count >= 300)
 
         let store = try Store(path: path)

@@ -1,0 +1,154 @@
+import Logging
+
+/// Active mode: mtt makes each node transmit whenever the send policy allows, stores every attempt
+/// before the send and its outcome after, and — with a network source — joins each confirmed
+/// attempt to the uplink the network heard, so the database knows per attempt whether it was heard,
+/// by which gateways, at what RSSI and SNR.
+public actor ActiveCollector {
+    private let store: Store
+    private let session: Int64
+    private let nodes: [ActiveNode]
+    private let fixes: any FixSource
+    private let uplinks: (any UplinkSource)?
+    private let policy: SendPolicy
+    private let clock: CollectClock
+    private let emit: @Sendable (CollectEvent) -> Void
+    private var latestFix: Fix?
+    private var lastSends: [String: SendPolicy.LastSend] = [:]
+    private var joiner = UplinkJoiner()
+    private var attemptFixes: [Int64: Fix] = [:]
+    private let logger = Logger(label: "mtt.collect")
+
+    public init(
+        store: Store, session: Int64, nodes: [ActiveNode], fixes: any FixSource, uplinks: (any UplinkSource)?,
+        policy: SendPolicy = SendPolicy(), clock: CollectClock = .wall, emit: @escaping @Sendable (CollectEvent) -> Void
+    ) {
+        self.store = store
+        self.session = session
+        self.nodes = nodes
+        self.fixes = fixes
+        self.uplinks = uplinks
+        self.policy = policy
+        self.clock = clock
+        self.emit = emit
+    }
+
+    /// Runs until the task is cancelled. A storage failure (disk full) ends the run with that error;
+    /// everything stored before it stays.
+    public func run() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.followGPS() }
+            if let uplinks = self.uplinks {
+                group.addTask { try await self.listen(to: uplinks) }
+            }
+            for node in nodes {
+                group.addTask { try await self.drive(node) }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func followGPS() async throws {
+        for await event in fixes.events() {
+            if case .fix(let fix) = event {
+                latestFix = fix
+                try store.record(fix, session: session)
+            }
+            emit(.gps(event))
+        }
+        // A GPS replay ended: keep going until stopped, sending nothing new.
+        try await Task.sleep(for: .seconds(365 * 86_400))
+    }
+
+    private func drive(_ node: ActiveNode) async throws {
+        let name = node.link.name
+        while !Task.isCancelled {
+            if let fix = latestFix, policy.reasonToWait(fix: fix, now: clock.now(), last: lastSends[name]) == nil {
+                lastSends[name] = .init(time: fix.time, position: fix.point)
+                do {
+                    try await attempt(with: node, fix: fix)
+                } catch let error as NodeError {
+                    if case .disconnected(_, let reason) = error {
+                        emit(.nodeLost(node: name, reason: reason))
+                        return
+                    }
+                    logger.warning("\(name): \(error)")
+                }
+            }
+            try await Task.sleep(for: .seconds(clock.realSeconds(1)))
+        }
+    }
+
+    private func attempt(with node: ActiveNode, fix: Fix) async throws {
+        let name = node.link.name
+        let payload = LocationPayload(format: .tracked, latitude: fix.latitude, longitude: fix.longitude).bytes
+        // Stored before the send: a crash or kill mid-send leaves a pending attempt, resolved at the next start.
+        let id = try store.record(Attempt(sessionID: session, node: name, payload: payload, fix: fix, sentAt: clock.now(), devEUI: node.devEUI))
+        attemptFixes[id] = fix
+        emit(.attempt(node: name, id: id, fix: fix))
+        let result: SendResult
+        do {
+            result = try await node.link.send(payload)
+        } catch {
+            try store.failAttempt(id, reason: "\(error)", at: clock.now())
+            emit(.failed(node: name, id: id, reason: "\(error)"))
+            throw error
+        }
+        switch result.outcome {
+        case .confirmed(let frameCounter):
+            try store.confirmAttempt(id, frameCounter: frameCounter, sequence: result.sequence, at: clock.now())
+            emit(.confirmed(node: name, id: id, frameCounter: frameCounter))
+            if let devEUI = node.devEUI, let frameCounter,
+               let uplinkID = joiner.confirmed(attempt: id, devEUI: devEUI, frameCounter: frameCounter) {
+                try linkAndSample(attempt: id, uplink: uplinkID)
+            }
+        case .failed(let reason):
+            try store.failAttempt(id, reason: reason, sequence: result.sequence, at: clock.now())
+            emit(.failed(node: name, id: id, reason: reason))
+        }
+    }
+
+    private func listen(to source: any UplinkSource) async throws {
+        for await event in source.events() {
+            switch event {
+            case .uplink(let uplink):
+                let uplinkID = try store.record(uplink, session: session)
+                var attemptID: Int64?
+                if let devEUI = uplink.devEUI, let fCnt = uplink.fCnt,
+                   let waiting = joiner.heard(uplink: uplinkID, devEUI: devEUI, frameCounter: fCnt) {
+                    attemptID = waiting
+                    try linkAndSample(attempt: waiting, uplink: uplinkID)
+                }
+                emit(.heard(uplinkID: uplinkID, uplink: uplink, attemptID: attemptID))
+            case .connected(let detail):
+                emit(.network(connected: true, detail: detail))
+            case .lost(let reason):
+                emit(.network(connected: false, detail: reason))
+            case .failed(let reason):
+                throw CollectError.network(reason)
+            }
+        }
+    }
+
+    /// The attempt was heard: link it, and place the uplink where the node was when it sent.
+    private func linkAndSample(attempt: Int64, uplink: Int64) throws {
+        try store.link(attempt: attempt, toUplink: uplink)
+        guard let fix = attemptFixes.removeValue(forKey: attempt) else { return }
+        let sample = Sample(sessionID: session, subject: .uplink(uplink), time: fix.time, position: fix.point, method: .txTime)
+        var stored = sample
+        stored.id = try store.record(sample)
+        emit(.sample(stored))
+    }
+}
+
+/// Why a collection run stopped by itself.
+public enum CollectError: Error, CustomStringConvertible {
+    case network(String)
+
+    public var description: String {
+        switch self {
+        case .network(let reason): return reason
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// What a collection run reports as it goes, for the live status, log lines and `--json`.
+public enum CollectEvent: Sendable {
+    case gps(FixEvent)
+    /// A fix stored in the track.
+    case trackPoint(Fix)
+    /// An attempt stored as pending, just before the node is asked to send.
+    case attempt(node: String, id: Int64, fix: Fix)
+    case confirmed(node: String, id: Int64, frameCounter: UInt32?)
+    case failed(node: String, id: Int64, reason: String)
+    /// An uplink the network heard, stored; `attemptID` when it is one of this run's attempts.
+    case heard(uplinkID: Int64, uplink: Uplink, attemptID: Int64?)
+    case sample(Sample)
+    case network(connected: Bool, detail: String)
+    /// A node that cannot be used any more (unplugged, link dropped).
+    case nodeLost(node: String, reason: String)
+}

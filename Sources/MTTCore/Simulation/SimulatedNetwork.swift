@@ -1,0 +1,114 @@
+import Foundation
+
+/// `--network fake`: gateways around the simulated route and a radio model that decides which of
+/// them hear a transmission, with what RSSI and SNR. Deterministic: the same transmission (DevEUI,
+/// frame counter, position) always gets the same answer, so tests can compare with ground truth.
+///
+/// The model is log-distance path loss with log-normal shadowing; a gateway hears the packet when
+/// the RSSI is above the SF's sensitivity and the SNR above its demodulation floor.
+public struct SimulatedNetwork: Sendable {
+    public struct Gateway: Sendable, Hashable {
+        public var id: String
+        public var eui: String
+        public var position: GeoPoint
+    }
+
+    public var gateways: [Gateway]
+    public var seed: UInt64
+    /// dBm at the node's antenna connector plus its gain.
+    public var transmitPower = 14.0
+    /// Path loss at 1 m for 915 MHz, dB.
+    public var referenceLoss = 31.7
+    public var pathLossExponent = 3.3
+    /// Standard deviation of the shadowing, dB.
+    public var shadowing = 7.0
+    /// Thermal noise in 125 kHz plus a 6 dB receiver noise figure.
+    public var noiseFloor = -117.0
+    public var applicationID = "mtt-demo"
+
+    public init(gateways: [Gateway], seed: UInt64 = 1) {
+        self.gateways = gateways
+        self.seed = seed
+    }
+
+    /// Three gateways at 1.5, 4 and 9 km from `center`, in different directions (urban path loss):
+    /// a fake drive from there is heard by several, by fewer, and sometimes by none.
+    public static func around(_ center: GeoPoint, seed: UInt64 = 1) -> SimulatedNetwork {
+        SimulatedNetwork(gateways: [
+            Gateway(id: "sim-gw-north", eui: "B827EBFFFE5A0001", position: center.offset(metres: 1_500, bearing: 10)),
+            Gateway(id: "sim-gw-east", eui: "B827EBFFFE5A0002", position: center.offset(metres: 4_000, bearing: 100)),
+            Gateway(id: "sim-gw-southwest", eui: "B827EBFFFE5A0003", position: center.offset(metres: 9_000, bearing: 225)),
+        ], seed: seed)
+    }
+
+    /// Sensitivity (dBm) and demodulation floor (dB SNR) of a 125 kHz LoRa receiver per SF.
+    static func limits(spreadingFactor sf: Int) -> (sensitivity: Double, snr: Double) {
+        switch sf {
+        case ...7: return (-123, -7.5)
+        case 8: return (-126, -10)
+        case 9: return (-129, -12.5)
+        case 10: return (-132, -15)
+        case 11: return (-134.5, -17.5)
+        default: return (-137, -20)
+        }
+    }
+
+    /// The uplink the network reports for a transmission, or nil when no gateway heard it.
+    public func uplink(
+        deviceID: String, devEUI: String, devAddr: String, frameCounter: UInt32, spreadingFactor: Int,
+        payload: [UInt8], from position: GeoPoint, at time: Timestamp
+    ) -> Uplink? {
+        var random = SplitMix64(seed: seed ^ UInt64(frameCounter) &* 0x9E37_79B9 ^ UInt64(truncatingIfNeeded: devEUI.hashValueStable))
+        let limits = Self.limits(spreadingFactor: spreadingFactor)
+        let airtime = Self.airtime(payloadBytes: payload.count, spreadingFactor: spreadingFactor)
+        var receptions: [GatewayReception] = []
+        for (index, gateway) in gateways.enumerated() {
+            let distance = max(1, position.distance(to: gateway.position))
+            let loss = referenceLoss + 10 * pathLossExponent * log10(distance) + shadowing * Self.normal(&random)
+            let rssi = (transmitPower - loss).rounded()
+            let snr = min(10, ((rssi - noiseFloor) * 4).rounded() / 4)
+            guard rssi >= limits.sensitivity, snr >= limits.snr else { continue }
+            // Light needs 3.3 µs per km; the gateway time stamps the end of the preamble.
+            let arrival = time.adding(seconds: distance / 299_792_458 + 0.001 * Double(index))
+            receptions.append(GatewayReception(
+                gatewayID: gateway.id, gatewayEUI: gateway.eui, rssi: rssi, channelRSSI: rssi, snr: snr,
+                time: arrival, concentratorTimestamp: UInt32(truncatingIfNeeded: arrival.nanosecondsSinceEpoch / 1000),
+                channelIndex: Int(frameCounter % 8), antennaIndex: 0, location: gateway.position))
+        }
+        guard !receptions.isEmpty else { return nil }
+        return Uplink(
+            deviceID: deviceID, applicationID: applicationID, devEUI: devEUI, devAddr: devAddr, fPort: 1,
+            fCnt: frameCounter, frequency: 903_900_000 + UInt64(frameCounter % 8) * 200_000,
+            spreadingFactor: spreadingFactor, bandwidth: 125_000, codingRate: "4/5",
+            receivedAt: time.adding(seconds: airtime + 0.05), airtime: airtime, payload: payload,
+            networkID: "NS_TTS_V3://ttn@000013", receptions: receptions)
+    }
+
+    /// LoRa time on air (Semtech AN1200.13) for 125 kHz, CR 4/5, explicit header, CRC on, 8-symbol preamble.
+    static func airtime(payloadBytes: Int, spreadingFactor sf: Int) -> Double {
+        let symbol = pow(2, Double(sf)) / 125_000
+        let lowRate = sf >= 11 ? 1.0 : 0.0
+        let bytes = Double(payloadBytes + 13)  // LoRaWAN header, FPort, MIC
+        let payloadSymbols = 8 + max(ceil((8 * bytes - 4 * Double(sf) + 28 + 16) / (4 * (Double(sf) - 2 * lowRate))) * 5, 0)
+        return ((8 + 4.25) + payloadSymbols) * symbol
+    }
+
+    /// A standard normal deviate (Box–Muller).
+    private static func normal(_ random: inout SplitMix64) -> Double {
+        let u1 = max(Double.random(in: 0..<1, using: &random), 1e-12)
+        let u2 = Double.random(in: 0..<1, using: &random)
+        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+    }
+}
+
+extension String {
+    /// FNV-1a: Swift's own hash is seeded per process, and the network must answer the same every run.
+    var hashValueStable: UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01B3
+        }
+        return hash
+    }
+}

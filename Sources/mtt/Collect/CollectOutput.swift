@@ -1,0 +1,181 @@
+import Foundation
+import MTTCore
+import Synchronization
+
+/// What `mtt collect` shows: on a terminal a status block redrawn each second; otherwise one log
+/// line per event; with `--json` one JSON object per event.
+final class CollectOutput: Sendable {
+    enum Style { case live, lines, json }
+
+    struct Stats {
+        var gps = "waiting for the GPS"
+        var lastFix: Fix?
+        var attempts = 0
+        var confirmed = 0
+        var failed = 0
+        var heard = 0
+        var uplinks = 0
+        var lastAttempt: (time: Timestamp, node: String)?
+        var lastSuccess: (time: Timestamp, uplink: Uplink)?
+        var network = "no network source"
+        var unsynced: [String: Int] = [:]
+    }
+
+    let style: Style
+    private let clock: CollectClock
+    private let nodes: [String]
+    private let nodeInfos: [String: NodeInfo]
+    private let stats = Mutex(Stats())
+    private let encoder: JSONEncoder
+
+    init(style: Style, clock: CollectClock, nodeInfos: [String: NodeInfo]) {
+        self.style = style
+        self.clock = clock
+        self.nodeInfos = nodeInfos
+        nodes = nodeInfos.keys.sorted()
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    }
+
+    func handle(_ event: CollectEvent) {
+        let line = stats.withLock { s in Self.update(&s, with: event) }
+        switch style {
+        case .json: writeJSON(event)
+        case .lines: if let line { Console.out("\(RFC3339.string(clock.now(), fractionDigits: 0))  \(line)") }
+        case .live: break
+        }
+    }
+
+    func setUnsynced(_ unsynced: [String: Int]) {
+        stats.withLock { $0.unsynced = unsynced }
+    }
+
+    /// The status block, for a terminal: cursor home and clear, then the lines.
+    func redraw() {
+        guard style == .live else { return }
+        let s = stats.withLock { $0 }
+        let now = clock.now()
+        var lines = ["mtt collect — Ctrl-C to stop", ""]
+        if let fix = s.lastFix {
+            lines.append(String(format: "GPS      %@  sats %@  hdop %@  age %.0f s  (%.5f, %.5f)",
+                                fix.mode == .threeD ? "3D" : "2D", fix.satellites.map(String.init) ?? "?",
+                                fix.hdop.map { String(format: "%.1f", $0) } ?? "?", now.seconds(since: fix.time), fix.latitude, fix.longitude))
+        } else {
+            lines.append("GPS      \(s.gps)")
+        }
+        for name in nodes {
+            let info = nodeInfos[name]
+            lines.append("Node     \(name)  battery \(info?.battery.map { "\($0) %" } ?? "?")  SF\(info?.spreadingFactor.map(String.init) ?? "?")")
+        }
+        lines.append("Network  \(s.network)")
+        if let last = s.lastAttempt {
+            lines.append(String(format: "Last try %.0f s ago (%@)", now.seconds(since: last.time), last.node))
+        }
+        if let success = s.lastSuccess {
+            let best = success.uplink.receptions.max { ($0.rssi ?? -999) < ($1.rssi ?? -999) }
+            lines.append(String(format: "Heard    %.0f s ago  RSSI %@  SNR %@  %d gateway(s)", now.seconds(since: success.time),
+                                best?.rssi.map { String(format: "%.0f", $0) } ?? "?", best?.snr.map { String(format: "%.1f", $0) } ?? "?",
+                                success.uplink.receptions.count))
+        }
+        let resolved = s.confirmed + s.failed
+        let loss = resolved > 0 ? String(format: "%.0f %%", 100 * Double(resolved - s.heard) / Double(resolved)) : "n/a"
+        lines.append("Counts   attempts \(s.attempts)  confirmed \(s.confirmed)  failed \(s.failed)  heard \(s.heard)  loss \(loss)  uplinks \(s.uplinks)")
+        lines.append("To sync  " + s.unsynced.keys.sorted().map { "\($0) \(s.unsynced[$0] ?? 0)" }.joined(separator: ", "))
+        FileHandle.standardOutput.write(Data(("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n") + "\n").utf8))
+    }
+
+    /// Updates the counters; returns the log line for the event, if it deserves one.
+    private static func update(_ s: inout Stats, with event: CollectEvent) -> String? {
+        switch event {
+        case .gps(.fix(let fix)):
+            s.lastFix = fix
+            return nil
+        case .gps(.noFix):
+            s.gps = "no fix"
+            return nil
+        case .gps(.connected(let spec)):
+            s.gps = "connected to \(spec)"
+            return "GPS connected: \(spec)"
+        case .gps(.lost(let reason)):
+            s.gps = "lost: \(reason)"
+            s.lastFix = nil
+            return "GPS lost: \(reason)"
+        case .trackPoint:
+            return nil
+        case .attempt(let node, let id, let fix):
+            s.attempts += 1
+            s.lastAttempt = (fix.time, node)
+            return String(format: "attempt %lld by %@ at %.6f, %.6f", id, node, fix.latitude, fix.longitude)
+        case .confirmed(let node, let id, let counter):
+            s.confirmed += 1
+            return "attempt \(id) sent by \(node) (f_cnt \(counter.map(String.init) ?? "?"))"
+        case .failed(let node, let id, let reason):
+            s.failed += 1
+            return "attempt \(id) by \(node) failed: \(reason)"
+        case .heard(_, let uplink, let attemptID):
+            s.uplinks += 1
+            if attemptID != nil {
+                s.heard += 1
+                s.lastSuccess = (uplink.receivedAt, uplink)
+            }
+            let best = uplink.receptions.compactMap(\.rssi).max().map { String(format: "%.0f dBm", $0) } ?? "?"
+            return "heard \(uplink.deviceID) f_cnt \(uplink.fCnt ?? 0) by \(uplink.receptions.count) gateway(s), best \(best)" + (attemptID.map { " (attempt \($0))" } ?? "")
+        case .sample(let sample):
+            if let p = sample.position {
+                return String(format: "sample %@ at %.6f, %.6f", sample.method.rawValue, p.latitude, p.longitude)
+            }
+            return "sample without a position: \(sample.reason ?? "?")"
+        case .network(let connected, let detail):
+            s.network = connected ? "connected: \(detail)" : "lost: \(detail)"
+            return connected ? "network connected: \(detail)" : "network lost: \(detail)"
+        case .nodeLost(let node, let reason):
+            return "node \(node) lost: \(reason)"
+        }
+    }
+
+    private struct JSONEvent: Encodable {
+        var event: String
+        var time: String
+        var node: String?
+        var attempt: Int64?
+        var uplink: Int64?
+        var lat: Double?
+        var lon: Double?
+        var fCnt: UInt32?
+        var reason: String?
+        var gateways: Int?
+        var rssi: Double?
+        var snr: Double?
+        var method: String?
+        var detail: String?
+
+        enum CodingKeys: String, CodingKey {
+            case event, time, node, attempt, uplink, lat, lon, reason, gateways, rssi, snr, method, detail
+            case fCnt = "f_cnt"
+        }
+    }
+
+    private func writeJSON(_ event: CollectEvent) {
+        var e = JSONEvent(event: "", time: RFC3339.string(clock.now()))
+        switch event {
+        case .gps(.fix(let fix)): (e.event, e.lat, e.lon) = ("fix", fix.latitude, fix.longitude)
+        case .gps(.noFix): e.event = "no_fix"
+        case .gps(.connected(let spec)): (e.event, e.detail) = ("gps_connected", spec)
+        case .gps(.lost(let reason)): (e.event, e.reason) = ("gps_lost", reason)
+        case .trackPoint(let fix): (e.event, e.lat, e.lon) = ("track_point", fix.latitude, fix.longitude)
+        case .attempt(let node, let id, let fix): (e.event, e.node, e.attempt, e.lat, e.lon) = ("attempt", node, id, fix.latitude, fix.longitude)
+        case .confirmed(let node, let id, let counter): (e.event, e.node, e.attempt, e.fCnt) = ("confirmed", node, id, counter)
+        case .failed(let node, let id, let reason): (e.event, e.node, e.attempt, e.reason) = ("failed", node, id, reason)
+        case .heard(let id, let uplink, let attemptID):
+            let best = uplink.receptions.max { ($0.rssi ?? -999) < ($1.rssi ?? -999) }
+            (e.event, e.uplink, e.attempt, e.fCnt, e.gateways, e.rssi, e.snr) = ("heard", id, attemptID, uplink.fCnt, uplink.receptions.count, best?.rssi, best?.snr)
+        case .sample(let sample):
+            (e.event, e.lat, e.lon, e.method, e.reason) = ("sample", sample.position?.latitude, sample.position?.longitude, sample.method.rawValue, sample.reason)
+        case .network(let connected, let detail): (e.event, e.detail) = (connected ? "network_connected" : "network_lost", detail)
+        case .nodeLost(let node, let reason): (e.event, e.node, e.reason) = ("node_lost", node, reason)
+        }
+        guard var data = try? encoder.encode(e) else { return }
+        data.append(0x0A)
+        FileHandle.standardOutput.write(data)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import MTTBluetooth
+import MTTCore
+import MTTGPS
+import MTTMQTT
+import MTTSerial
+
+/// What `mtt collect` (and `mtt demo`) was asked to do, checked before anything is opened.
+struct CollectPlan {
+    var mode: CollectionMode
+    var nodes: [NodeSpec]
+    var gps: GPSSpec
+    var fakeNetwork: Bool
+    var mqtt: MQTTSettings?
+    var topics: [String]
+    var databasePath: String?
+    var policy: SendPolicy
+    var interval: Double
+    /// Simulated seconds per real second; only when everything is simulated.
+    var speed: Double
+
+    var everythingSimulated: Bool {
+        if case .fake = gps {} else { return false }
+        return nodes.allSatisfy { if case .fake = $0 { true } else { false } } && (fakeNetwork || mqtt == nil)
+    }
+}
+
+/// Everything a run holds open, built from a plan; the CLI wires it and the collectors run on it.
+final class CollectRun: @unchecked Sendable {
+    let store: Store
+    let session: Int64
+    let clock: CollectClock
+    let fixes: any FixSource
+    let uplinks: (any UplinkSource)?
+    let nodes: [ActiveNode]
+    let feed: SimulatedUplinkFeed?
+    private let keepAlive: [Any]
+    let publisher: MQTTPublisher?
+    let resolvedAtStart: Int
+    let nodeInfos: [String: NodeInfo]
+
+    init(plan: CollectPlan) async throws {
+        store = try Store(explicitPath: plan.databasePath)
+        // Attempts a killed or stopped run left pending never got their result.
+        resolvedAtStart = try store.failPendingAttempts(reason: "mtt stopped before the node reported a result")
+        clock = plan.speed == 1 ? .wall : CollectClock(scale: plan.speed)
+        fixes = FixSources.make(plan.gps, clock: clock)
+
+        var publisher: MQTTPublisher?
+        var feed: SimulatedUplinkFeed?
+        if plan.fakeNetwork {
+            let network = SimulatedNetwork.around(SimulatedDrive.defaultStart)
+            if let mqtt = plan.mqtt {
+                let pub = try MQTTPublisher(settings: mqtt)
+                let user = mqtt.username ?? "mtt-demo@ttn"
+                publisher = pub
+                feed = SimulatedUplinkFeed(network: network, clock: clock) { uplink in
+                    try? pub.publish(topic: "v3/\(user)/devices/\(uplink.deviceID)/up", payload: UplinkEncoder.json(uplink))
+                }
+            } else {
+                feed = SimulatedUplinkFeed(network: network, clock: clock)
+            }
+        }
+        self.publisher = publisher
+        self.feed = feed
+        if let mqtt = plan.mqtt {
+            uplinks = TTNUplinkSource(settings: mqtt, topics: plan.topics)
+        } else {
+            uplinks = feed
+        }
+
+        var nodes: [ActiveNode] = []
+        var infos: [String: NodeInfo] = [:]
+        var keepAlive: [Any] = []
+        for spec in plan.nodes {
+            let opened: [OpenedNode]
+            if case .fake(let count) = spec {
+                opened = try await (1...count).asyncMap { index in
+                    let fake = try await MTTBluetooth.FakeNode.start(index: index)
+                    return OpenedNode.mapTheThings(fake.node, emulator: fake.emulator)
+                }
+            } else {
+                opened = [try await NodeConnector.open(spec)]
+            }
+            for node in opened {
+                let info = try await node.link.info()
+                infos[node.link.name] = info
+                nodes.append(ActiveNode(link: node.link, devEUI: info.devEUI))
+                keepAlive.append(node)
+                if case .mapTheThings(_, let emulator?) = node, let feed {
+                    let devEUI = info.devEUI ?? "0000000000000000"
+                    let devAddr = info.devAddr ?? "00000000"
+                    let deviceID = node.link.name.replacingOccurrences(of: ":", with: "-")
+                    await emulator.onTransmit { t in
+                        feed.transmit(deviceID: deviceID, devEUI: devEUI, devAddr: devAddr, frameCounter: t.frameCounter, spreadingFactor: t.spreadingFactor, payload: t.payload)
+                    }
+                }
+            }
+        }
+        self.nodes = nodes
+        self.nodeInfos = infos
+        self.keepAlive = keepAlive
+        session = try store.startSession(
+            mode: plan.mode, at: clock.now(), nodes: plan.nodes.map(\.description).joined(separator: " "),
+            gps: plan.gps.description, network: plan.fakeNetwork ? "fake" : plan.mqtt?.description, version: MTTVersion.current)
+    }
+
+    func close() async {
+        for node in nodes { await node.link.close() }
+        publisher?.close()
+        try? store.endSession(session, at: clock.now())
+    }
+}
+
+extension ClosedRange where Bound == Int {
+    func asyncMap<T>(_ transform: (Int) async throws -> T) async rethrows -> [T] {
+        var out: [T] = []
+        for i in self { out.append(try await transform(i)) }
+        return out
+    }
+}

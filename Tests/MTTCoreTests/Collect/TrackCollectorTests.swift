@@ -1,0 +1,102 @@
+import Foundation
+import MTTCore
+import TestSupport
+import Testing
+
+/// Matching and listener modes with a known track and known uplink times.
+@Suite("Matching and listener collectors")
+struct TrackCollectorTests {
+    static let t0 = TrackInterpolatorTests.t0
+    let dir = TemporaryDirectory()
+
+    /// 0…60 s along a straight line north at 10 m/s, a fix each second.
+    static let track: [Fix] = (0...60).map { s in
+        let p = GeoPoint(latitude: 52.09, longitude: 5.12).offset(metres: Double(s) * 10, bearing: 0)
+        return Fix(time: t0.adding(seconds: Double(s)), latitude: p.latitude, longitude: p.longitude, speed: 10, mode: .threeD, source: "t")
+    }
+
+    static func uplink(_ fCnt: UInt32, heardAt second: Double) -> Uplink {
+        Uplink(deviceID: "tracker-7", devEUI: "70B3D57ED0000007", fCnt: fCnt, receivedAt: t0.adding(seconds: second + 0.3),
+               receptions: [GatewayReception(gatewayID: "gw", rssi: -110, snr: -3, time: t0.adding(seconds: second))])
+    }
+
+    func collect(listener: Bool, uplinks: [Uplink], track: [Fix] = Self.track) async throws -> (Store, Int64) {
+        let expected = uplinks.count
+        let store = try Store(path: dir.file(listener ? "listener.sqlite" : "matching.sqlite"))
+        let session = try store.startSession(mode: listener ? .listener : .matching)
+        // The run "happens" just after the scripted track: uplinks it can never cover expire at once.
+        let clock = CollectClock(scale: 1, start: Self.t0.adding(seconds: 125))
+        let fixes = ScriptedFixSource(fixes: track)
+        // The uplinks come once the whole track is stored, so the test does not race the GPS.
+        let lastFix = track.last?.time
+        let network = ScriptedUplinkSource(uplinks: uplinks) {
+            while (try? store.fixes(session: session).last?.time) != lastFix {
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let task: Task<Void, any Error>
+        let flush: @Sendable () async throws -> Void
+        if listener {
+            let c = ListenerCollector(store: store, session: session, fixes: fixes, uplinks: network, interval: 5, clock: clock, emit: { _ in })
+            task = Task { try await c.run() }
+            flush = { try await c.flush() }
+        } else {
+            let c = MatchingCollector(store: store, session: session, fixes: fixes, uplinks: network, interval: 5, clock: clock, emit: { _ in })
+            task = Task { try await c.run() }
+            flush = { try await c.flush() }
+        }
+        // Let the scripted track and uplinks play out, then stop as Ctrl-C would.
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline, try store.samples(session: session).count < expected {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        task.cancel()
+        _ = await task.result
+        try await flush()
+        return (store, session)
+    }
+
+    @Test func matchingPlacesUplinksOnTheTrackWithinAMetre() async throws {
+        let uplinks = [Self.uplink(1, heardAt: 12.5), Self.uplink(2, heardAt: 33), Self.uplink(3, heardAt: 59.9)]
+        let (store, session) = try await collect(listener: false, uplinks: uplinks)
+        let samples = try store.samples(session: session)
+        try #require(samples.count == 3)
+        for (sample, uplink) in zip(samples, uplinks) {
+            let seconds = uplink.earliestReceiveTime.seconds(since: Self.t0)
+            let expected = GeoPoint(latitude: 52.09, longitude: 5.12).offset(metres: seconds * 10, bearing: 0)
+            #expect(sample.method == .interpolated)
+            #expect(try #require(sample.position).distance(to: expected) < 1, "uplink at \(seconds) s")
+        }
+        // Matching stores one track point every 5 s unless moving fast; 10 m/s is fast.
+        #expect(try store.fixes(session: session).count == 61)
+        #expect(try store.status().uplinks == 3)
+    }
+
+    @Test func uplinksOutsideTheTrackAreKeptWithoutAPositionAndSayWhy() async throws {
+        let slowTrack = Self.track.map { var f = $0; f.speed = 1; return f }
+        let uplinks = [Self.uplink(1, heardAt: -20), Self.uplink(2, heardAt: 75)]
+        let (store, session) = try await collect(listener: false, uplinks: uplinks, track: slowTrack)
+        let samples = try store.samples(session: session)
+        try #require(samples.count == 2)
+        #expect(samples.allSatisfy { $0.position == nil && $0.method == .none })
+        #expect(samples[0].reason == "before the track starts (20 s early)")
+        #expect(samples[1].reason?.hasPrefix("after the track ends") == true)
+        // Slow: a point every 5 s of fix time.
+        #expect(try store.fixes(session: session).count == 13)
+    }
+
+    @Test func listenerInterpolatesAndFallsBackToAFreshLatestFix() async throws {
+        let uplinks = [Self.uplink(1, heardAt: 20.5), Self.uplink(2, heardAt: 70), Self.uplink(3, heardAt: 90)]
+        let (store, session) = try await collect(listener: true, uplinks: uplinks)
+        let samples = try store.samples(session: session)
+        try #require(samples.count == 3)
+        #expect(samples[0].method == .interpolated)
+        let expected = GeoPoint(latitude: 52.09, longitude: 5.12).offset(metres: 205, bearing: 0)
+        #expect(try #require(samples[0].position).distance(to: expected) < 1)
+        // 10 s after the last fix: fresh enough (15 s) for the latest fix, and stored as such.
+        #expect(samples[1].method == .latestFix)
+        #expect(samples[1].position == Self.track.last?.point)
+        // 30 s after: too old; no position.
+        #expect(samples[2].method == .none && samples[2].position == nil)
+    }
+}
