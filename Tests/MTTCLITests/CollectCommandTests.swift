@@ -83,6 +83,19 @@ struct CollectCommandTests {
         }
     }
 
+    /// A gateway far from the drive hears nothing: every attempt is confirmed by the node and lost.
+    @Test func farGatewaysMeanLostAttempts() async throws {
+        let result = try await mtt.run([
+            "collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake",
+            "--fake-gateway", "41.5,-73.9", "--speed", "20", "--duration", "3s", "--min-interval", "5s", "--db", mtt.database,
+        ])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let status = try Store(path: mtt.database).status()
+        #expect(status.confirmed >= 2)
+        #expect(status.heard == 0 && status.uplinks == 0)
+        #expect(status.lossPercent == 100)
+    }
+
     @Test func sigtermStopsCleanlyWithASummary() async throws {
         let child = try mtt.start(["collect", "--mode", "active", "--node", "fake-rn2483", "--gps", "fixed:52.09,5.12", "--every", "1s", "--db", mtt.database])
         #expect(await child.waitForOutput(timeout: 30) { $0.contains("attempt 1 by serial:") })
@@ -99,6 +112,8 @@ struct CollectCommandTests {
         ["collect", "--mode", "matching", "--node", "fake", "--network", "fake"],
         ["collect", "--mode", "active", "--node", "fake", "--gps", "gpsd", "--speed", "5"],
         ["collect", "--mode", "active", "--node", "fake", "--network", "real"],
+        ["collect", "--mode", "active", "--node", "fake", "--fake-gateway", "40.7,-73.9"],
+        ["collect", "--mode", "active", "--node", "fake", "--network", "fake", "--fake-gateway", "north"],
     ])
     func contradictoryOptionsAreUsageErrors(arguments: [String]) async throws {
         let result = try await mtt.run(arguments + ["--db", mtt.database])

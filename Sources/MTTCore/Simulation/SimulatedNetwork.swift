@@ -11,6 +11,12 @@ public struct SimulatedNetwork: Sendable {
         public var id: String
         public var eui: String
         public var position: GeoPoint
+
+        public init(id: String, eui: String, position: GeoPoint) {
+            self.id = id
+            self.eui = eui
+            self.position = position
+        }
     }
 
     public var gateways: [Gateway]

@@ -18,6 +18,8 @@ struct CollectPlan {
     var interval: Double
     /// Simulated seconds per real second; only when everything is simulated.
     var speed: Double
+    /// Where the simulated gateways stand; empty for three around the fake route.
+    var fakeGateways: [SimulatedNetwork.Gateway] = []
 
     var everythingSimulated: Bool {
         if case .fake = gps {} else { return false }
@@ -49,7 +51,9 @@ final class CollectRun: @unchecked Sendable {
         var publisher: MQTTPublisher?
         var feed: SimulatedUplinkFeed?
         if plan.fakeNetwork {
-            let network = SimulatedNetwork.around(SimulatedDrive.defaultStart)
+            let network = plan.fakeGateways.isEmpty
+                ? SimulatedNetwork.around(SimulatedDrive.defaultStart)
+                : SimulatedNetwork(gateways: plan.fakeGateways)
             if let mqtt = plan.mqtt {
                 let pub = try MQTTPublisher(settings: mqtt)
                 let user = mqtt.username ?? "mtt-demo@ttn"

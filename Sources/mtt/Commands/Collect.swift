@@ -53,6 +53,21 @@ struct Collect: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Active mode: also send every this long when standing still.", valueName: "duration"))
     var every: DurationArgument?
 
+    @Option(name: .customLong("max-fix-age"), help: ArgumentHelp("Active mode: do not send on a fix older than this.", valueName: "duration"))
+    var maxFixAge = DurationArgument(seconds: 15)
+
+    @Option(name: .customLong("max-eph"), help: ArgumentHelp("Active mode: do not send when the GPS error estimate is this many metres or more.", valueName: "metres"))
+    var maxEPH: Double = 25
+
+    @Option(name: .customLong("min-distance"), help: ArgumentHelp("Active mode: metres to move between sends.", valueName: "metres"))
+    var minDistance: Double = 10
+
+    @Option(name: .customLong("min-interval"), help: ArgumentHelp("Active mode: time between sends.", valueName: "duration"))
+    var minInterval = DurationArgument(seconds: 12)
+
+    @Option(name: .customLong("fake-gateway"), help: ArgumentHelp("With --network fake: a simulated gateway at LAT,LON (repeatable; default three around the fake route).", valueName: "lat,lon"))
+    var fakeGateway: [String] = []
+
     @Option(help: ArgumentHelp("Matching and listener modes: seconds between track points (default 5 and 1).", valueName: "duration"))
     var interval: DurationArgument?
 
@@ -99,9 +114,19 @@ struct Collect: AsyncParsableCommand {
         }
         var policy = SendPolicy()
         policy.every = every?.seconds
-        let plan = CollectPlan(
+        policy.maximumFixAge = maxFixAge.seconds
+        policy.maximumEPH = maxEPH
+        policy.minimumDistance = minDistance
+        policy.minimumInterval = minInterval.seconds
+        let gateways = try fakeGateway.enumerated().map { index, text -> SimulatedNetwork.Gateway in
+            guard case .fixed(let point) = try spec({ try GPSSpec(parsing: "fixed:" + text) }) else { throw ValidationError("--fake-gateway takes LAT,LON") }
+            return SimulatedNetwork.Gateway(id: "sim-gw-\(index + 1)", eui: "B827EBFFFE5B" + Hex.string([0, UInt8(index + 1)]), position: point)
+        }
+        if !gateways.isEmpty && network != "fake" { throw ValidationError("--fake-gateway goes with --network fake") }
+        var plan = CollectPlan(
             mode: mode, nodes: nodes, gps: gpsSpec, fakeNetwork: network == "fake", mqtt: mqtt, topics: topics,
             databasePath: database.path, policy: policy, interval: interval?.seconds ?? (mode == .listener ? 1 : 5), speed: speed)
+        plan.fakeGateways = gateways
         if speed != 1 && !plan.everythingSimulated {
             throw ValidationError("--speed is for fully simulated runs (--gps fake, fake nodes, --network fake)")
         }
