@@ -171,13 +171,22 @@ enum CollectSession {
             case .matching:
                 guard let uplinks = run.uplinks else { return }
                 let collector = MatchingCollector(store: run.store, session: run.session, fixes: run.fixes, uplinks: uplinks, interval: plan.interval, clock: run.clock, emit: emit)
-                defer { Task { try? await collector.flush() } }
-                try await collector.run()
+                do {
+                    try await collector.run()
+                } catch {
+                    // Stopped: uplinks still waiting for the track get their position (or reason) now.
+                    try? await collector.flush()
+                    throw error
+                }
             case .listener, .imported:
                 guard let uplinks = run.uplinks else { return }
                 let collector = ListenerCollector(store: run.store, session: run.session, fixes: run.fixes, uplinks: uplinks, interval: plan.interval, clock: run.clock, emit: emit)
-                defer { Task { try? await collector.flush() } }
-                try await collector.run()
+                do {
+                    try await collector.run()
+                } catch {
+                    try? await collector.flush()
+                    throw error
+                }
             }
         }
 
