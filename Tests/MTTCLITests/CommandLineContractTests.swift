@@ -64,7 +64,7 @@ struct CommandLineContractTests {
     }
 
     @Test(arguments: [
-        ["sync"], ["export", "--format", "gpx"], ["import", "x.json"],
+        ["sync"], ["export", "--format", "gpx"],
         ["node", "disconnect", "--node", "fake-rn2483"],
     ])
     func commandsThatCannotRunSaySoAndExit1(arguments: [String]) async throws {

@@ -5,21 +5,23 @@ extension Store {
     /// Stores an attempt (normally `pending`, before the send) with the fix it was built from.
     @discardableResult
     public func record(_ attempt: Attempt) throws -> Int64 {
-        try write { db in
-            let fixID = try attempt.fix.map { try Self.insert($0, session: attempt.sessionID, db) }
-            try db.execute(
-                sql: """
-                    INSERT INTO attempts (session_id, node, sequence, payload, fix_id, sent_at, state, f_cnt, dev_eui,
-                                          resolved_at, failure_reason)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    attempt.sessionID, attempt.node, attempt.sequence, Data(attempt.payload), fixID,
-                    attempt.sentAt.nanosecondsSinceEpoch, attempt.state.rawValue, attempt.frameCounter.map { Int64($0) },
-                    attempt.devEUI, attempt.resolvedAt?.nanosecondsSinceEpoch, attempt.failureReason,
-                ])
-            return db.lastInsertedRowID
-        }
+        try write { db in try Self.insert(attempt, db) }
+    }
+
+    static func insert(_ attempt: Attempt, _ db: Database) throws -> Int64 {
+        let fixID = try attempt.fix.map { try Self.insert($0, session: attempt.sessionID, db) }
+        try db.execute(
+            sql: """
+                INSERT INTO attempts (session_id, node, sequence, payload, fix_id, sent_at, state, f_cnt, dev_eui,
+                                      resolved_at, failure_reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                attempt.sessionID, attempt.node, attempt.sequence, Data(attempt.payload), fixID,
+                attempt.sentAt.nanosecondsSinceEpoch, attempt.state.rawValue, attempt.frameCounter.map { Int64($0) },
+                attempt.devEUI, attempt.resolvedAt?.nanosecondsSinceEpoch, attempt.failureReason,
+            ])
+        return db.lastInsertedRowID
     }
 
     /// The node reported the transmission with its LoRaWAN frame counter.

@@ -3,25 +3,27 @@ import GRDB
 extension Store {
     @discardableResult
     public func record(_ sample: Sample) throws -> Int64 {
-        try write { db in
-            let uplinkID: Int64?
-            let attemptID: Int64?
-            switch sample.subject {
-            case .uplink(let id): (uplinkID, attemptID) = (id, nil)
-            case .attempt(let id): (uplinkID, attemptID) = (nil, id)
-            }
-            try db.execute(
-                sql: """
-                    INSERT INTO samples (session_id, uplink_id, attempt_id, time, lat, lon, alt, method, reason)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    sample.sessionID, uplinkID, attemptID, sample.time.nanosecondsSinceEpoch,
-                    sample.position?.latitude, sample.position?.longitude, sample.position?.altitude,
-                    sample.method.rawValue, sample.reason,
-                ])
-            return db.lastInsertedRowID
+        try write { db in try Self.insert(sample, db) }
+    }
+
+    static func insert(_ sample: Sample, _ db: Database) throws -> Int64 {
+        let uplinkID: Int64?
+        let attemptID: Int64?
+        switch sample.subject {
+        case .uplink(let id): (uplinkID, attemptID) = (id, nil)
+        case .attempt(let id): (uplinkID, attemptID) = (nil, id)
         }
+        try db.execute(
+            sql: """
+                INSERT INTO samples (session_id, uplink_id, attempt_id, time, lat, lon, alt, method, reason)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                sample.sessionID, uplinkID, attemptID, sample.time.nanosecondsSinceEpoch,
+                sample.position?.latitude, sample.position?.longitude, sample.position?.altitude,
+                sample.method.rawValue, sample.reason,
+            ])
+        return db.lastInsertedRowID
     }
 
     public func samples(session: Int64) throws -> [Sample] {

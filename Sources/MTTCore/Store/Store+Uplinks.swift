@@ -5,38 +5,40 @@ extension Store {
     /// Stores an uplink and one row per gateway reception, in one transaction.
     @discardableResult
     public func record(_ uplink: Uplink, session: Int64) throws -> Int64 {
-        try write { db in
+        try write { db in try Self.insert(uplink, session: session, db) }
+    }
+
+    static func insert(_ uplink: Uplink, session: Int64, _ db: Database) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO uplinks (session_id, device_id, application_id, dev_eui, dev_addr, f_port, f_cnt,
+                                     frequency, spreading_factor, bandwidth, coding_rate, received_at, airtime,
+                                     payload, network_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                session, uplink.deviceID, uplink.applicationID, uplink.devEUI, uplink.devAddr, uplink.fPort,
+                uplink.fCnt.map { Int64($0) }, uplink.frequency.map { Int64(clamping: $0) },
+                uplink.spreadingFactor, uplink.bandwidth, uplink.codingRate,
+                uplink.receivedAt.nanosecondsSinceEpoch, uplink.airtime, Data(uplink.payload), uplink.networkID,
+            ])
+        let uplinkID = db.lastInsertedRowID
+        for r in uplink.receptions {
             try db.execute(
                 sql: """
-                    INSERT INTO uplinks (session_id, device_id, application_id, dev_eui, dev_addr, f_port, f_cnt,
-                                         frequency, spreading_factor, bandwidth, coding_rate, received_at, airtime,
-                                         payload, network_id)
+                    INSERT INTO receptions (uplink_id, gateway_id, gateway_eui, rssi, channel_rssi, signal_rssi, snr,
+                                            time, concentrator_timestamp, channel_index, antenna_index, lat, lon, alt,
+                                            packet_broker)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                 arguments: [
-                    session, uplink.deviceID, uplink.applicationID, uplink.devEUI, uplink.devAddr, uplink.fPort,
-                    uplink.fCnt.map { Int64($0) }, uplink.frequency.map { Int64(clamping: $0) },
-                    uplink.spreadingFactor, uplink.bandwidth, uplink.codingRate,
-                    uplink.receivedAt.nanosecondsSinceEpoch, uplink.airtime, Data(uplink.payload), uplink.networkID,
+                    uplinkID, r.gatewayID, r.gatewayEUI, r.rssi, r.channelRSSI, r.signalRSSI, r.snr,
+                    r.time?.nanosecondsSinceEpoch, r.concentratorTimestamp.map { Int64($0) }, r.channelIndex,
+                    r.antennaIndex, r.location?.latitude, r.location?.longitude, r.location?.altitude,
+                    r.viaPacketBroker,
                 ])
-            let uplinkID = db.lastInsertedRowID
-            for r in uplink.receptions {
-                try db.execute(
-                    sql: """
-                        INSERT INTO receptions (uplink_id, gateway_id, gateway_eui, rssi, channel_rssi, signal_rssi, snr,
-                                                time, concentrator_timestamp, channel_index, antenna_index, lat, lon, alt,
-                                                packet_broker)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [
-                        uplinkID, r.gatewayID, r.gatewayEUI, r.rssi, r.channelRSSI, r.signalRSSI, r.snr,
-                        r.time?.nanosecondsSinceEpoch, r.concentratorTimestamp.map { Int64($0) }, r.channelIndex,
-                        r.antennaIndex, r.location?.latitude, r.location?.longitude, r.location?.altitude,
-                        r.viaPacketBroker,
-                    ])
-            }
-            return uplinkID
         }
+        return uplinkID
     }
 
     public func uplink(_ id: Int64) throws -> Uplink? {

@@ -1,0 +1,24 @@
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("mtt import")
+struct ImportCommandTests {
+    let mtt = MTTCommand()
+
+    @Test func importsAWalkTestAndSaysWhatItLost() async throws {
+        let result = try await mtt.run(["import", FixtureFiles.own("mapthethings/walk-sample.json"), "--db", mtt.database])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == "imported 3 samples into session 1 of \(mtt.database), 2 lost packets from gaps in payload_seq\n")
+        let status = try await mtt.run(["status", "--db", mtt.database, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+        #expect(object["heard"] as? Int == 3 && object["failed"] as? Int == 2)
+    }
+
+    @Test func aMissingOrForeignFileIsOneLine() async throws {
+        let missing = try await mtt.run(["import", "/nonexistent/walk.json", "--db", mtt.database])
+        #expect(missing.status == 1 && missing.stderr == "mtt: cannot read /nonexistent/walk.json\n")
+        let foreign = try await mtt.run(["import", FixtureFiles.own("nmea/utrecht-drive.nmea"), "--db", mtt.database])
+        #expect(foreign.status == 1 && foreign.stderr.hasSuffix("is not a MapTheThings data set (a JSON array of samples with gps and time)\n"))
+    }
+}
