@@ -64,7 +64,7 @@ struct CommandLineContractTests {
     }
 
     @Test(arguments: [
-        ["sync"], ["export", "--format", "gpx"],
+        ["sync"],
         ["node", "disconnect", "--node", "fake-rn2483"],
     ])
     func commandsThatCannotRunSaySoAndExit1(arguments: [String]) async throws {

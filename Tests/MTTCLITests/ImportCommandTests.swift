@@ -22,3 +22,26 @@ struct ImportCommandTests {
         #expect(foreign.status == 1 && foreign.stderr.hasSuffix("is not a MapTheThings data set (a JSON array of samples with gps and time)\n"))
     }
 }
+
+@Suite("mtt export")
+struct ExportCommandTests {
+    let mtt = MTTCommand()
+
+    @Test func exportsWhatWasImportedToStdoutOrAFile() async throws {
+        _ = try await mtt.run(["import", FixtureFiles.own("mapthethings/coverage-sample.json"), "--db", mtt.database])
+        let csv = try await mtt.run(["export", "--format", "csv", "--db", mtt.database])
+        #expect(csv.status == 0)
+        #expect(csv.stdout.split(separator: "\n").count == 3)
+        let out = mtt.dir.file("coverage.kml")
+        let kml = try await mtt.run(["export", "--format", "kml", "--out", out, "--db", mtt.database])
+        #expect(kml.status == 0 && kml.stderr == "mtt: wrote 2 records to \(out)\n")
+        #expect(try String(contentsOfFile: out, encoding: .utf8).contains("<kml xmlns=\"http://www.opengis.net/kml/2.2\">"))
+    }
+
+    @Test func badOptionsAreUsageErrors() async throws {
+        #expect(try await mtt.run(["export", "--format", "shp", "--db", mtt.database]).status == 64)
+        #expect(try await mtt.run(["export", "--format", "csv", "--since", "yesterday", "--db", mtt.database]).status == 64)
+        let unwritable = try await mtt.run(["export", "--format", "csv", "--out", "/nonexistent/x.csv", "--db", mtt.database])
+        #expect(unwritable.status == 1 && unwritable.stderr == "mtt: cannot write /nonexistent/x.csv\n")
+    }
+}

@@ -147,9 +147,7 @@ struct Collect: AsyncParsableCommand {
     }
 }
 
-extension CollectionMode: ExpressibleByArgument {
-    public static var allValueStrings: [String] { ["active", "matching", "listener"] }
-}
+extension CollectionMode: ExpressibleByArgument {}
 
 /// One run of `mtt collect` or `mtt demo`: open, collect until stopped, close, summarise.
 enum CollectSession {
