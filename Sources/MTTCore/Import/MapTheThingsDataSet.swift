@@ -67,16 +67,11 @@ public enum MapTheThingsDataSet {
             var samples = 0
             for (entry, point, time) in parsed {
                 let node = entry.nodeEui ?? entry.device ?? "unknown"
-                var spreadingFactor: Int?
-                var bandwidth: Int?
-                if let rate = entry.dataRate, rate.hasPrefix("SF"), let bw = rate.range(of: "BW") {
-                    spreadingFactor = Int(rate[rate.index(rate.startIndex, offsetBy: 2)..<bw.lowerBound])
-                    bandwidth = Int(rate[bw.upperBound...]).map { $0 * 1000 }
-                }
+                let rate = entry.dataRate.flatMap(LoRaDataRate.init)
                 let uplink = Uplink(
                     deviceID: node, devEUI: entry.nodeEui?.uppercased(), fCnt: entry.payload_seq.map { UInt32(clamping: $0) },
-                    frequency: entry.frequency.map { UInt64(($0 * 1_000_000).rounded()) }, spreadingFactor: spreadingFactor,
-                    bandwidth: bandwidth, receivedAt: time,
+                    frequency: entry.frequency.map { UInt64(($0 * 1_000_000).rounded()) }, spreadingFactor: rate?.spreadingFactor,
+                    bandwidth: rate?.bandwidth, receivedAt: time,
                     receptions: [GatewayReception(
                         gatewayID: entry.gateway ?? entry.gatewayEui.map { "eui-" + $0.lowercased() } ?? "unknown",
                         gatewayEUI: entry.gatewayEui?.uppercased(), rssi: entry.rssi, snr: entry.snr, time: time)])

@@ -86,12 +86,7 @@ public enum UplinkDecoder {
     private static func uplink(_ v2: TTNV2UplinkMessage) throws(UplinkDecodeError) -> Uplink {
         let meta = v2.metadata
         guard let timeText = meta?.time else { throw UplinkDecodeError(description: "v2 uplink without metadata.time") }
-        var spreadingFactor: Int?
-        var bandwidth: Int?
-        if let rate = meta?.data_rate, rate.hasPrefix("SF"), let bw = rate.range(of: "BW") {
-            spreadingFactor = Int(rate[rate.index(rate.startIndex, offsetBy: 2)..<bw.lowerBound])
-            bandwidth = Int(rate[bw.upperBound...]).map { $0 * 1000 }
-        }
+        let rate = meta?.data_rate.flatMap(LoRaDataRate.init)
         let receptions = try (meta?.gateways ?? []).map { g throws(UplinkDecodeError) -> GatewayReception in
             GatewayReception(
                 gatewayID: g.gtw_id ?? "unknown", gatewayEUI: g.gtw_eui?.uppercased(), rssi: g.rssi, snr: g.snr,
@@ -103,7 +98,7 @@ public enum UplinkDecoder {
             deviceID: v2.dev_id ?? "", applicationID: v2.app_id, devEUI: v2.hardware_serial?.uppercased(),
             fPort: v2.port ?? 0, fCnt: v2.counter ?? 0,
             frequency: meta?.frequency.map { UInt64(($0 * 1_000_000).rounded()) },
-            spreadingFactor: spreadingFactor, bandwidth: bandwidth, codingRate: meta?.coding_rate,
+            spreadingFactor: rate?.spreadingFactor, bandwidth: rate?.bandwidth, codingRate: meta?.coding_rate,
             receivedAt: try time(timeText, "metadata.time"), airtime: meta?.airtime.map { Double($0) / 1e9 },
             payload: try base64(v2.payload_raw), receptions: receptions)
     }
