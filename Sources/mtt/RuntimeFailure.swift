@@ -1,3 +1,5 @@
+import Foundation
+
 /// A failure while running a command, reported as one line.
 struct RuntimeFailure: Error, CustomStringConvertible {
     var description: String
@@ -18,5 +20,3 @@ struct RuntimeFailure: Error, CustomStringConvertible {
             .joined(separator: " ")
     }
 }
-
-import Foundation

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// `mtt fake-node --listen unix:PATH`: the node emulator as a process of its own, serving one
@@ -38,5 +39,3 @@ public struct NodeEmulatorListener: Sendable {
         }
     }
 }
-
-import Foundation

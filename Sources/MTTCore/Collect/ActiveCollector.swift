@@ -86,6 +86,8 @@ public actor ActiveCollector {
         // Stored before the send: a crash or kill mid-send leaves a pending attempt, resolved at the next start.
         let id = try store.record(Attempt(sessionID: session, node: name, payload: payload, fix: fix, sentAt: clock.now(), devEUI: node.devEUI))
         attemptFixes[id] = fix
+        // Uplinks come within seconds; the fixes of long-unheard attempts need not be kept.
+        if attemptFixes.count > 1_000, let oldest = attemptFixes.keys.min() { attemptFixes[oldest] = nil }
         emit(.attempt(node: name, id: id, fix: fix))
         let result: SendResult
         do {
@@ -104,6 +106,7 @@ public actor ActiveCollector {
                 try linkAndSample(attempt: id, uplink: uplinkID)
             }
         case .failed(let reason):
+            attemptFixes[id] = nil  // never sent, so never heard
             try store.failAttempt(id, reason: reason, sequence: result.sequence, at: clock.now())
             emit(.failed(node: name, id: id, reason: reason))
         }

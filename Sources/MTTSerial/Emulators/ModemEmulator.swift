@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import MTTCore
 import Synchronization
 
@@ -128,5 +129,3 @@ public final class ModemEmulator: Sendable {
         _ = bytes.withUnsafeBytes { Glibc.write(pair.master, $0.baseAddress, $0.count) }
     }
 }
-
-import Glibc

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Synchronization
 
@@ -132,5 +133,3 @@ public final class SerialPort: Sendable {
         }
     }
 }
-
-import Foundation

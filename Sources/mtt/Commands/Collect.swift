@@ -4,6 +4,7 @@ import Foundation
 import MTTCore
 import MTTMQTT
 import MTTSerial
+import Synchronization
 
 struct Collect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -136,11 +137,9 @@ struct Collect: AsyncParsableCommand {
 
     func run() async throws {
         var plan = try plan()
-        if var mqtt = plan.mqtt, mqtt.username != nil {
-            mqtt.password = try? SecretInput.read(file: mqttPasswordFile, environment: "MTT_MQTT_PASSWORD", what: "the MQTT password")
-            if mqtt.password == nil && mqttPasswordFile != nil {
-                mqtt.password = try SecretInput.read(file: mqttPasswordFile, environment: "MTT_MQTT_PASSWORD", what: "the MQTT password")
-            }
+        // A broker without passwords (a local test broker) needs neither the file nor the variable.
+        if var mqtt = plan.mqtt, mqttPasswordFile != nil || ProcessInfo.processInfo.environment["MTT_MQTT_PASSWORD"] != nil {
+            mqtt.password = try SecretInput.read(file: mqttPasswordFile, environment: "MTT_MQTT_PASSWORD", what: "the MQTT password")
             plan.mqtt = mqtt
         }
         try await CollectSession.run(plan, style: output.json ? .json : (isatty(1) == 1 ? .live : .lines), duration: duration?.seconds, truthOut: truthOut)
@@ -263,5 +262,3 @@ enum TruthFile {
         try data.write(to: URL(fileURLWithPath: path))
     }
 }
-
-import Synchronization

@@ -1,3 +1,4 @@
+import Foundation
 import MTTCore
 
 /// The human summary of `mtt status` and the end of `mtt demo`.
@@ -17,5 +18,3 @@ enum StatusText {
             """
     }
 }
-
-import Foundation
