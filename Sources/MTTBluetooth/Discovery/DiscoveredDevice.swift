@@ -1,3 +1,5 @@
+import MTTCore
+
 /// A device heard advertising during a scan.
 public struct DiscoveredDevice: Sendable, Hashable {
     public enum AddressType: UInt8, Sendable, Hashable {
@@ -21,9 +23,6 @@ public struct DiscoveredDevice: Sendable, Hashable {
 
     /// A Bluetooth address from its 6 wire bytes (least significant octet first).
     static func address(wire: ArraySlice<UInt8>) -> String {
-        wire.reversed().map { byte in
-            let digits = Array("0123456789ABCDEF")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined(separator: ":")
+        wire.reversed().map { Hex.string([$0]) }.joined(separator: ":")
     }
 }

@@ -16,10 +16,10 @@ public enum Exporter {
             try sink.write("time,lat,lon,alt,status,method,mode,device,dev_eui,f_cnt,sf,frequency,gateways,best_gateway,rssi,snr\n")
             try store.forEachExportRecord(filter) { r in
                 let fields: [String] = [
-                    RFC3339.string(r.time), number(r.latitude), number(r.longitude), r.altitude.map(number) ?? "",
+                    RFC3339.string(r.time), r.latitude.plainText, r.longitude.plainText, r.altitude.map(\.plainText) ?? "",
                     r.status.rawValue, r.method ?? "", r.mode, csv(r.device ?? ""), r.devEUI ?? "", r.fCnt.map(String.init) ?? "",
                     r.spreadingFactor.map(String.init) ?? "", r.frequency.map(String.init) ?? "", String(r.gateways),
-                    csv(r.bestGateway ?? ""), r.rssi.map(number) ?? "", r.snr.map(number) ?? "",
+                    csv(r.bestGateway ?? ""), r.rssi.map(\.plainText) ?? "", r.snr.map(\.plainText) ?? "",
                 ]
                 try sink.write(fields.joined(separator: ",") + "\n")
                 count += 1
@@ -42,12 +42,12 @@ public enum Exporter {
                 <gpx version="1.1" creator="mtt \(MTTVersion.current)" xmlns="http://www.topografix.com/GPX/1/1" xmlns:mtt="https://mtt.invalid/gpx/1">\n
                 """)
             try store.forEachExportRecord(filter) { r in
-                var line = "<wpt lat=\"\(number(r.latitude))\" lon=\"\(number(r.longitude))\">"
-                if let alt = r.altitude { line += "<ele>\(number(alt))</ele>" }
+                var line = "<wpt lat=\"\(r.latitude.plainText)\" lon=\"\(r.longitude.plainText)\">"
+                if let alt = r.altitude { line += "<ele>\(alt.plainText)</ele>" }
                 line += "<time>\(RFC3339.string(r.time))</time><name>\(xml(r.status.rawValue + (r.fCnt.map { " f_cnt \($0)" } ?? "")))</name>"
                 line += "<extensions><mtt:status>\(r.status.rawValue)</mtt:status><mtt:gateways>\(r.gateways)</mtt:gateways>"
-                if let rssi = r.rssi { line += "<mtt:rssi>\(number(rssi))</mtt:rssi>" }
-                if let snr = r.snr { line += "<mtt:snr>\(number(snr))</mtt:snr>" }
+                if let rssi = r.rssi { line += "<mtt:rssi>\(rssi.plainText)</mtt:rssi>" }
+                if let snr = r.snr { line += "<mtt:snr>\(snr.plainText)</mtt:snr>" }
                 line += "</extensions></wpt>\n"
                 try sink.write(line)
                 count += 1
@@ -59,8 +59,8 @@ public enum Exporter {
                     try sink.write((current == nil ? "<trk><name>mtt track</name>" : "</trkseg>") + "<trkseg>\n")
                     current = session
                 }
-                var line = "<trkpt lat=\"\(number(fix.latitude))\" lon=\"\(number(fix.longitude))\">"
-                if let alt = fix.altitudeMSL ?? fix.altitudeHAE { line += "<ele>\(number(alt))</ele>" }
+                var line = "<trkpt lat=\"\(fix.latitude.plainText)\" lon=\"\(fix.longitude.plainText)\">"
+                if let alt = fix.altitudeMSL ?? fix.altitudeHAE { line += "<ele>\(alt.plainText)</ele>" }
                 try sink.write(line + "<time>\(RFC3339.string(fix.time))</time></trkpt>\n")
             }
             if current != nil { try sink.write("</trkseg></trk>\n") }
@@ -76,9 +76,9 @@ public enum Exporter {
             try store.forEachExportRecord(filter) { r in
                 let band = SignalBand(r)
                 let what = r.status == .heard
-                    ? "RSSI \(r.rssi.map(number) ?? "?") dBm, SNR \(r.snr.map(number) ?? "?") dB, \(r.gateways) gateway(s)"
+                    ? "RSSI \(r.rssi.map(\.plainText) ?? "?") dBm, SNR \(r.snr.map(\.plainText) ?? "?") dB, \(r.gateways) gateway(s)"
                     : (r.status == .lost ? "not heard" : "not sent")
-                let coordinates = "\(number(r.longitude)),\(number(r.latitude))" + (r.altitude.map { "," + number($0) } ?? "")
+                let coordinates = "\(r.longitude.plainText),\(r.latitude.plainText)" + (r.altitude.map { "," + $0.plainText } ?? "")
                 try sink.write("<Placemark><name>\(xml(RFC3339.string(r.time, fractionDigits: 0)))</name><description>\(xml(what))</description><styleUrl>#\(band.rawValue)</styleUrl><Point><coordinates>\(coordinates)</coordinates></Point></Placemark>\n")
                 count += 1
             }
@@ -163,10 +163,6 @@ public enum Exporter {
         var type = "Feature"
         var geometry: Geometry
         var properties: Properties
-    }
-
-    static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     static func csv(_ text: String) -> String {

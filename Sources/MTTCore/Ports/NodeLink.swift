@@ -76,10 +76,3 @@ public protocol NodeLink: Sendable {
     func setSpreadingFactor(_ sf: Int) async throws
     func close() async
 }
-
-extension Double {
-    /// `25` rather than `25.0`, `0.5` as is: durations in messages.
-    public var plainText: String {
-        self == rounded() ? String(Int(self)) : String(self)
-    }
-}

@@ -5,7 +5,6 @@ import Foundation
 /// The same seed always gives the same drive.
 public struct SimulatedDrive: Sendable {
     public static let defaultStart = GeoPoint(latitude: 40.6782, longitude: -73.9442, altitude: 20)
-    private static let metresPerDegreeLatitude = 111_320.0
 
     private var random: SplitMix64
     private var position: GeoPoint
@@ -61,10 +60,7 @@ public struct SimulatedDrive: Sendable {
         if heading < 0 { heading += 360 }
         speed += max(-3, min(2, targetSpeed - speed))
         heading = (heading + Double.random(in: -2...2, using: &random) + 360).truncatingRemainder(dividingBy: 360)
-        let radians = heading * .pi / 180
-        let latitudeRadians = position.latitude * .pi / 180
-        position.latitude += speed * cos(radians) / Self.metresPerDegreeLatitude
-        position.longitude += speed * sin(radians) / (Self.metresPerDegreeLatitude * cos(latitudeRadians))
+        position = position.offset(metres: speed, bearing: heading)
         eph = max(2.5, min(30, eph + Double.random(in: -0.8...0.8, using: &random)))
 
         secondsUntilOutage -= 1

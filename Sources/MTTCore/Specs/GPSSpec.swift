@@ -77,8 +77,7 @@ public enum GPSSpec: Sendable, Hashable, CustomStringConvertible {
             return host.contains(":") ? "gpsd://[\(host)]:\(port)" : "gpsd://\(host):\(port)"
         case .nmea(let path, let speed):
             if speed == 1 { return "nmea:\(path)" }
-            let number = speed == speed.rounded() ? String(Int(speed)) : String(speed)
-            return "nmea:\(path)?speed=\(number)"
+            return "nmea:\(path)?speed=\(speed.plainText)"
         case .fixed(let p):
             return "fixed:\(p.latitude),\(p.longitude)" + (p.altitude.map { ",\($0)" } ?? "")
         case .fake(let seed):

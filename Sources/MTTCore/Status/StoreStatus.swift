@@ -28,6 +28,11 @@ public struct StoreStatus: Sendable, Hashable, Codable {
 
     /// Share of resolved attempts that the network did not hear, when any attempt was heard-checked.
     public var lossPercent: Double? {
+        Self.lossPercent(confirmed: confirmed, failed: failed, heard: heard)
+    }
+
+    /// Share of resolved attempts the network did not hear; nil before any attempt is resolved.
+    public static func lossPercent(confirmed: Int, failed: Int, heard: Int) -> Double? {
         let resolved = confirmed + failed
         guard resolved > 0 else { return nil }
         return 100 * Double(resolved - heard) / Double(resolved)

@@ -37,11 +37,9 @@ public actor RUI3Link: NodeLink {
     }
 
     public init(spec: SerialNodeSpec, timeouts: ModemTimeouts = ModemTimeouts()) async throws(SerialPortError) {
-        let port = try SerialPort(path: spec.path, baud: spec.baud)
         name = spec.description
         self.timeouts = timeouts
-        conversation = LineConversation(port: port)
-        await conversation.start()
+        conversation = try await LineConversation.open(spec)
     }
 
     public func info() async throws -> NodeInfo {

@@ -19,6 +19,13 @@ actor LineConversation {
         self.port = port
     }
 
+    /// Opens the device a spec names and starts reading it.
+    static func open(_ spec: SerialNodeSpec) async throws(SerialPortError) -> LineConversation {
+        let conversation = LineConversation(port: try SerialPort(path: spec.path, baud: spec.baud))
+        await conversation.start()
+        return conversation
+    }
+
     func start() {
         let lines = port.lines()
         Task { [weak self] in

@@ -77,8 +77,7 @@ final class CollectOutput: Sendable {
                                 best?.rssi.map { String(format: "%.0f", $0) } ?? "?", best?.snr.map { String(format: "%.1f", $0) } ?? "?",
                                 success.uplink.receptions.count))
         }
-        let resolved = s.confirmed + s.failed
-        let loss = resolved > 0 ? String(format: "%.0f %%", 100 * Double(resolved - s.heard) / Double(resolved)) : "n/a"
+        let loss = StoreStatus.lossPercent(confirmed: s.confirmed, failed: s.failed, heard: s.heard).map { String(format: "%.0f %%", $0) } ?? "n/a"
         lines.append("Counts   attempts \(s.attempts)  confirmed \(s.confirmed)  failed \(s.failed)  heard \(s.heard)  loss \(loss)  uplinks \(s.uplinks)")
         lines.append("To sync  " + s.unsynced.keys.sorted().map { "\($0) \(s.unsynced[$0] ?? 0)" }.joined(separator: ", "))
         FileHandle.standardOutput.write(Data(("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n") + "\n").utf8))

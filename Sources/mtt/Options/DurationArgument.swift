@@ -21,7 +21,7 @@ struct DurationArgument: ExpressibleByArgument, Hashable, CustomStringConvertibl
     }
 
     var description: String {
-        seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
+        seconds.plainText + "s"
     }
 
     static var defaultCompletionKind: CompletionKind { .default }
