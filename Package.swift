@@ -51,6 +51,7 @@ let package = Package(
         .testTarget(name: "MTTSerialTests", dependencies: ["MTTSerial", "TestSupport"]),
         .testTarget(name: "MTTMQTTTests", dependencies: ["MTTMQTT", "TestSupport"]),
         .testTarget(name: "MTTGPSTests", dependencies: ["MTTGPS", "TestSupport"]),
+        .testTarget(name: "MTTSyncTests", dependencies: ["MTTCore", "MTTMQTT", "TestSupport"]),
         .testTarget(name: "MTTCLITests", dependencies: ["mtt", "TestSupport", "MTTSerial", "MTTBluetooth"]),
     ],
     swiftLanguageModes: [.v6]

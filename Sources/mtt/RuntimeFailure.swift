@@ -8,10 +8,6 @@ struct RuntimeFailure: Error, CustomStringConvertible {
         self.description = description
     }
 
-    static func notImplemented(_ command: String) -> RuntimeFailure {
-        RuntimeFailure("`mtt \(command)` is not implemented yet in mtt \(MTT.configuration.version)")
-    }
-
     /// Any error as a single line, whatever its description holds.
     static func oneLine(_ error: any Error) -> String {
         String(describing: error)

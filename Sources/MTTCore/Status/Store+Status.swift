@@ -5,20 +5,10 @@ extension Store {
         try read { db in
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
             var unsynced: [String: Int] = [:]
+            var held: [String: Int] = [:]
             for target in SyncTarget.allCases {
-                var total = 0
-                for queue in target.queues {
-                    total += try Int.fetchOne(
-                        db,
-                        sql: """
-                            SELECT COUNT(*) FROM (\(queue.candidates)) AS candidate
-                            WHERE NOT EXISTS (
-                                SELECT 1 FROM sync_state
-                                WHERE sync_state.target = ? AND sync_state.kind = ? AND sync_state.record_id = candidate.id)
-                            """,
-                        arguments: [target.rawValue, queue.kind]) ?? 0
-                }
-                unsynced[target.rawValue] = total
+                unsynced[target.rawValue] = try Self.syncQueueCount(target, includingHeld: false, db)
+                held[target.rawValue] = try Self.syncCount(target, state: .held, db)
             }
             return StoreStatus(
                 sessions: try count("SELECT COUNT(*) FROM sessions"),
@@ -30,7 +20,7 @@ extension Store {
                 uplinks: try count("SELECT COUNT(*) FROM uplinks"),
                 gpsSamples: try count("SELECT COUNT(*) FROM fixes"),
                 samples: try count("SELECT COUNT(*) FROM samples WHERE lat IS NOT NULL"),
-                unsynced: unsynced)
+                unsynced: unsynced, held: held)
         }
     }
 }

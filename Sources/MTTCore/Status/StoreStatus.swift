@@ -19,11 +19,14 @@ public struct StoreStatus: Sendable, Hashable, Codable {
     public var samples: Int
     /// Records each upload target still waits for, keyed by target name.
     public var unsynced: [String: Int]
+    /// Records the TTN Mapper quality gate kept off the main map, keyed by target name; they go
+    /// only to an experiment.
+    public var held: [String: Int]
 
     enum CodingKeys: String, CodingKey {
         case sessions, attempts, confirmed, failed, pending, heard, uplinks
         case gpsSamples = "gps_samples"
-        case samples, unsynced
+        case samples, unsynced, held
     }
 
     /// Share of resolved attempts that the network did not hear, when any attempt was heard-checked.

@@ -42,33 +42,35 @@ extension Store {
     }
 
     public func uplink(_ id: Int64) throws -> Uplink? {
-        try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM uplinks WHERE id = ?", arguments: [id]) else {
-                return nil
-            }
-            let receptions = try Row.fetchAll(
-                db, sql: "SELECT * FROM receptions WHERE uplink_id = ? ORDER BY id", arguments: [id]
-            ).map { r -> GatewayReception in
-                let lat: Double? = r["lat"]
-                let lon: Double? = r["lon"]
-                return GatewayReception(
-                    gatewayID: r["gateway_id"], gatewayEUI: r["gateway_eui"], rssi: r["rssi"],
-                    channelRSSI: r["channel_rssi"], signalRSSI: r["signal_rssi"], snr: r["snr"],
-                    time: (r["time"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
-                    concentratorTimestamp: (r["concentrator_timestamp"] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
-                    channelIndex: r["channel_index"], antennaIndex: r["antenna_index"],
-                    location: lat.flatMap { la in lon.map { GeoPoint(latitude: la, longitude: $0, altitude: r["alt"]) } },
-                    viaPacketBroker: r["packet_broker"])
-            }
-            let payload: Data = row["payload"]
-            return Uplink(
-                id: row["id"], deviceID: row["device_id"], applicationID: row["application_id"],
-                devEUI: row["dev_eui"], devAddr: row["dev_addr"], fPort: row["f_port"],
-                fCnt: (row["f_cnt"] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
-                frequency: (row["frequency"] as Int64?).map { UInt64(clamping: $0) },
-                spreadingFactor: row["spreading_factor"], bandwidth: row["bandwidth"], codingRate: row["coding_rate"],
-                receivedAt: Timestamp(nanosecondsSinceEpoch: row["received_at"]), airtime: row["airtime"],
-                payload: [UInt8](payload), networkID: row["network_id"], receptions: receptions)
+        try read { db in try Self.uplink(id, db) }
+    }
+
+    static func uplink(_ id: Int64, _ db: Database) throws -> Uplink? {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM uplinks WHERE id = ?", arguments: [id]) else {
+            return nil
         }
+        let receptions = try Row.fetchAll(
+            db, sql: "SELECT * FROM receptions WHERE uplink_id = ? ORDER BY id", arguments: [id]
+        ).map { r -> GatewayReception in
+            let lat: Double? = r["lat"]
+            let lon: Double? = r["lon"]
+            return GatewayReception(
+                gatewayID: r["gateway_id"], gatewayEUI: r["gateway_eui"], rssi: r["rssi"],
+                channelRSSI: r["channel_rssi"], signalRSSI: r["signal_rssi"], snr: r["snr"],
+                time: (r["time"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
+                concentratorTimestamp: (r["concentrator_timestamp"] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
+                channelIndex: r["channel_index"], antennaIndex: r["antenna_index"],
+                location: lat.flatMap { la in lon.map { GeoPoint(latitude: la, longitude: $0, altitude: r["alt"]) } },
+                viaPacketBroker: r["packet_broker"])
+        }
+        let payload: Data = row["payload"]
+        return Uplink(
+            id: row["id"], deviceID: row["device_id"], applicationID: row["application_id"],
+            devEUI: row["dev_eui"], devAddr: row["dev_addr"], fPort: row["f_port"],
+            fCnt: (row["f_cnt"] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
+            frequency: (row["frequency"] as Int64?).map { UInt64(clamping: $0) },
+            spreadingFactor: row["spreading_factor"], bandwidth: row["bandwidth"], codingRate: row["coding_rate"],
+            receivedAt: Timestamp(nanosecondsSinceEpoch: row["received_at"]), airtime: row["airtime"],
+            payload: [UInt8](payload), networkID: row["network_id"], receptions: receptions)
     }
 }

@@ -97,3 +97,11 @@ public final class Store: Sendable {
         }
     }
 }
+
+extension Store {
+    /// A random id made when first asked for and kept: it names this database's uploads
+    /// (track ids, idempotency keys) so two databases never collide.
+    public func databaseID() throws -> String {
+        try metaValue("database.id") { UUID().uuidString.lowercased() }
+    }
+}

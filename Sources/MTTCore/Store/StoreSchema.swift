@@ -122,6 +122,26 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("2") { db in
+            // A record the TTN Mapper quality gate holds back from the main map is marked "held":
+            // it leaves the main queue but still goes to an experiment. SQLite cannot change a CHECK
+            // constraint in place, so the table is rebuilt with its rows.
+            try db.execute(sql: """
+                CREATE TABLE sync_state_new (
+                    target TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    record_id INTEGER NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('sent', 'rejected', 'held')),
+                    tries INTEGER NOT NULL DEFAULT 0,
+                    message TEXT,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (target, kind, record_id)
+                ) WITHOUT ROWID;
+                INSERT INTO sync_state_new SELECT * FROM sync_state;
+                DROP TABLE sync_state;
+                ALTER TABLE sync_state_new RENAME TO sync_state;
+                """)
+        }
         return migrator
     }
 }

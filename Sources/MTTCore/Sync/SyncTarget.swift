@@ -4,34 +4,41 @@ public enum SyncTarget: String, Sendable, Hashable, Codable, CaseIterable {
     case mapthethings
     case ttnmapper
 
-    /// The kinds of record a target takes, each with the SQL that selects the ids it still waits for.
-    /// A record leaves the queue once the target accepted or finally rejected it. Imported data sets
-    /// came from these maps and are never sent back.
-    var queues: [(kind: String, candidates: String)] {
+    /// The kinds of record a target takes, in upload order, each with the SQL that selects every id
+    /// the target takes of that kind. The queue is these minus the ones in `sync_state`. Imported data
+    /// sets came from these maps and are never sent back.
+    var queues: [(kind: SyncRecordKind, candidates: String)] {
         switch self {
         case .mapthethings:
             return [
-                ("attempt", """
+                (.attempt, """
                     SELECT attempts.id FROM attempts JOIN sessions ON sessions.id = attempts.session_id
-                    WHERE attempts.state = 'confirmed' AND sessions.mode != 'imported'
+                    WHERE attempts.state = 'confirmed' AND attempts.fix_id IS NOT NULL AND sessions.mode != 'imported'
                     """),
-                ("sample", """
+                (.sample, """
                     SELECT samples.id FROM samples JOIN sessions ON sessions.id = samples.session_id
                     WHERE sessions.mode = 'listener' AND samples.lat IS NOT NULL
                     """),
-                ("fix", """
+                (.fix, """
                     SELECT fixes.id FROM fixes JOIN sessions ON sessions.id = fixes.session_id
                     WHERE sessions.mode = 'matching'
                     """),
             ]
         case .ttnmapper:
             return [
-                ("sample", """
+                (.sample, """
                     SELECT samples.id FROM samples JOIN sessions ON sessions.id = samples.session_id
                     WHERE samples.uplink_id IS NOT NULL AND samples.lat IS NOT NULL AND sessions.mode != 'imported'
                     AND EXISTS (SELECT 1 FROM receptions WHERE receptions.uplink_id = samples.uplink_id)
                     """),
             ]
+        }
+    }
+
+    public var displayName: String {
+        switch self {
+        case .mapthethings: "MapTheThings"
+        case .ttnmapper: "TTN Mapper"
         }
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import MTTCore
 import MTTMQTT
@@ -189,14 +188,8 @@ enum CollectSession {
 
         // Stop on Ctrl-C, SIGTERM or the duration; redraw the live status each second meanwhile.
         let stop = StopSignal()
-        let sources = [SIGINT, SIGTERM].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { stop.fire() }
-            source.resume()
-            return source
-        }
-        defer { sources.forEach { $0.cancel() } }
+        let interrupts = InterruptWatch { stop.fire() }
+        defer { interrupts.cancel() }
         let started = Date()
         var failure: (any Error)?
         while !stop.fired {
@@ -228,13 +221,6 @@ enum CollectSession {
         }
         if let failure { throw RuntimeFailure("collection stopped: \(failure)") }
     }
-}
-
-/// Set from a signal handler, read by the run loop.
-final class StopSignal: Sendable {
-    private let flag = Mutex(false)
-    var fired: Bool { flag.withLock { $0 } }
-    func fire() { flag.withLock { $0 = true } }
 }
 
 /// `--truth-out`: what the simulated network decided for each transmission, for tests.

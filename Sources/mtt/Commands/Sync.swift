@@ -1,21 +1,155 @@
 import ArgumentParser
+import Foundation
 import MTTCore
 
 struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Upload what is not uploaded yet to MapTheThings and TTN Mapper.")
+        abstract: "Upload what is not uploaded yet to MapTheThings and TTN Mapper.",
+        discussion: """
+            Every record goes to each target once: what a target accepted or rejected is never sent \
+            to it again, and what could not be delivered stays queued for the next run. `mtt status` \
+            shows the queues.
+
+            mapthethings: confirmed active-mode attempts to /api/v0/transmissions; listener samples \
+            and matching tracks to /api/v0/samples and /api/v0/tracks on servers that have them. \
+            Credentials: MTT_MAPTHETHINGS_USER, MTT_MAPTHETHINGS_TOKEN, MTT_MAPTHETHINGS_SECRET, \
+            or a file (--credentials, default ~/.config/mtt/mapthethings, mode 600) with lines \
+            user = NAME, token = TOKEN, secret = SECRET.
+
+            ttnmapper: each heard uplink with its gateways and your position. Positions failing TTN \
+            Mapper's quality gate (fewer than 4 satellites, accuracy over 15 m, HDOP over 5) are held \
+            back from the main map and go only with --experiment.
+            """)
 
     @Option(help: "mapthethings or ttnmapper (default: both).")
     var target: SyncTarget?
 
-    @Option(help: ArgumentHelp("The server's base URL.", valueName: "url"))
+    @Option(help: ArgumentHelp(
+        "The server: MapTheThings' base URL (default http://map.thethings.nyc), or with --target ttnmapper the URL documents are posted to (default https://integrations.ttnmapper.org/android/v4). Without --target, --url means MapTheThings only.",
+        valueName: "url"))
     var url: String?
+
+    @Option(help: ArgumentHelp("TTN Mapper: upload to this experiment instead of the main map.", valueName: "name"))
+    var experiment: String?
+
+    @Option(help: ArgumentHelp("MapTheThings credentials file (user = …, token = …, secret = …; mode 600).", valueName: "file"))
+    var credentials: String?
+
+    @Option(help: ArgumentHelp("Give up on one request after this long.", valueName: "duration"))
+    var timeout = DurationArgument(seconds: 20)
+
+    @Option(help: ArgumentHelp("Requests in flight at once.", valueName: "n"))
+    var connections = 8
+
+    @Option(help: ArgumentHelp("Requests per record before it is left queued for the next run.", valueName: "n"))
+    var tries = 6
+
+    @Option(name: .customLong("retry-delay"), help: .hidden)
+    var retryDelay = DurationArgument(seconds: 0.5)
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
+    func validate() throws {
+        if let url {
+            guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                  parsed.host?.isEmpty == false else {
+                throw ValidationError("--url takes an http:// or https:// URL, not \(url)")
+            }
+        }
+        if experiment != nil && target == .mapthethings { throw ValidationError("--experiment is for --target ttnmapper") }
+        if connections < 1 || connections > 64 { throw ValidationError("--connections takes 1 to 64") }
+        if tries < 1 { throw ValidationError("--tries must be at least 1") }
+        if timeout.seconds <= 0 { throw ValidationError("--timeout must be above 0") }
+    }
+
     func run() async throws {
-        throw RuntimeFailure.notImplemented("sync")
+        let store = try database.openStore()
+        let targets = target.map { [$0] } ?? (url == nil ? SyncTarget.allCases : [.mapthethings])
+        if target == nil && url != nil && !output.json {
+            Console.error("mtt: --url names one server, so only mapthethings is synced; use --target ttnmapper for TTN Mapper")
+        }
+        var policy = SyncPolicy()
+        policy.concurrency = connections
+        policy.triesPerRecord = tries
+        policy.backoff.initial = retryDelay.seconds
+
+        let stopped = StopSignal()
+        var failures: [String] = []
+        for target in targets {
+            if stopped.fired { break }
+            do {
+                guard let destination = try destination(for: target, store: store) else { continue }
+                let summary = try await upload(to: destination, store: store, policy: policy, stopped: stopped)
+                report(summary)
+                if let reason = summary.stopReason {
+                    failures.append("\(target.rawValue): \(reason); \(summary.queued) record(s) stay queued")
+                } else if summary.failed > 0 {
+                    failures.append("\(target.rawValue): \(summary.failed) record(s) could not be delivered and stay queued")
+                }
+            } catch let failure as RuntimeFailure {
+                failures.append("\(target.rawValue): \(failure.description)")
+                if !output.json { Console.error("mtt: \(target.rawValue): \(failure.description)") }
+            }
+        }
+        if !failures.isEmpty {
+            throw RuntimeFailure(failures.joined(separator: "; "))
+        }
+    }
+
+    /// The target's server and settings, or nil (with a line saying why) when it has nothing to do.
+    private func destination(for target: SyncTarget, store: Store) throws -> (any SyncDestination)? {
+        switch target {
+        case .mapthethings:
+            let queued = try store.syncQueueCount(.mapthethings)
+            if queued == 0 {
+                report(SyncSummary(target: target))
+                return nil
+            }
+            guard let login = try MapTheThingsLogin.load(file: credentials) else {
+                throw RuntimeFailure("\(queued) record(s) wait for MapTheThings but there are no credentials: \(MapTheThingsLogin.howToSet)")
+            }
+            let base = url.flatMap(URL.init(string:)) ?? MapTheThingsDestination.defaultBaseURL
+            return MapTheThingsDestination(baseURL: base, credentials: login, databaseID: try store.databaseID())
+        case .ttnmapper:
+            let userID = try store.metaValue("ttnmapper.userid") { "mtt-" + UUID().uuidString.lowercased() }
+            let endpoint = (target == self.target ? url.flatMap(URL.init(string:)) : nil) ?? TTNMapperDestination.defaultURL
+            return TTNMapperDestination(url: endpoint, experiment: experiment, userID: userID)
+        }
+    }
+
+    private func upload(to destination: any SyncDestination, store: Store, policy: SyncPolicy, stopped: StopSignal) async throws -> SyncSummary {
+        let bar = !output.json && isatty(2) == 1 ? SyncProgressBar() : nil
+        let server = (destination as? MapTheThingsDestination)?.baseURL ?? (destination as? TTNMapperDestination)?.url
+        let uploader = Uploader(
+            store: store, destination: destination,
+            transport: SyncTransports.make(for: server ?? TTNMapperDestination.defaultURL, timeout: timeout.seconds, connections: policy.concurrency),
+            policy: policy)
+        let task = Task { try await uploader.run { progress in bar?.update(progress) } }
+        let interrupts = InterruptWatch {
+            stopped.fire()
+            task.cancel()
+        }
+        defer { interrupts.cancel() }
+        let result = await task.result
+        bar?.finish()
+        return try result.get()
+    }
+
+    private func report(_ summary: SyncSummary) {
+        if output.json {
+            try? JSONLine.print(summary)
+            return
+        }
+        var line = "\(summary.target.rawValue): \(summary.sent) sent, \(summary.rejected) rejected, \(summary.failed) failed"
+        if summary.held > 0 { line += ", \(summary.held) held by the quality gate" }
+        line += ", \(summary.queued) still queued"
+        let settled = summary.sent + summary.rejected + summary.held
+        if summary.seconds > 0 && settled > 0 {
+            line += String(format: " (%.1f s, %.0f/s)", summary.seconds, Double(settled) / summary.seconds)
+        }
+        Console.out(line)
+        for note in summary.notes { Console.out("  \(note)") }
     }
 }
 

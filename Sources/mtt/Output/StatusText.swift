@@ -5,7 +5,10 @@ import MTTCore
 enum StatusText {
     static func render(_ status: StoreStatus, path: String) -> String {
         let loss = status.lossPercent.map { String(format: "%.0f %%", $0) } ?? "n/a"
-        let queues = status.unsynced.keys.sorted().map { "\($0) \(status.unsynced[$0] ?? 0)" }.joined(separator: ", ")
+        let queues = status.unsynced.keys.sorted().map { target in
+            let held = status.held[target] ?? 0
+            return "\(target) \(status.unsynced[target] ?? 0)" + (held > 0 ? " (+\(held) held by the quality gate, for --experiment)" : "")
+        }.joined(separator: ", ")
         return """
             Database   \(path)
             Sessions   \(status.sessions)

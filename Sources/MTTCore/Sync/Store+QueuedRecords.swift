@@ -1,0 +1,105 @@
+import GRDB
+
+/// A confirmed attempt as MapTheThings takes it: where and when the node transmitted.
+public struct QueuedAttempt: Sendable, Hashable {
+    public var id: Int64
+    public var sentAt: Timestamp
+    public var devEUI: String?
+    /// The node spec, for an attempt whose DevEUI the node never told.
+    public var node: String
+    public var fCnt: Int64?
+    public var position: GeoPoint
+}
+
+/// A heard uplink with the position it was heard at and the GPS quality there.
+public struct QueuedSample: Sendable, Hashable {
+    public var id: Int64
+    public var time: Timestamp
+    public var position: GeoPoint
+    public var method: String
+    public var uplink: Uplink
+    /// The track fix nearest before the sample (after it when there is none), for its quality figures.
+    public var nearestFix: Fix?
+}
+
+/// One point of a matching-mode track.
+public struct QueuedFix: Sendable, Hashable {
+    public var id: Int64
+    public var sessionID: Int64
+    public var fix: Fix
+}
+
+extension Store {
+    public func queuedAttempts(_ ids: [Int64]) throws -> [QueuedAttempt] {
+        try read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT attempts.id, attempts.sent_at, attempts.dev_eui, attempts.node, attempts.f_cnt,
+                           fixes.lat, fixes.lon, COALESCE(fixes.alt_msl, fixes.alt_hae) AS alt
+                    FROM attempts JOIN fixes ON fixes.id = attempts.fix_id
+                    WHERE attempts.id IN (SELECT value FROM json_each(?)) ORDER BY attempts.id
+                    """,
+                arguments: [Self.jsonArray(ids)]
+            ).map { row in
+                QueuedAttempt(
+                    id: row["id"], sentAt: Timestamp(nanosecondsSinceEpoch: row["sent_at"]), devEUI: row["dev_eui"],
+                    node: row["node"], fCnt: row["f_cnt"],
+                    position: GeoPoint(latitude: row["lat"], longitude: row["lon"], altitude: row["alt"]))
+            }
+        }
+    }
+
+    public func queuedSamples(_ ids: [Int64]) throws -> [QueuedSample] {
+        try read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, session_id, uplink_id, time, lat, lon, alt, method FROM samples
+                    WHERE id IN (SELECT value FROM json_each(?)) AND uplink_id IS NOT NULL AND lat IS NOT NULL
+                    ORDER BY id
+                    """,
+                arguments: [Self.jsonArray(ids)])
+            return try rows.compactMap { row -> QueuedSample? in
+                guard let uplink = try Self.uplink(row["uplink_id"], db) else { return nil }
+                let time: Int64 = row["time"]
+                let session: Int64 = row["session_id"]
+                let nearest = try Row.fetchOne(
+                    db, sql: "SELECT * FROM fixes WHERE session_id = ? AND time <= ? ORDER BY time DESC LIMIT 1",
+                    arguments: [session, time])
+                    ?? Row.fetchOne(
+                        db, sql: "SELECT * FROM fixes WHERE session_id = ? AND time > ? ORDER BY time LIMIT 1",
+                        arguments: [session, time])
+                return QueuedSample(
+                    id: row["id"], time: Timestamp(nanosecondsSinceEpoch: time),
+                    position: GeoPoint(latitude: row["lat"], longitude: row["lon"], altitude: row["alt"]),
+                    method: row["method"], uplink: uplink, nearestFix: nearest.map(Self.fix(from:)))
+            }
+        }
+    }
+
+    public func queuedFixes(_ ids: [Int64]) throws -> [QueuedFix] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM fixes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
+                arguments: [Self.jsonArray(ids)]
+            ).map { row in QueuedFix(id: row["id"], sessionID: row["session_id"], fix: Self.fix(from: row)) }
+        }
+    }
+
+    /// Ids as one JSON array argument, so a page of any size is one statement.
+    private static func jsonArray(_ ids: [Int64]) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+}
+
+extension Store {
+    /// The DevEUIs heard in a session, sorted: the devices a matching-mode track belongs to.
+    public func heardDevEUIs(session: Int64) throws -> [String] {
+        try read { db in
+            try String.fetchAll(
+                db, sql: "SELECT DISTINCT dev_eui FROM uplinks WHERE session_id = ? AND dev_eui IS NOT NULL ORDER BY dev_eui",
+                arguments: [session])
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// TTN Mapper's v4 endpoint (or a custom server taking the same documents).
+public struct TTNMapperDestination: SyncDestination {
+    public static let defaultURL = URL(string: "https://integrations.ttnmapper.org/android/v4")!
+
+    public let target = SyncTarget.ttnmapper
+    public var url: URL
+    /// Upload to this experiment instead of the main map; held records go too.
+    public var experiment: String?
+    /// The stable id TTN Mapper groups this mapper's uploads by.
+    public var userID: String
+    public var gate = TTNMapperQualityGate()
+
+    public init(url: URL, experiment: String?, userID: String) {
+        self.url = url
+        self.experiment = experiment.flatMap { $0.isEmpty ? nil : $0 }
+        self.userID = userID
+    }
+
+    public var includesHeld: Bool { experiment != nil }
+
+    public func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork] {
+        guard kind == .sample else { return [] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try store.queuedSamples(ids).map { sample in
+            if experiment == nil, let reason = gate.reason(against: sample.position, fix: sample.nearestFix) {
+                return .hold(kind: kind, recordID: sample.id, reason: reason)
+            }
+            let document = TTNMapperDocument(sample: sample, experiment: experiment, userID: userID)
+            return .upload(SyncRequest(kind: kind, recordIDs: [sample.id], url: url, body: try encoder.encode(document)))
+        }
+    }
+
+    /// TTN Mapper answers 200 with `{"success":bool,"message":string}` even when it rejects.
+    public func verdict(for response: SyncResponse, kind: SyncRecordKind) -> SyncVerdict {
+        struct Answer: Decodable {
+            var success: Bool
+            var message: String?
+        }
+        switch response.status {
+        case 200..<300:
+            guard let answer = try? JSONDecoder().decode(Answer.self, from: response.body) else {
+                return .retry("HTTP \(response.status) without TTN Mapper's answer: \(response.bodyLine)")
+            }
+            return answer.success ? .accepted : .rejected(answer.message ?? "success false")
+        case 401, 403:
+            return .stop("TTN Mapper at \(url.absoluteString) refused the upload (HTTP \(response.status)): \(response.bodyLine)")
+        case 404, 405:
+            return .stop("\(url.absoluteString) does not take TTN Mapper documents (HTTP \(response.status)): is the URL right?")
+        case 408, 429, 500...:
+            return .retry("HTTP \(response.status): \(response.bodyLine)")
+        default:
+            return .rejected("HTTP \(response.status): \(response.bodyLine)")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// The result of one upload run to one target.
+public struct SyncSummary: Sendable, Hashable, Codable {
+    public var target: SyncTarget
+    public var sent: Int
+    public var rejected: Int
+    public var held: Int
+    /// Records that could not be delivered in this run; they stay queued.
+    public var failed: Int
+    /// Records still waiting for this target after the run.
+    public var queued: Int
+    public var seconds: Double
+    /// Things the user should know: kinds this server does not take, reasons for rejections.
+    public var notes: [String]
+    /// Why the run ended early, when it did (credentials refused, server unreachable).
+    public var stopReason: String?
+
+    public init(
+        target: SyncTarget, sent: Int = 0, rejected: Int = 0, held: Int = 0, failed: Int = 0, queued: Int = 0,
+        seconds: Double = 0, notes: [String] = [], stopReason: String? = nil
+    ) {
+        self.target = target
+        self.sent = sent
+        self.rejected = rejected
+        self.held = held
+        self.failed = failed
+        self.queued = queued
+        self.seconds = seconds
+        self.notes = notes
+        self.stopReason = stopReason
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case target, sent, rejected, held, failed, queued, seconds, notes
+        case stopReason = "stop_reason"
+    }
+
+    /// The run did not deliver everything it could have.
+    public var isFailure: Bool { stopReason != nil || failed > 0 }
+}

@@ -1,0 +1,54 @@
+/// Hands out a target's queue to the upload workers, a page at a time, kind after kind.
+/// Pages follow record ids upward, so work in flight is never handed out twice.
+actor SyncWorkFeed {
+    private let store: Store
+    private let destination: any SyncDestination
+    private let pageSize: Int
+    private var kinds: [SyncRecordKind]
+    private var cursor: Int64 = 0
+    private var buffer: [SyncWork] = []
+    private var skipped: Set<SyncRecordKind> = []
+    private(set) var notes: [String] = []
+
+    init(store: Store, destination: any SyncDestination, pageSize: Int) {
+        self.store = store
+        self.destination = destination
+        self.pageSize = pageSize
+        kinds = destination.target.queues.map(\.kind)
+    }
+
+    func next() throws -> SyncWork? {
+        while buffer.isEmpty {
+            guard let kind = kinds.first else { return nil }
+            let ids = try store.syncQueue(
+                destination.target, kind: kind, after: cursor, limit: pageSize, includingHeld: destination.includesHeld)
+            guard let last = ids.last else {
+                kinds.removeFirst()
+                cursor = 0
+                continue
+            }
+            cursor = last
+            // Requests that carry several records take them in groups of the destination's batch size.
+            let size = destination.batchSize(for: kind)
+            for start in stride(from: 0, to: ids.count, by: size) {
+                buffer += try destination.work(for: kind, ids: Array(ids[start..<min(ids.count, start + size)]), store: store)
+            }
+            buffer.reverse()
+        }
+        return buffer.popLast()
+    }
+
+    /// Leaves the rest of a kind queued: the server does not take it.
+    func skip(_ kind: SyncRecordKind, note: String) {
+        guard skipped.insert(kind).inserted else { return }
+        notes.append(note)
+        buffer.removeAll { work in
+            if case .upload(let request) = work { return request.kind == kind }
+            return false
+        }
+        if kinds.first == kind {
+            kinds.removeFirst()
+            cursor = 0
+        }
+    }
+}

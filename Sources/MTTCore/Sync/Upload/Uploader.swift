@@ -1,0 +1,118 @@
+import Foundation
+
+/// Sends a target's queue: several requests at once, each record's outcome written to the store so it
+/// is never sent twice, transient failures retried with backoff, and the run ended early when the
+/// target refuses the credentials or stays unreachable.
+public struct Uploader: Sendable {
+    public var store: Store
+    public var destination: any SyncDestination
+    public var transport: any SyncTransport
+    public var policy: SyncPolicy
+
+    public init(store: Store, destination: any SyncDestination, transport: any SyncTransport, policy: SyncPolicy = SyncPolicy()) {
+        self.store = store
+        self.destination = destination
+        self.transport = transport
+        self.policy = policy
+    }
+
+    /// Runs until the queue is empty, the run is stopped by the target, or the task is cancelled.
+    /// Outcomes already known are in the store whichever way it ends.
+    public func run(progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }) async throws -> SyncSummary {
+        let target = destination.target
+        let total = try store.syncQueueCount(target, includingHeld: destination.includesHeld)
+        let ledger = SyncLedger(store: store, target: target, total: total, policy: policy, progress: progress)
+        let feed = SyncWorkFeed(store: store, destination: destination, pageSize: policy.pageSize)
+        var stopReason: String?
+        let committer = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: UInt64(policy.commitInterval * 1e9))
+                try? await ledger.commitIfDue()
+            }
+        }
+        defer { committer.cancel() }
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<max(1, policy.concurrency) {
+                    group.addTask { try await worker(feed: feed, ledger: ledger) }
+                }
+                try await group.waitForAll()
+            }
+        } catch let stop as SyncStop {
+            stopReason = stop.reason
+        } catch is CancellationError {
+            stopReason = "interrupted"
+        } catch {
+            try? await ledger.commit()
+            throw error
+        }
+        try await ledger.commit()
+        let counts = await ledger.progress
+        var notes = await feed.notes + ledger.rejectionNotes
+        if counts.failed > 0, let reason = await ledger.lastFailure {
+            notes.append("\(counts.failed) could not be delivered and stay queued; last error: \(reason)")
+        }
+        return SyncSummary(
+            target: target, sent: counts.sent, rejected: counts.rejected, held: counts.held, failed: counts.failed,
+            queued: try store.syncQueueCount(target, includingHeld: destination.includesHeld),
+            seconds: counts.elapsed, notes: notes, stopReason: stopReason)
+    }
+
+    private func worker(feed: SyncWorkFeed, ledger: SyncLedger) async throws {
+        while let work = try await feed.next() {
+            try Task.checkCancellation()
+            switch work {
+            case .hold(let kind, let id, let reason):
+                try await ledger.add([SyncOutcome(kind: kind, recordID: id, state: .held, tries: 0, message: reason)])
+            case .upload(let request):
+                try await deliver(request, feed: feed, ledger: ledger)
+            }
+        }
+    }
+
+    /// Sends one request until the target answers for good or its tries run out.
+    private func deliver(_ request: SyncRequest, feed: SyncWorkFeed, ledger: SyncLedger) async throws {
+        var backoff = policy.backoff
+        var tries = 0
+        while true {
+            tries += 1
+            let verdict: SyncVerdict
+            do {
+                verdict = destination.verdict(for: try await transport.send(request), kind: request.kind)
+            } catch let error as SyncTransportError {
+                verdict = .retry(error.description)
+            }
+            try Task.checkCancellation()
+            switch verdict {
+            case .accepted, .rejected:
+                var state = SyncOutcome.State.sent
+                var message: String?
+                if case .rejected(let reason) = verdict { (state, message) = (.rejected, reason) }
+                try await ledger.add(request.recordIDs.map {
+                    SyncOutcome(kind: request.kind, recordID: $0, state: state, tries: tries, message: message)
+                })
+                return
+            case .kindNotAccepted(let note):
+                await feed.skip(request.kind, note: note)
+                return
+            case .stop(let reason):
+                throw SyncStop(reason: reason)
+            case .retry(let reason):
+                let inARow = await ledger.noteFailure()
+                if inARow >= policy.failuresInARowToGiveUp {
+                    throw SyncStop(reason: "\(destination.target.displayName) failed \(inARow) times in a row, last: \(reason)")
+                }
+                if tries >= policy.triesPerRecord {
+                    await ledger.giveUp(request.recordIDs.count, reason: reason)
+                    return
+                }
+                try await Task.sleep(nanoseconds: UInt64(backoff.nextDelay() * 1e9))
+            }
+        }
+    }
+}
+
+/// Ends a run early with a reason for the user.
+struct SyncStop: Error {
+    var reason: String
+}

@@ -1,0 +1,52 @@
+import Foundation
+import MTTCore
+
+/// Where `mtt sync` finds the MapTheThings credentials: the environment, else a file only its owner
+/// can read. They never come from the command line and never reach a log.
+enum MapTheThingsLogin {
+    static let variables = ["MTT_MAPTHETHINGS_USER", "MTT_MAPTHETHINGS_TOKEN", "MTT_MAPTHETHINGS_SECRET"]
+
+    /// `$XDG_CONFIG_HOME/mtt/mapthethings` (~/.config/mtt/mapthethings).
+    static var defaultFile: String {
+        let environment = ProcessInfo.processInfo.environment
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".config")
+        return (config as NSString).appendingPathComponent("mtt/mapthethings")
+    }
+
+    static var howToSet: String {
+        "set \(variables.joined(separator: ", ")) or write user = …, token = …, secret = … to \(defaultFile) (chmod 600)"
+    }
+
+    /// The credentials, or nil when neither the variables nor a file give any.
+    static func load(file explicitFile: String?) throws -> MapTheThingsCredentials? {
+        let environment = ProcessInfo.processInfo.environment
+        let values = variables.map { environment[$0].flatMap { $0.isEmpty ? nil : $0 } }
+        if explicitFile == nil {
+            if let user = values[0], let token = values[1], let secret = values[2] {
+                return MapTheThingsCredentials(user: user, token: token, secret: secret)
+            }
+            if values.contains(where: { $0 != nil }) {
+                let missing = zip(variables, values).filter { $0.1 == nil }.map(\.0)
+                throw RuntimeFailure("MapTheThings credentials: \(missing.joined(separator: ", ")) not set (all three are needed)")
+            }
+        }
+        let file = explicitFile ?? defaultFile
+        var info = stat()
+        guard stat(file, &info) == 0 else {
+            if explicitFile != nil { throw RuntimeFailure("cannot read MapTheThings credentials from \(file): \(String(cString: strerror(errno)))") }
+            return nil
+        }
+        if info.st_mode & 0o077 != 0 {
+            throw RuntimeFailure("\(file) holds secrets but others can read it: run chmod 600 \(file)")
+        }
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw RuntimeFailure("cannot read MapTheThings credentials from \(file)")
+        }
+        do {
+            return try MapTheThingsCredentials(parsing: text)
+        } catch {
+            throw RuntimeFailure("\(file): \(error)")
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import MTTCore
+import TestSupport
+import Testing
+
+@Suite("mtt sync")
+struct SyncCommandTests {
+    let mtt = MTTCommand()
+    let login = ["MTT_MAPTHETHINGS_USER": "alice", "MTT_MAPTHETHINGS_TOKEN": "tok-SECRET-1", "MTT_MAPTHETHINGS_SECRET": "sec-SECRET-2"]
+
+    func unsynced() async throws -> [String: Int] {
+        let result = try await mtt.run(["status", "--db", mtt.database, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return object?["unsynced"] as? [String: Int] ?? [:]
+    }
+
+    @Test func uploadsWithCredentialsFromTheEnvironmentAndNeverPrintsThem() async throws {
+        try SyncTestData.addConfirmedAttempts(5, to: Store(path: mtt.database))
+        let server = try LoopbackHTTPServer { _ in .status(201, "{}") }
+        let result = try await mtt.run(["sync", "--target", "mapthethings", "--url", server.baseURL, "--db", mtt.database], environment: login)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("mapthethings: 5 sent, 0 rejected, 0 failed, 0 still queued"), "\(result.stdout)")
+        #expect(server.requests.count == 5)
+        #expect(server.requests.allSatisfy { $0.headers["authorization"]?.contains(#"token="tok-SECRET-1""#) == true })
+        for text in [result.stdout, result.stderr] {
+            #expect(!text.contains("SECRET"), "a secret was printed: \(text)")
+        }
+        #expect(try await unsynced()["mapthethings"] == 0)
+
+        let again = try await mtt.run(["sync", "--target", "mapthethings", "--url", server.baseURL, "--db", mtt.database], environment: login)
+        #expect(again.status == 0)
+        #expect(again.stdout.contains("mapthethings: 0 sent"))
+        #expect(server.requests.count == 5)
+    }
+
+    @Test func refusedCredentialsExitOneAndLeaveEverythingQueued() async throws {
+        try SyncTestData.addConfirmedAttempts(5, to: Store(path: mtt.database))
+        let server = try LoopbackHTTPServer { _ in .status(401, "") }
+        let result = try await mtt.run(["sync", "--target", "mapthethings", "--url", server.baseURL, "--db", mtt.database], environment: login)
+        #expect(result.status == 1)
+        let lastLine = result.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(lastLine.hasPrefix("mtt: mapthethings: MapTheThings at \(server.baseURL) refused the credentials of alice (HTTP 401)"), "\(result.stderr)")
+        #expect(lastLine.hasSuffix("5 record(s) stay queued"))
+        #expect(!result.stderr.contains("SECRET") && !result.stdout.contains("SECRET"))
+        #expect(try await unsynced()["mapthethings"] == 5)
+    }
+
+    @Test func aCredentialsFileMustBeReadableByItsOwnerOnly() async throws {
+        try SyncTestData.addConfirmedAttempts(2, to: Store(path: mtt.database))
+        let server = try LoopbackHTTPServer { _ in .status(201, "{}") }
+        let file = mtt.dir.file("mapthethings.credentials")
+        try "# MapTheThings\nuser = alice\ntoken = tok-SECRET-1\nsecret = \"sec-SECRET-2\"\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o644)
+        let open = try await mtt.run(["sync", "--target", "mapthethings", "--url", server.baseURL, "--credentials", file, "--db", mtt.database])
+        #expect(open.status == 1)
+        #expect(open.stderr.contains("others can read it: run chmod 600 \(file)"), "\(open.stderr)")
+        #expect(server.requests.isEmpty)
+
+        chmod(file, 0o600)
+        let ok = try await mtt.run(["sync", "--target", "mapthethings", "--url", server.baseURL, "--credentials", file, "--db", mtt.database])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(server.requests.first?.headers["authorization"] == #"TwitterAuth username="alice" token="tok-SECRET-1" token-secret="sec-SECRET-2" realm="api""#)
+    }
+
+    @Test func missingCredentialsSayWhereToPutThem() async throws {
+        try SyncTestData.addConfirmedAttempts(1, to: Store(path: mtt.database))
+        let result = try await mtt.run(["sync", "--target", "mapthethings", "--url", "http://127.0.0.1:9", "--db", mtt.database])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("1 record(s) wait for MapTheThings but there are no credentials: set MTT_MAPTHETHINGS_USER"), "\(result.stderr)")
+    }
+
+    @Test func ttnMapperKeepsOneUserIDAndReportsJSON() async throws {
+        let store = try Store(path: mtt.database)
+        try SyncTestData.addListenerSamples(2, to: store)
+        let server = try LoopbackHTTPServer { _ in .status(200, #"{"success":true}"#) }
+        let url = server.baseURL + "/android/v4"
+        let first = try await mtt.run(["sync", "--target", "ttnmapper", "--url", url, "--db", mtt.database, "--json"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
+        #expect(summary["target"] as? String == "ttnmapper")
+        #expect(summary["sent"] as? Int == 2 && summary["rejected"] as? Int == 0 && summary["failed"] as? Int == 0)
+        #expect(summary["queued"] as? Int == 0)
+
+        try SyncTestData.addListenerSamples(1, to: store)
+        let second = try await mtt.run(["sync", "--target", "ttnmapper", "--url", url, "--db", mtt.database])
+        #expect(second.status == 0)
+        #expect(second.stdout.contains("ttnmapper: 1 sent"))
+        let ids = Set(server.requests.compactMap { $0.json?["userid"] as? String })
+        #expect(ids.count == 1, "user ids: \(ids)")
+        #expect(ids.first?.hasPrefix("mtt-") == true)
+        #expect(server.requests.allSatisfy { $0.json?["useragent"] as? String == "mtt/\(MTTVersion.current)" })
+    }
+
+    @Test func aURLWithoutATargetMeansMapTheThingsOnly() async throws {
+        let store = try Store(path: mtt.database)
+        try SyncTestData.addListenerSamples(1, to: store)
+        let server = try LoopbackHTTPServer { _ in .status(201, "{}") }
+        let result = try await mtt.run(["sync", "--url", server.baseURL, "--db", mtt.database], environment: login)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("only mapthethings is synced"))
+        #expect(server.requests.map(\.path) == ["/api/v0/samples"])
+        #expect(try await unsynced() == ["mapthethings": 0, "ttnmapper": 1])
+    }
+
+    @Test func nothingToUploadNeedsNoCredentialsAndExitsZero() async throws {
+        let result = try await mtt.run(["sync", "--db", mtt.database])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "mapthethings: 0 sent, 0 rejected, 0 failed, 0 still queued\nttnmapper: 0 sent, 0 rejected, 0 failed, 0 still queued\n")
+    }
+
+    @Test func badOptionsAreUsageErrors() async throws {
+        for arguments in [["--url", "ftp://x"], ["--target", "mapthethings", "--experiment", "x"], ["--connections", "0"]] {
+            let result = try await mtt.run(["sync", "--db", mtt.database] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        }
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import Synchronization
+
+/// A small HTTP/1.1 server on 127.0.0.1 for upload tests: keep-alive connections, each request
+/// answered by the test's handler, which can also drop the connection or let the client time out.
+/// A thread per connection keeps the test runner's two cooperative threads free.
+public final class LoopbackHTTPServer: Sendable {
+    public struct Request: Sendable {
+        public var method: String
+        public var path: String
+        /// Header names in lower case.
+        public var headers: [String: String]
+        public var body: Data
+        /// When the request had been read, seconds since the server started.
+        public var arrival: Double
+        /// Which connection it came on, numbered from 0.
+        public var connection: Int
+
+        public var json: [String: Any]? {
+            (try? JSONSerialization.jsonObject(with: body)) as? [String: Any]
+        }
+    }
+
+    public enum Action: Sendable {
+        case respond(status: Int, body: String, headers: [String: String])
+        /// Close the connection without an answer.
+        case drop
+        /// Hold the request unanswered this long, then close the connection.
+        case stall(seconds: Double)
+
+        public static func status(_ status: Int, _ body: String = "", headers: [String: String] = [:]) -> Action {
+            .respond(status: status, body: body, headers: headers)
+        }
+    }
+
+    public let port: Int
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    private let listener: Int32
+    private let handler: @Sendable (Request) -> Action
+    private let started = Date()
+    private let state = Mutex(State())
+
+    private struct State {
+        var requests: [Request] = []
+        var connections: [Int32] = []
+        var connectionCount = 0
+        var stopped = false
+    }
+
+    public init(handler: @escaping @Sendable (Request) -> Action) throws {
+        self.handler = handler
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.listener = listener
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0
+            }
+        }
+        guard bound, listen(listener, 64) == 0 else {
+            close(listener)
+            throw LoopbackHTTPServerError(reason: "cannot listen on 127.0.0.1: \(String(cString: strerror(errno)))")
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Every request read so far, in arrival order.
+    public var requests: [Request] {
+        state.withLock { $0.requests }
+    }
+
+    /// Closes the listener and every connection.
+    public func stop() {
+        let fds = state.withLock { s -> [Int32] in
+            if s.stopped { return [] }
+            s.stopped = true
+            return s.connections
+        }
+        shutdown(listener, Int32(SHUT_RDWR))
+        for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    private func acceptLoop() {
+        defer { close(listener) }
+        while true {
+            let fd = accept(listener, nil, nil)
+            if fd < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            let number = state.withLock { s -> Int? in
+                if s.stopped { return nil }
+                s.connections.append(fd)
+                s.connectionCount += 1
+                return s.connectionCount - 1
+            }
+            guard let number else {
+                close(fd)
+                return
+            }
+            let thread = Thread { [self] in serve(fd, number: number) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ fd: Int32, number: Int) {
+        defer {
+            state.withLock { $0.connections.removeAll { $0 == fd } }
+            close(fd)
+        }
+        var buffer = Data()
+        while let (head, body) = readRequest(fd, buffer: &buffer) {
+            let lines = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")
+            let parts = lines[0].split(separator: " ")
+            guard parts.count >= 2 else { return }
+            var headers: [String: String] = [:]
+            for line in lines.dropFirst() {
+                guard let colon = line.firstIndex(of: ":") else { continue }
+                headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            }
+            let request = Request(
+                method: String(parts[0]), path: String(parts[1]), headers: headers, body: body,
+                arrival: Date().timeIntervalSince(started), connection: number)
+            state.withLock { $0.requests.append(request) }
+            switch handler(request) {
+            case .respond(let status, let text, let extra):
+                var response = "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Length: \(text.utf8.count)\r\n"
+                for (name, value) in extra { response += "\(name): \(value)\r\n" }
+                response += "\r\n" + text
+                guard writeAll(fd, Data(response.utf8)) else { return }
+                if headers["connection"]?.lowercased() == "close" { return }
+            case .drop:
+                return
+            case .stall(let seconds):
+                Thread.sleep(forTimeInterval: seconds)
+                return
+            }
+        }
+    }
+
+    /// Reads one request's head and Content-Length body; nil when the client closed.
+    private func readRequest(_ fd: Int32, buffer: inout Data) -> (Data, Data)? {
+        let separator = Data("\r\n\r\n".utf8)
+        while true {
+            if let end = buffer.range(of: separator) {
+                let head = buffer[buffer.startIndex..<end.lowerBound]
+                let text = String(decoding: head, as: UTF8.self).lowercased()
+                var length = 0
+                for line in text.components(separatedBy: "\r\n") where line.hasPrefix("content-length:") {
+                    length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
+                }
+                let bodyStart = end.upperBound
+                if buffer.distance(from: bodyStart, to: buffer.endIndex) >= length {
+                    let bodyEnd = buffer.index(bodyStart, offsetBy: length)
+                    let request = (Data(head), Data(buffer[bodyStart..<bodyEnd]))
+                    buffer = Data(buffer[bodyEnd...])
+                    return request
+                }
+            }
+            var chunk = [UInt8](repeating: 0, count: 16384)
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { return nil }
+            buffer.append(contentsOf: chunk[0..<n])
+        }
+    }
+
+    private func writeAll(_ fd: Int32, _ data: Data) -> Bool {
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if n <= 0 { return false }
+                offset += n
+            }
+            return true
+        }
+    }
+
+    private static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 201: "Created"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Status"
+        }
+    }
+}
+
+public struct LoopbackHTTPServerError: Error, CustomStringConvertible {
+    public var reason: String
+    public init(reason: String) { self.reason = reason }
+    public var description: String { reason }
+}
