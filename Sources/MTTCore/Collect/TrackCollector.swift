@@ -51,12 +51,11 @@ actor TrackCollector {
     func flush() throws {
         let pending = waiting
         waiting = []
-        for uplink in pending { try position(uplink, final: true) }
+        try storeSamples(pending.map { position($0) })
     }
 
     private func followGPS() async throws {
         for await event in fixes.events() {
-            emit(.gps(event))
             guard case .fix(let fix) = event else { continue }
             let due = lastStored.map { fix.time.seconds(since: $0.time) >= settings.interval } ?? true
             let fast = (fix.speed ?? 0) > settings.fastSpeed
@@ -65,27 +64,48 @@ actor TrackCollector {
             track.append(fix)
             lastStored = fix
             emit(.trackPoint(fix))
-            try positionCovered()
+            try storeSamples(positionCovered())
         }
         try await Task.sleep(for: .seconds(365 * 86_400))
     }
 
+    /// Uplinks are stored a batch at a time: whatever arrived while the last commit ran goes into
+    /// the next one, so a burst costs one commit per batch, and each uplink is reported only once its
+    /// transaction is durable.
     private func listen() async throws {
-        for await event in uplinks.events() {
-            switch event {
-            case .uplink(let uplink):
-                let id = try store.record(uplink, session: session)
-                emit(.heard(uplinkID: id, uplink: uplink, attemptID: nil))
-                waiting.append((id, uplink.earliestReceiveTime))
-                try positionCovered()
-            case .connected(let detail):
-                emit(.network(connected: true, detail: detail))
-            case .lost(let reason):
-                emit(.network(connected: false, detail: reason))
-            case .failed(let reason):
-                throw CollectError.network(reason)
+        let (queue, pump) = DrainingQueue.pumping(uplinks.events())
+        defer { pump.cancel() }
+        while let batch = await queue.next() {
+            var heard: [Uplink] = []
+            for event in batch {
+                switch event {
+                case .uplink(let uplink):
+                    heard.append(uplink)
+                case .connected(let detail):
+                    emit(.network(connected: true, detail: detail))
+                case .lost(let reason):
+                    emit(.network(connected: false, detail: reason))
+                case .failed(let reason):
+                    try storeHeard(heard)
+                    throw CollectError.network(reason)
+                }
             }
+            try storeHeard(heard)
         }
+    }
+
+    private func storeHeard(_ heard: [Uplink]) throws {
+        guard !heard.isEmpty else { return }
+        var ids: [Int64] = []
+        var samples: [Sample] = []
+        try store.batch { batch in
+            ids = try heard.map { try batch.record($0, session: session) }
+            for (id, uplink) in zip(ids, heard) { waiting.append((id, uplink.earliestReceiveTime)) }
+            samples = positionCovered()
+            for index in samples.indices { samples[index].id = try batch.record(samples[index]) }
+        }
+        for (id, uplink) in zip(ids, heard) { emit(.heard(uplinkID: id, uplink: uplink, attemptID: nil)) }
+        for sample in samples { emit(.sample(sample)) }
     }
 
     /// Uplinks whose time the track will never reach (a gap longer than allowed) are positioned
@@ -97,33 +117,40 @@ actor TrackCollector {
             let expired = waiting.filter { now.seconds(since: $0.time) > settings.maximumGap }
             guard !expired.isEmpty else { continue }
             waiting.removeAll { w in expired.contains { $0.id == w.id } }
-            for uplink in expired { try position(uplink, final: true) }
+            try storeSamples(expired.map { position($0) })
         }
     }
 
-    private func positionCovered() throws {
-        guard let end = track.last?.time else { return }
+    /// The samples of the waiting uplinks that the track now covers, taken off the waiting list.
+    private func positionCovered() -> [Sample] {
+        guard let end = track.last?.time else { return [] }
         let ready = waiting.filter { $0.time <= end }
-        guard !ready.isEmpty else { return }
+        guard !ready.isEmpty else { return [] }
         waiting.removeAll { $0.time <= end }
-        for uplink in ready { try position(uplink, final: false) }
+        return ready.map { position($0) }
     }
 
-    private func position(_ uplink: (id: Int64, time: Timestamp), final: Bool) throws {
-        var sample: Sample
+    /// Stores samples in one transaction, then reports them.
+    private func storeSamples(_ samples: [Sample]) throws {
+        guard !samples.isEmpty else { return }
+        var stored = samples
+        try store.batch { batch in
+            for index in stored.indices { stored[index].id = try batch.record(stored[index]) }
+        }
+        for sample in stored { emit(.sample(sample)) }
+    }
+
+    private func position(_ uplink: (id: Int64, time: Timestamp)) -> Sample {
         switch TrackInterpolator(maximumGap: settings.maximumGap).position(at: uplink.time, in: track) {
         case .position(let point):
-            sample = Sample(sessionID: session, subject: .uplink(uplink.id), time: uplink.time, position: point, method: .interpolated)
+            return Sample(sessionID: session, subject: .uplink(uplink.id), time: uplink.time, position: point, method: .interpolated)
         case .none(let reason):
             if let freshness = settings.latestFixFallback, let latest = track.last(where: { $0.time <= uplink.time }) ?? track.last,
                abs(uplink.time.seconds(since: latest.time)) <= freshness {
-                sample = Sample(sessionID: session, subject: .uplink(uplink.id), time: uplink.time, position: latest.point, method: .latestFix)
-            } else {
-                sample = Sample(sessionID: session, subject: .uplink(uplink.id), time: uplink.time, position: nil, method: .none, reason: reason)
+                return Sample(sessionID: session, subject: .uplink(uplink.id), time: uplink.time, position: latest.point, method: .latestFix)
             }
+            return Sample(sessionID: session, subject: .uplink(uplink.id), time: uplink.time, position: nil, method: .none, reason: reason)
         }
-        sample.id = try store.record(sample)
-        emit(.sample(sample))
     }
 }
 

@@ -10,7 +10,7 @@ extension Store {
 
     static func insert(_ attempt: Attempt, _ db: Database) throws -> Int64 {
         let fixID = try attempt.fix.map { try Self.insert($0, session: attempt.sessionID, db) }
-        try db.execute(
+        try db.executeCached(
             sql: """
                 INSERT INTO attempts (session_id, node, sequence, payload, fix_id, sent_at, state, f_cnt, dev_eui,
                                       resolved_at, failure_reason)

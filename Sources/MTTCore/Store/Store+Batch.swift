@@ -24,3 +24,10 @@ extension Store {
         try write { db in try body(Batch(db: db)) }
     }
 }
+
+extension Database {
+    /// Runs one of the store's fixed statements, compiled once per connection rather than per row.
+    func executeCached(sql: String, arguments: StatementArguments) throws {
+        try cachedStatement(sql: sql).execute(arguments: arguments)
+    }
+}

@@ -8,7 +8,7 @@ extension Store {
     }
 
     static func insert(_ fix: Fix, session: Int64, _ db: Database) throws -> Int64 {
-        try db.execute(
+        try db.executeCached(
             sql: """
                 INSERT INTO fixes (session_id, time, lat, lon, alt_hae, alt_msl, eph, epv, hdop, satellites,
                                    speed, track, mode, source)

@@ -13,7 +13,7 @@ extension Store {
         case .uplink(let id): (uplinkID, attemptID) = (id, nil)
         case .attempt(let id): (uplinkID, attemptID) = (nil, id)
         }
-        try db.execute(
+        try db.executeCached(
             sql: """
                 INSERT INTO samples (session_id, uplink_id, attempt_id, time, lat, lon, alt, method, reason)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -9,7 +9,7 @@ extension Store {
     }
 
     static func insert(_ uplink: Uplink, session: Int64, _ db: Database) throws -> Int64 {
-        try db.execute(
+        try db.executeCached(
             sql: """
                 INSERT INTO uplinks (session_id, device_id, application_id, dev_eui, dev_addr, f_port, f_cnt,
                                      frequency, spreading_factor, bandwidth, coding_rate, received_at, airtime,
@@ -24,7 +24,7 @@ extension Store {
             ])
         let uplinkID = db.lastInsertedRowID
         for r in uplink.receptions {
-            try db.execute(
+            try db.executeCached(
                 sql: """
                     INSERT INTO receptions (uplink_id, gateway_id, gateway_eui, rssi, channel_rssi, signal_rssi, snr,
                                             time, concentrator_timestamp, channel_index, antenna_index, lat, lon, alt,

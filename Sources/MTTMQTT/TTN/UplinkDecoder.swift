@@ -21,6 +21,11 @@ public enum UplinkDecoder {
     /// - Parameter arrival: when mtt received the message; the uplink's time when the message
     ///   carries none at all (the TTS documentation's own example has neither `received_at`).
     public static func decode(_ payload: [UInt8], arrival: Timestamp = .now()) throws(UplinkDecodeError) -> UplinkDecoding {
+        // The fast path reads current TTS messages; anything else (v2, a wrong type, broken JSON)
+        // goes through JSONDecoder, which also words the errors.
+        if let json = try? JSONParser.parse(payload), let v3 = try? TTSUplinkMessage(json: json), v3.end_device_ids != nil {
+            return try decoding(v3, arrival: arrival)
+        }
         let data = Data(payload)
         let decoder = JSONDecoder()
         let v3: TTSUplinkMessage
@@ -29,10 +34,8 @@ public enum UplinkDecoder {
         } catch {
             throw UplinkDecodeError(description: reason(error))
         }
-        if let ids = v3.end_device_ids {
-            if v3.simulated == true { return .simulated }
-            guard let message = v3.uplink_message else { return .notAnUplink }
-            return .uplink(try uplink(ids: ids, message: message, topLevelReceivedAt: v3.received_at, arrival: arrival))
+        if v3.end_device_ids != nil {
+            return try decoding(v3, arrival: arrival)
         }
         let v2: TTNV2UplinkMessage
         do {
@@ -42,6 +45,13 @@ public enum UplinkDecoder {
         }
         guard v2.dev_id != nil, v2.metadata != nil || v2.counter != nil else { return .notAnUplink }
         return .uplink(try uplink(v2))
+    }
+
+    private static func decoding(_ v3: TTSUplinkMessage, arrival: Timestamp) throws(UplinkDecodeError) -> UplinkDecoding {
+        guard let ids = v3.end_device_ids else { return .notAnUplink }
+        if v3.simulated == true { return .simulated }
+        guard let message = v3.uplink_message else { return .notAnUplink }
+        return .uplink(try uplink(ids: ids, message: message, topLevelReceivedAt: v3.received_at, arrival: arrival))
     }
 
     private static func uplink(
@@ -118,8 +128,8 @@ public enum UplinkDecoder {
 
     private static func base64(_ text: String?) throws(UplinkDecodeError) -> [UInt8] {
         guard let text, !text.isEmpty else { return [] }
-        guard let data = Data(base64Encoded: text) else { throw UplinkDecodeError(description: "the payload is not base64") }
-        return [UInt8](data)
+        guard let bytes = Base64.decode(text) else { throw UplinkDecodeError(description: "the payload is not base64") }
+        return bytes
     }
 
     private static func reason(_ error: any Error) -> String {

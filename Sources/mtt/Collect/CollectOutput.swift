@@ -26,6 +26,7 @@ final class CollectOutput: Sendable {
     private let nodes: [String]
     private let nodeInfos: [String: NodeInfo]
     private let stats = Mutex(Stats())
+    private let events = Mutex<[(Timestamp, CollectEvent)]>([])
     private let encoder: JSONEncoder
 
     init(style: Style, clock: CollectClock, nodeInfos: [String: NodeInfo]) {
@@ -37,12 +38,12 @@ final class CollectOutput: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     }
 
+    /// Counts the event; its line is written at the next `flush()`, on the caller of `flush()`, so the
+    /// collector's own thread spends no time formatting text.
     func handle(_ event: CollectEvent) {
-        let line = stats.withLock { s in Self.update(&s, with: event) }
         switch style {
-        case .json: writeJSON(event)
-        case .lines: if let line { Console.out("\(RFC3339.string(clock.now(), fractionDigits: 0))  \(line)") }
-        case .live: break
+        case .live: stats.withLock { s in _ = Self.update(&s, with: event) }
+        case .lines, .json: events.withLock { $0.append((clock.now(), event)) }
         }
     }
 
@@ -154,8 +155,8 @@ final class CollectOutput: Sendable {
         }
     }
 
-    private func writeJSON(_ event: CollectEvent) {
-        var e = JSONEvent(event: "", time: RFC3339.string(clock.now()))
+    private func jsonLine(_ event: CollectEvent, at time: Timestamp) -> Data {
+        var e = JSONEvent(event: "", time: RFC3339.string(time))
         switch event {
         case .gps(.fix(let fix)): (e.event, e.lat, e.lon) = ("fix", fix.latitude, fix.longitude)
         case .gps(.noFix): e.event = "no_fix"
@@ -173,8 +174,27 @@ final class CollectOutput: Sendable {
         case .network(let connected, let detail): (e.event, e.detail) = (connected ? "network_connected" : "network_lost", detail)
         case .nodeLost(let node, let reason): (e.event, e.node, e.reason) = ("node_lost", node, reason)
         }
-        guard var data = try? encoder.encode(e) else { return }
+        guard var data = try? encoder.encode(e) else { return Data() }
         data.append(0x0A)
-        FileHandle.standardOutput.write(data)
+        return data
+    }
+
+    /// Writes the lines of the events so far (called ten times a second, and at the end).
+    func flush() {
+        let batch = events.withLock { list -> [(Timestamp, CollectEvent)] in
+            defer { list.removeAll(keepingCapacity: true) }
+            return list
+        }
+        guard !batch.isEmpty else { return }
+        var data = Data()
+        for (time, event) in batch {
+            let line = stats.withLock { s in Self.update(&s, with: event) }
+            switch style {
+            case .json: data += jsonLine(event, at: time)
+            case .lines: if let line { data += Data("\(RFC3339.string(time, fractionDigits: 0))  \(line)\n".utf8) }
+            case .live: break
+            }
+        }
+        if !data.isEmpty { FileHandle.standardOutput.write(data) }
     }
 }

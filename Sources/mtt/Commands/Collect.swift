@@ -192,11 +192,17 @@ enum CollectSession {
         defer { interrupts.cancel() }
         let started = Date()
         var failure: (any Error)?
+        var queuesCounted = Date.distantPast
         while !stop.fired {
             if let duration, Date().timeIntervalSince(started) >= duration { break }
             if finished.fired { break }
-            out.setUnsynced((try? run.store.status().unsynced) ?? [:])
+            // Counting the upload queues reads the whole database: only for the live status, and seldom.
+            if style == .live && Date().timeIntervalSince(queuesCounted) >= 10 {
+                out.setUnsynced((try? run.store.status().unsynced) ?? [:])
+                queuesCounted = Date()
+            }
             out.redraw()
+            out.flush()
             try? await Task.sleep(for: .milliseconds(style == .live ? 1000 : 100))
         }
         work.cancel()
@@ -214,6 +220,7 @@ enum CollectSession {
         }
         if let truthOut, let feed = run.feed { try? TruthFile.write(feed.truth, to: truthOut) }
         await run.close()
+        out.flush()
         if style != .json {
             if style == .live { out.redraw() }
             Console.out("")

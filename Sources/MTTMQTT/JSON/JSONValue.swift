@@ -1,0 +1,87 @@
+/// A parsed JSON document, kept cheap: strings and keys stay slices of the message's bytes until a
+/// field is read, and objects are key-value lists (TTN's objects are short).
+enum JSONValue: Sendable {
+    case null
+    case bool(Bool)
+    /// The value, and the value as an integer when the text was one (no fraction, no exponent).
+    case number(Double, integer: Int64?)
+    case string(JSONText)
+    case array([JSONValue])
+    case object([(key: JSONText, value: JSONValue)])
+
+    /// The member named by a literal: the hot path, comparing bytes without making a String.
+    func member(_ key: StaticString) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        return members.first { $0.key.equals(wanted) }?.value
+    }
+
+    subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        var key = key
+        return key.withUTF8 { wanted in members.first { $0.key.equals(wanted) }?.value }
+    }
+}
+
+/// The bytes between a string's quotes, as they stand in the message.
+struct JSONText: Sendable {
+    let bytes: ArraySlice<UInt8>
+    /// It holds backslash escapes, so its bytes are not its text.
+    let escaped: Bool
+
+    func equals(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        if escaped { return string.map { $0.utf8.elementsEqual(other) } ?? false }
+        return bytes.count == other.count && bytes.elementsEqual(other)
+    }
+
+    /// The text, or nil when it is not valid UTF-8.
+    var string: String? {
+        guard escaped else { return String(validating: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = bytes.startIndex
+        while i < bytes.endIndex {
+            let byte = bytes[i]
+            i += 1
+            guard byte == UInt8(ascii: "\\") else {
+                out.append(byte)
+                continue
+            }
+            let escape = bytes[i]
+            i += 1
+            switch escape {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var code = Self.hex4(bytes, at: i)
+                i += 4
+                if (0xD800..<0xDC00).contains(code) {
+                    let low = Self.hex4(bytes, at: i + 2)
+                    i += 6
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let scalar = Unicode.Scalar(code) else { return nil }
+                out.append(contentsOf: String(Character(scalar)).utf8)
+            default: out.append(escape)
+            }
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    /// Four hex digits the parser has already checked.
+    static func hex4(_ bytes: ArraySlice<UInt8>, at index: Int) -> UInt32 {
+        var code: UInt32 = 0
+        for byte in bytes[index..<index + 4] {
+            let digit: UInt8 = switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            default: byte - UInt8(ascii: "A") + 10
+            }
+            code = code << 4 | UInt32(digit)
+        }
+        return code
+    }
+}
