@@ -157,4 +157,29 @@ struct BrokerTests {
         #expect(source.counters.snapshot.uplinks == count)
         print("mtt: \(count) uplinks published and decoded in \(String(format: "%.2f", elapsed)) s = \(Int(Double(count) / elapsed)) uplinks/s")
     }
+
+    /// A slow reader holds back the broker instead of mtt's memory: at most a bounded number of
+    /// uplinks ever wait in the queue, and every one arrives, in order.
+    @Test func aSlowBatchReaderGetsEveryUplinkInBoundedBatches() async throws {
+        let broker = try MosquittoBroker()
+        let source = TTNUplinkSource(settings: Self.settings(broker), topics: ["v3/mtt-mapper@ttn/devices/+/up"])
+        let events = source.queuedEvents()
+        defer { events.stop() }
+        var uplinks: [UInt32] = []
+        var largest = 0
+        var connected = false
+        while !connected, let batch = await events.queue.next() {
+            connected = batch.contains { if case .connected = $0 { return true }; return false }
+        }
+        let count = 5_000
+        try await broker.publish(topic: Self.topic, lines: (1...count).map { Self.message(fCnt: $0) })
+        let deadline = Date().addingTimeInterval(60)
+        while uplinks.count < count, Date() < deadline, let batch = await events.queue.next() {
+            largest = max(largest, batch.count)
+            for case .uplink(let u) in batch { uplinks.append(u.fCnt ?? 0) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(uplinks == (1...count).map { UInt32($0) })
+        #expect(largest <= TTNUplinkSource.pendingLimit + 1, "a batch of \(largest)")
+    }
 }

@@ -73,9 +73,9 @@ actor TrackCollector {
     /// the next one, so a burst costs one commit per batch, and each uplink is reported only once its
     /// transaction is durable.
     private func listen() async throws {
-        let (queue, pump) = DrainingQueue.pumping(uplinks.events())
-        defer { pump.cancel() }
-        while let batch = await queue.next() {
+        let events = uplinks.queuedEvents()
+        defer { events.stop() }
+        while let batch = await events.queue.next() {
             var heard: [Uplink] = []
             for event in batch {
                 switch event {

@@ -8,11 +8,40 @@ public final class DrainingQueue<Element: Sendable>: Sendable {
         var buffer: [Element] = []
         var waiter: CheckedContinuation<[Element]?, Never>?
         var finished = false
+        /// Writers of `send` waiting for the reader to make room.
+        var senders: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
+    /// Items `send` lets wait before it waits itself; `append` ignores it.
+    public let capacity: Int
 
-    public init() {}
+    public init(capacity: Int = .max) {
+        self.capacity = capacity
+    }
+
+    /// Adds an item, first waiting while `capacity` items are waiting: the writer slows to the
+    /// reader's pace instead of filling memory.
+    public func send(_ element: Element) async {
+        while true {
+            let full = state.withLock { s -> Bool in
+                s.buffer.count >= capacity && s.waiter == nil && !s.finished
+            }
+            if !full {
+                append(element)
+                return
+            }
+            if Task.isCancelled { return }
+            await withCheckedContinuation { continuation in
+                let wait = state.withLock { s -> Bool in
+                    guard s.buffer.count >= capacity, s.waiter == nil, !s.finished else { return false }
+                    s.senders.append(continuation)
+                    return true
+                }
+                if !wait { continuation.resume() }
+            }
+        }
+    }
 
     /// Adds an item; never blocks, so it is safe on a C library's callback thread.
     public func append(_ element: Element) {
@@ -30,46 +59,51 @@ public final class DrainingQueue<Element: Sendable>: Sendable {
 
     /// No more items: the reader gets what is left, then nil.
     public func finish() {
-        let waiter = state.withLock { s -> CheckedContinuation<[Element]?, Never>? in
+        let (waiter, senders) = state.withLock { s in
             s.finished = true
-            defer { s.waiter = nil }
-            return s.waiter
+            defer { s.waiter = nil; s.senders = [] }
+            return (s.waiter, s.senders)
         }
         waiter?.resume(returning: nil)
+        senders.forEach { $0.resume() }
     }
 
     /// Everything waiting, or the next item when nothing is; nil once finished and empty or when the
     /// reading task is cancelled. One reader at a time.
     public func next() async -> [Element]? {
-        if let ready = take() { return ready }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let immediate = state.withLock { s -> [Element]?? in
-                    if !s.buffer.isEmpty {
-                        defer { s.buffer.removeAll(keepingCapacity: true) }
-                        return .some(s.buffer)
+        while true {
+            if let ready = take() { return ready }
+            // [] means "something arrived meanwhile": go round and take it.
+            let got: [Element]? = await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<[Element]?, Never>) in
+                    let immediate = state.withLock { s -> [Element]?? in
+                        if !s.buffer.isEmpty { return .some([]) }
+                        if s.finished || Task.isCancelled { return .some(nil) }
+                        s.waiter = continuation
+                        return .none
                     }
-                    if s.finished || Task.isCancelled { return .some(nil) }
-                    s.waiter = continuation
-                    return .none
+                    if case .some(let value) = immediate { continuation.resume(returning: value) }
                 }
-                if case .some(let value) = immediate { continuation.resume(returning: value) }
+            } onCancel: {
+                let waiter = state.withLock { s -> CheckedContinuation<[Element]?, Never>? in
+                    defer { s.waiter = nil }
+                    return s.waiter
+                }
+                waiter?.resume(returning: nil)
             }
-        } onCancel: {
-            let waiter = state.withLock { s -> CheckedContinuation<[Element]?, Never>? in
-                defer { s.waiter = nil }
-                return s.waiter
-            }
-            waiter?.resume(returning: nil)
+            guard let got else { return nil }
+            if !got.isEmpty { return got }
         }
     }
 
     private func take() -> [Element]? {
-        state.withLock { s in
-            guard !s.buffer.isEmpty else { return nil }
-            defer { s.buffer.removeAll(keepingCapacity: true) }
-            return s.buffer
+        let (batch, senders) = state.withLock { s -> ([Element]?, [CheckedContinuation<Void, Never>]) in
+            guard !s.buffer.isEmpty else { return (nil, []) }
+            defer { s.buffer.removeAll(keepingCapacity: true); s.senders = [] }
+            return (s.buffer, s.senders)
         }
+        senders.forEach { $0.resume() }
+        return batch
     }
 
     /// A queue fed from `stream` by a task of its own, finished when the stream ends. Cancel the task

@@ -13,4 +13,14 @@ public enum UplinkEvent: Sendable, Hashable {
 public protocol UplinkSource: Sendable {
     var description: String { get }
     func events() -> AsyncStream<UplinkEvent>
+    /// The same events for a batch reader. A source that can be slowed down (MQTT, by leaving
+    /// messages in the broker) keeps the queue short instead of buffering a burst in memory.
+    func queuedEvents() -> UplinkEventQueue
+}
+
+extension UplinkSource {
+    public func queuedEvents() -> UplinkEventQueue {
+        let (queue, pump) = DrainingQueue.pumping(events())
+        return UplinkEventQueue(queue: queue, stop: { pump.cancel() })
+    }
 }

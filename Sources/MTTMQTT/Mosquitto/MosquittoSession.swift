@@ -18,9 +18,13 @@ final class MosquittoSession: Sendable {
     private let settings: MQTTSettings
     private let topics: [String]
     private let continuation: AsyncStream<MQTTEvent>.Continuation
+    private let credits: MessageCredits?
     private let state = Mutex(State())
 
-    init(settings: MQTTSettings, topics: [String], continuation: AsyncStream<MQTTEvent>.Continuation) throws(MQTTError) {
+    init(
+        settings: MQTTSettings, topics: [String], credits: MessageCredits? = nil,
+        continuation: AsyncStream<MQTTEvent>.Continuation
+    ) throws(MQTTError) {
         guard MosquittoLibrary.initialise() else { throw MQTTError("libmosquitto failed to initialise") }
         guard let mosq = mosquitto_new(settings.clientID, true, nil) else {
             throw MQTTError("cannot create an MQTT client: \(String(cString: strerror(errno)))")
@@ -29,6 +33,7 @@ final class MosquittoSession: Sendable {
         self.settings = settings
         self.topics = topics
         self.continuation = continuation
+        self.credits = credits
         do {
             try MosquittoOptions.apply(settings, to: mosq)
         } catch {
@@ -53,6 +58,7 @@ final class MosquittoSession: Sendable {
             let payload = message.payloadlen > 0
                 ? Array(UnsafeRawBufferPointer(start: message.payload, count: Int(message.payloadlen)))
                 : []
+            session.credits?.take()
             session.continuation.yield(.message(topic: topic, payload: payload))
         }
         mosquitto_log_callback_set(mosq) { _, userData, level, text in
@@ -75,6 +81,7 @@ final class MosquittoSession: Sendable {
             return state.stopped
         }
         guard !alreadyStopped else { return }
+        credits?.close()
         _ = mosquitto_disconnect(mosq)
         _ = mosquitto_loop_stop(mosq, false)
         mosquitto_destroy(mosq)

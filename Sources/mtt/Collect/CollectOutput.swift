@@ -27,6 +27,7 @@ final class CollectOutput: Sendable {
     private let nodeInfos: [String: NodeInfo]
     private let stats = Mutex(Stats())
     private let events = Mutex<[(Timestamp, CollectEvent)]>([])
+    private let writing = Mutex(())
     private let encoder: JSONEncoder
 
     init(style: Style, clock: CollectClock, nodeInfos: [String: NodeInfo]) {
@@ -43,7 +44,14 @@ final class CollectOutput: Sendable {
     func handle(_ event: CollectEvent) {
         switch style {
         case .live: stats.withLock { s in _ = Self.update(&s, with: event) }
-        case .lines, .json: events.withLock { $0.append((clock.now(), event)) }
+        case .lines, .json:
+            let backlog = events.withLock { list in
+                list.append((clock.now(), event))
+                return list.count
+            }
+            // The flusher runs on the same busy threads; when it falls behind, the collector writes
+            // the lines itself rather than let them pile up in memory.
+            if backlog >= 2048 { flush() }
         }
     }
 
@@ -181,20 +189,42 @@ final class CollectOutput: Sendable {
 
     /// Writes the lines of the events so far (called ten times a second, and at the end).
     func flush() {
-        let batch = events.withLock { list -> [(Timestamp, CollectEvent)] in
-            defer { list.removeAll(keepingCapacity: true) }
-            return list
-        }
-        guard !batch.isEmpty else { return }
-        var data = Data()
-        for (time, event) in batch {
-            let line = stats.withLock { s in Self.update(&s, with: event) }
-            switch style {
-            case .json: data += jsonLine(event, at: time)
-            case .lines: if let line { data += Data("\(RFC3339.string(time, fractionDigits: 0))  \(line)\n".utf8) }
-            case .live: break
+        // One flusher at a time, so lines come out in the order of their events.
+        writing.withLock { _ in
+            let batch = events.withLock { list -> [(Timestamp, CollectEvent)] in
+                defer { list.removeAll(keepingCapacity: true) }
+                return list
             }
+            guard !batch.isEmpty else { return }
+            var data = Data()
+            // A burst (a broker emptying its queue after a reconnect) gets one line, not thousands.
+            let burst = style == .lines && batch.count > 50
+            var heard = 0, positioned = 0, unpositioned = 0
+            for (time, event) in batch {
+                if burst {
+                    switch event {
+                    case .heard:
+                        _ = stats.withLock { s in Self.update(&s, with: event) }
+                        heard += 1
+                        continue
+                    case .sample(let sample):
+                        if sample.position == nil { unpositioned += 1 } else { positioned += 1 }
+                        continue
+                    default: break
+                    }
+                }
+                let line = stats.withLock { s in Self.update(&s, with: event) }
+                switch style {
+                case .json: data += jsonLine(event, at: time)
+                case .lines: if let line { data += Data("\(RFC3339.string(time, fractionDigits: 0))  \(line)\n".utf8) }
+                case .live: break
+                }
+            }
+            if heard + positioned + unpositioned > 0 {
+                let time = RFC3339.string(batch[batch.count - 1].0, fractionDigits: 0)
+                data += Data("\(time)  stored \(heard) uplink(s) and \(positioned + unpositioned) sample(s), \(unpositioned) without a position\n".utf8)
+            }
+            if !data.isEmpty { FileHandle.standardOutput.write(data) }
         }
-        if !data.isEmpty { FileHandle.standardOutput.write(data) }
     }
 }
