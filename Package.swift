@@ -6,6 +6,13 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "mtt", targets: ["mtt"]),
+        // For the packages in Benchmarks/ and Fuzz/, which depend on this one by path.
+        .library(name: "MTTCore", targets: ["MTTCore"]),
+        .library(name: "MTTMQTT", targets: ["MTTMQTT"]),
+        .library(name: "MTTGPS", targets: ["MTTGPS"]),
+        .library(name: "MTTBluetooth", targets: ["MTTBluetooth"]),
+        .library(name: "MTTSerial", targets: ["MTTSerial"]),
+        .library(name: "TestSupport", targets: ["TestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -35,4 +35,12 @@ struct AdvertisingDataTests {
         let ad = AdvertisingData(bytes: Hex.bytes("0201060000000000")!)
         #expect(ad.flags == 6 && !ad.malformed)
     }
+
+    /// Found by scripts/fuzz (FuzzEIR): a structure of length 1 has a type and no data.
+    @Test func aStructureWithATypeAndNoDataIsRead() {
+        let ad = AdvertisingData(bytes: [0x01, 0x00, 0x00, 0x00, 0x0A])
+        #expect(ad.malformed)
+        let flagsOnly = AdvertisingData(bytes: [0x01, 0x01, 0x03, 0x09, 0x4D, 0x54])
+        #expect(flagsOnly.flags == nil && flagsOnly.name == "MT" && !flagsOnly.malformed)
+    }
 }

@@ -21,7 +21,8 @@ public struct AdvertisingData: Sendable, Hashable {
                 return
             }
             let type = bytes[i + 1]
-            let data = Array(bytes[(i + 2)...(i + length)])
+            // A length of 1 is a type with no data (found by fuzzing: it used to crash the scan).
+            let data = length > 1 ? Array(bytes[(i + 2)...(i + length)]) : []
             switch type {
             case 0x01:
                 flags = data.first

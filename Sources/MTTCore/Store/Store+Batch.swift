@@ -28,6 +28,9 @@ extension Store {
 extension Database {
     /// Runs one of the store's fixed statements, compiled once per connection rather than per row.
     func executeCached(sql: String, arguments: StatementArguments) throws {
-        try cachedStatement(sql: sql).execute(arguments: arguments)
+        let statement = try cachedStatement(sql: sql)
+        // The store's own statements always get their full set of arguments: skip GRDB's check.
+        statement.setUncheckedArguments(arguments)
+        try statement.execute()
     }
 }

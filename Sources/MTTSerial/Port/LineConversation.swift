@@ -79,12 +79,10 @@ actor LineConversation {
     }
 
     private func receive(_ raw: [UInt8]) {
-        let printable = raw.filter { $0 >= 0x20 && $0 < 0x7F }
-        guard printable.count == raw.count, !printable.isEmpty else {
+        guard let line = LineSplitter.text(of: raw) else {
             droppedLines += 1
             return
         }
-        let line = String(decoding: printable, as: UTF8.self)
         if let w = waiter {
             waiter = nil
             w.continuation.resume(returning: .line(line))

@@ -88,7 +88,7 @@ public final class SerialPort: Sendable {
     }
 
     private func readLoop(into continuation: AsyncStream<[UInt8]>.Continuation) {
-        var pending: [UInt8] = []
+        var splitter = LineSplitter()
         var buffer = [UInt8](repeating: 0, count: 1024)
         while true {
             if state.withLock({ $0.closed }) { break }
@@ -97,13 +97,7 @@ public final class SerialPort: Sendable {
             if ready == 0 || (ready < 0 && errno == EINTR) { continue }
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n > 0 {
-                pending += buffer[..<n]
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    var line = Array(pending[..<newline])
-                    pending.removeSubrange(...newline)
-                    if line.last == 0x0D { line.removeLast() }
-                    if !line.isEmpty { continuation.yield(line) }
-                }
+                for line in splitter.feed(buffer[..<n]) { continuation.yield(line) }
                 continue
             }
             if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }

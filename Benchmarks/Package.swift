@@ -1,0 +1,24 @@
+// swift-tools-version: 6.1
+// mtt's benchmarks, a package of their own so that `swift test` in the main package never builds
+// them. Run from this folder: swift package benchmark (see the README's Performance section).
+import PackageDescription
+
+let package = Package(
+    name: "mtt-benchmarks",
+    dependencies: [
+        .package(name: "mtt", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "MTTBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "MTTCore", package: "mtt"),
+                .product(name: "MTTMQTT", package: "mtt"),
+                .product(name: "TestSupport", package: "mtt"),
+            ],
+            path: "Benchmarks/MTTBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+    ])

@@ -1,0 +1,16 @@
+import MTTSerial
+
+/// Bytes from a serial modem, in two arbitrary pieces: split into lines, each checked for text.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    var splitter = LineSplitter()
+    let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+    for piece in [bytes[..<cut], bytes[cut...]] {
+        for line in splitter.feed(piece) {
+            precondition(line.count <= LineSplitter.maximumLength && !line.isEmpty && !line.contains(0x0A))
+            _ = LineSplitter.text(of: line)
+        }
+    }
+    return 0
+}

@@ -1,0 +1,14 @@
+import MTTGPS
+
+/// NMEA from a GPS or a capture file: every line through the sentence parser and the assembler.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = UnsafeBufferPointer(start: data, count: size)
+    var assembler = NMEAFixAssembler(source: "fuzz", today: { 20_000 })
+    for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
+        _ = try? NMEASentence(line: line)
+        _ = assembler.consume(line: line)
+    }
+    _ = assembler.finish()
+    return 0
+}

@@ -1,0 +1,11 @@
+@testable import MTTMQTT
+
+/// A TTN MQTT message: both decoding paths (the byte-level parser and JSONDecoder) must take any
+/// bytes without crashing, and the fast path must agree with JSONDecoder whenever both read it.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    _ = try? UplinkDecoder.decode(bytes)
+    _ = try? JSONParser.parse(bytes)
+    return 0
+}
