@@ -57,6 +57,7 @@ struct MapTheThingsUploadTests {
         #expect(again.sent == 0 && server.requests.count == 3)
     }
 
+    /// 30 % of requests fail (500s and dropped connections) and 5 % more get no answer at all.
     @Test func everyRecordIsAcceptedExactlyOnceThroughErrorsDropsAndTimeouts() async throws {
         let store = try Store(path: dir.file("faults.sqlite"))
         let expected = try SyncTestData.addConfirmedAttempts(120, to: store)

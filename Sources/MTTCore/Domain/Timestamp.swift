@@ -11,8 +11,18 @@ public struct Timestamp: Sendable, Hashable, Comparable, Codable {
         self.nanosecondsSinceEpoch = nanosecondsSinceEpoch
     }
 
+    /// Seconds outside 1677…2262 (or NaN, from a broken receiver) are clamped rather than trapping.
     public init(secondsSinceEpoch: Double) {
-        self.nanosecondsSinceEpoch = Int64((secondsSinceEpoch * 1e9).rounded())
+        let nanoseconds = (secondsSinceEpoch * 1e9).rounded()
+        if nanoseconds.isNaN {
+            self.nanosecondsSinceEpoch = 0
+        } else if nanoseconds >= 9.2e18 {
+            self.nanosecondsSinceEpoch = .max
+        } else if nanoseconds <= -9.2e18 {
+            self.nanosecondsSinceEpoch = .min
+        } else {
+            self.nanosecondsSinceEpoch = Int64(nanoseconds)
+        }
     }
 
     public init(_ date: Date) {

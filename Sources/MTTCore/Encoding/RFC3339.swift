@@ -96,7 +96,12 @@ public enum RFC3339 {
         guard i == b.count else { return nil }
         let days = Int64(CivilDays.from(year: year, month: month, day: day))
         let seconds = days * 86_400 + Int64(hour * 3600 + minute * 60 + second - offsetSeconds)
-        return Timestamp(nanosecondsSinceEpoch: seconds * 1_000_000_000 + nanos)
+        // Nanoseconds in an Int64 reach from 1677 to 2262; a year outside is no time mtt can keep
+        // (found by fuzzing: year 0927 used to crash the decoder).
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (total, overflowAgain) = scaled.addingReportingOverflow(nanos)
+        guard !overflow && !overflowAgain else { return nil }
+        return Timestamp(nanosecondsSinceEpoch: total)
     }
 }
 

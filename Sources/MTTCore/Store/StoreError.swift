@@ -30,6 +30,10 @@ public enum StoreError: Error, CustomStringConvertible {
     static func wrapping(_ error: any Error) -> any Error {
         if let error = error as? DatabaseError {
             if error.resultCode == .SQLITE_FULL { return StoreError.database("the disk is full") }
+            if error.extendedResultCode == .SQLITE_IOERR_WRITE || error.extendedResultCode == .SQLITE_IOERR_FSYNC {
+                // ENOSPC shows as SQLITE_FULL; a full disk or a file-size limit can also fail the write itself.
+                return StoreError.database("cannot write the database file: the disk is full or the file may not grow (\(error.message ?? "disk I/O error"))")
+            }
             return StoreError.database(error.message ?? "SQLite error \(error.resultCode.rawValue)")
         }
         return error

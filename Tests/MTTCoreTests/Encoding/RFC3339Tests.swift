@@ -16,4 +16,15 @@ struct RFC3339Tests {
         #expect(RFC3339.string(Timestamp(secondsSinceEpoch: 951_782_400)) == "2000-02-29T00:00:00.000Z")
         #expect(RFC3339.string(Timestamp(nanosecondsSinceEpoch: -1_000_000)) == "1969-12-31T23:59:59.999Z")
     }
+
+    /// Found by scripts/fuzz (FuzzTTNJSON): years an Int64 of nanoseconds cannot hold used to trap.
+    @Test(arguments: ["0927-05-01T14:41:00.123456789Z", "9999-12-31T23:59:59Z", "1677-09-21T00:12:43Z", "2262-04-11T23:47:17Z"])
+    func yearsOutsideNanosecondRangeAreRefused(_ text: String) {
+        #expect(RFC3339.parse(text) == nil)
+    }
+
+    @Test func theEdgesOfTheRangeAreKept() {
+        #expect(RFC3339.parse("1677-09-21T00:12:44Z") != nil)
+        #expect(RFC3339.parse("2262-04-11T23:47:16Z") != nil)
+    }
 }
