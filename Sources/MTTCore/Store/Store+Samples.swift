@@ -13,17 +13,20 @@ extension Store {
         case .uplink(let id): (uplinkID, attemptID) = (id, nil)
         case .attempt(let id): (uplinkID, attemptID) = (nil, id)
         }
-        try db.executeCached(
-            sql: """
-                INSERT INTO samples (session_id, uplink_id, attempt_id, time, lat, lon, alt, method, reason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                sample.sessionID, uplinkID, attemptID, sample.time.nanosecondsSinceEpoch,
-                sample.position?.latitude, sample.position?.longitude, sample.position?.altitude,
-                sample.method.rawValue, sample.reason,
-            ])
-        return db.lastInsertedRowID
+        var row = try RowInsert(db, sql: """
+            INSERT INTO samples (session_id, uplink_id, attempt_id, time, lat, lon, alt, method, reason)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        row.bind(sample.sessionID)
+        row.bind(uplinkID)
+        row.bind(attemptID)
+        row.bind(sample.time.nanosecondsSinceEpoch)
+        row.bind(sample.position?.latitude)
+        row.bind(sample.position?.longitude)
+        row.bind(sample.position?.altitude)
+        row.bind(sample.method.rawValue)
+        row.bind(sample.reason)
+        return try row.run()
     }
 
     public func samples(session: Int64) throws -> [Sample] {

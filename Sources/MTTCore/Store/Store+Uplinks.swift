@@ -9,34 +9,51 @@ extension Store {
     }
 
     static func insert(_ uplink: Uplink, session: Int64, _ db: Database) throws -> Int64 {
-        try db.executeCached(
-            sql: """
-                INSERT INTO uplinks (session_id, device_id, application_id, dev_eui, dev_addr, f_port, f_cnt,
-                                     frequency, spreading_factor, bandwidth, coding_rate, received_at, airtime,
-                                     payload, network_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                session, uplink.deviceID, uplink.applicationID, uplink.devEUI, uplink.devAddr, uplink.fPort,
-                uplink.fCnt.map { Int64($0) }, uplink.frequency.map { Int64(clamping: $0) },
-                uplink.spreadingFactor, uplink.bandwidth, uplink.codingRate,
-                uplink.receivedAt.nanosecondsSinceEpoch, uplink.airtime, Data(uplink.payload), uplink.networkID,
-            ])
-        let uplinkID = db.lastInsertedRowID
+        var row = try RowInsert(db, sql: """
+            INSERT INTO uplinks (session_id, device_id, application_id, dev_eui, dev_addr, f_port, f_cnt,
+                                 frequency, spreading_factor, bandwidth, coding_rate, received_at, airtime,
+                                 payload, network_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        row.bind(session)
+        row.bind(uplink.deviceID)
+        row.bind(uplink.applicationID)
+        row.bind(uplink.devEUI)
+        row.bind(uplink.devAddr)
+        row.bind(uplink.fPort)
+        row.bind(uplink.fCnt.map { Int64($0) })
+        row.bind(uplink.frequency.map { Int64(clamping: $0) })
+        row.bind(uplink.spreadingFactor)
+        row.bind(uplink.bandwidth)
+        row.bind(uplink.codingRate)
+        row.bind(uplink.receivedAt.nanosecondsSinceEpoch)
+        row.bind(uplink.airtime)
+        row.bind(blob: uplink.payload)
+        row.bind(uplink.networkID)
+        let uplinkID = try row.run()
         for r in uplink.receptions {
-            try db.executeCached(
-                sql: """
-                    INSERT INTO receptions (uplink_id, gateway_id, gateway_eui, rssi, channel_rssi, signal_rssi, snr,
-                                            time, concentrator_timestamp, channel_index, antenna_index, lat, lon, alt,
-                                            packet_broker)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    uplinkID, r.gatewayID, r.gatewayEUI, r.rssi, r.channelRSSI, r.signalRSSI, r.snr,
-                    r.time?.nanosecondsSinceEpoch, r.concentratorTimestamp.map { Int64($0) }, r.channelIndex,
-                    r.antennaIndex, r.location?.latitude, r.location?.longitude, r.location?.altitude,
-                    r.viaPacketBroker,
-                ])
+            var reception = try RowInsert(db, sql: """
+                INSERT INTO receptions (uplink_id, gateway_id, gateway_eui, rssi, channel_rssi, signal_rssi, snr,
+                                        time, concentrator_timestamp, channel_index, antenna_index, lat, lon, alt,
+                                        packet_broker)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            reception.bind(uplinkID)
+            reception.bind(r.gatewayID)
+            reception.bind(r.gatewayEUI)
+            reception.bind(r.rssi)
+            reception.bind(r.channelRSSI)
+            reception.bind(r.signalRSSI)
+            reception.bind(r.snr)
+            reception.bind(r.time?.nanosecondsSinceEpoch)
+            reception.bind(r.concentratorTimestamp.map { Int64($0) })
+            reception.bind(r.channelIndex)
+            reception.bind(r.antennaIndex)
+            reception.bind(r.location?.latitude)
+            reception.bind(r.location?.longitude)
+            reception.bind(r.location?.altitude)
+            reception.bind(r.viaPacketBroker)
+            _ = try reception.run()
         }
         return uplinkID
     }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A parsed JSON document, kept cheap: strings and keys stay slices of the message's bytes until a
 /// field is read, and objects are key-value lists (TTN's objects are short).
 enum JSONValue: Sendable {
@@ -31,7 +35,11 @@ struct JSONText: Sendable {
 
     func equals(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
         if escaped { return string.map { $0.utf8.elementsEqual(other) } ?? false }
-        return bytes.count == other.count && bytes.elementsEqual(other)
+        guard bytes.count == other.count else { return false }
+        return bytes.withUnsafeBufferPointer { mine in
+            guard let a = mine.baseAddress, let b = other.baseAddress else { return mine.count == 0 }
+            return memcmp(a, b, mine.count) == 0
+        }
     }
 
     /// The text, or nil when it is not valid UTF-8.

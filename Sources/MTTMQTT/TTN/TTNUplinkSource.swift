@@ -21,7 +21,11 @@ public struct TTNUplinkSource: UplinkSource {
     public func events() -> AsyncStream<UplinkEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: UplinkEvent.self)
         let task = Task { [subscription, counters] in
-            await Self.relay(subscription, counters: counters) { continuation.yield($0) }
+            var relay = Relay(subscription: subscription, counters: counters)
+            for await event in subscription.events() {
+                let decoded = event.payload.map { payload in Result { () throws(UplinkDecodeError) in try UplinkDecoder.decode(payload) } }
+                if let out = relay.handle(event, decoded: decoded) { continuation.yield(out) }
+            }
             continuation.finish()
         }
         continuation.onTermination = { _ in task.cancel() }
@@ -29,48 +33,69 @@ public struct TTNUplinkSource: UplinkSource {
     }
 
     /// Bounded from end to end: at most `pendingLimit` messages wait undecoded and as many decoded;
-    /// beyond that libmosquitto stops reading and the broker holds the rest.
+    /// beyond that libmosquitto stops reading and the broker holds the rest. Messages that arrive
+    /// together are decoded on two threads at once, and handed on in their order.
     public func queuedEvents() -> UplinkEventQueue {
         let credits = MessageCredits(limit: Self.pendingLimit)
         let limited = MQTTSubscription(settings: subscription.settings, topics: subscription.topics, credits: credits)
         let queue = DrainingQueue<UplinkEvent>(capacity: Self.pendingLimit)
         let task = Task { [counters] in
-            await Self.relay(limited, counters: counters, handled: { credits.give() }) { await queue.send($0) }
+            let (raw, pump) = DrainingQueue.pumping(limited.events())
+            defer { pump.cancel() }
+            var relay = Relay(subscription: limited, counters: counters)
+            while let batch = await raw.next() {
+                let decoded = await Self.decode(batch)
+                for (event, result) in zip(batch, decoded) {
+                    if let out = relay.handle(event, decoded: result) { await queue.send(out) }
+                    if event.payload != nil { credits.give() }
+                }
+            }
             queue.finish()
         }
         return UplinkEventQueue(queue: queue, stop: { task.cancel() })
     }
 
-    /// Decodes the subscription's messages and hands on what the collector needs.
-    private static func relay(
-        _ subscription: MQTTSubscription, counters: UplinkCounters, handled: () -> Void = {},
-        deliver: (UplinkEvent) async -> Void
-    ) async {
+    /// Each message's decoding, in order; a large batch is split between two tasks.
+    private static func decode(_ batch: [MQTTEvent]) async -> [Result<UplinkDecoding, UplinkDecodeError>?] {
+        func decode(_ slice: ArraySlice<MQTTEvent>) -> [Result<UplinkDecoding, UplinkDecodeError>?] {
+            slice.map { event in event.payload.map { payload in Result { () throws(UplinkDecodeError) in try UplinkDecoder.decode(payload) } } }
+        }
+        guard batch.count >= 64 else { return decode(batch[...]) }
+        let middle = batch.count / 2
+        async let first = decode(batch[..<middle])
+        let second = decode(batch[middle...])
+        return await first + second
+    }
+
+    /// What the consumer hears of each MQTT event, with the counting and the once-per-topic warnings.
+    private struct Relay {
+        let subscription: MQTTSubscription
+        let counters: UplinkCounters
         let logger = Logger(label: "mtt.mqtt")
         var loggedTopics = Set<String>()
-        let server = subscription.settings.endpoint.description
-        for await event in subscription.events() {
+
+        mutating func handle(_ event: MQTTEvent, decoded: Result<UplinkDecoding, UplinkDecodeError>?) -> UplinkEvent? {
             switch event {
             case .connected:
-                await deliver(.connected("\(server) \(subscription.topics.joined(separator: " "))"))
+                return .connected("\(subscription.settings.endpoint.description) \(subscription.topics.joined(separator: " "))")
             case .lost(let reason):
-                await deliver(.lost(reason: reason))
+                return .lost(reason: reason)
             case .failed(let reason):
-                await deliver(.failed(reason: reason))
-            case .message(let topic, let payload):
-                defer { handled() }
-                do {
-                    let decoded = try UplinkDecoder.decode(payload)
+                return .failed(reason: reason)
+            case .message(let topic, _):
+                switch decoded {
+                case .success(let decoding):
                     counters.update { c in
                         c.messages += 1
-                        switch decoded {
+                        switch decoding {
                         case .uplink: c.uplinks += 1
                         case .simulated: c.simulated += 1
                         case .notAnUplink: c.ignored += 1
                         }
                     }
-                    if case .uplink(let uplink) = decoded { await deliver(.uplink(uplink)) }
-                } catch {
+                    if case .uplink(let uplink) = decoding { return .uplink(uplink) }
+                    return nil
+                case .failure(let error):
                     counters.update { c in
                         c.messages += 1
                         c.malformed += 1
@@ -78,8 +103,19 @@ public struct TTNUplinkSource: UplinkSource {
                     if loggedTopics.insert(topic).inserted {
                         logger.warning("skipping a malformed message on \(topic): \(error) (further ones on this topic are only counted)")
                     }
+                    return nil
+                case nil:
+                    return nil
                 }
             }
         }
+    }
+}
+
+extension MQTTEvent {
+    /// A message's payload; nil for connection events.
+    var payload: [UInt8]? {
+        if case .message(_, let payload) = self { return payload }
+        return nil
     }
 }

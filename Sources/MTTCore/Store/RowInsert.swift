@@ -1,0 +1,72 @@
+import CSQLite
+import GRDB
+
+/// One row bound straight into a statement GRDB compiled and caches, for the inserts that run for
+/// every uplink: GRDB's general argument handling costs more than the insert itself there. Runs
+/// inside a GRDB transaction like any other statement.
+struct RowInsert {
+    private let db: Database
+    private let statement: OpaquePointer
+    private var index: Int32 = 0
+
+    /// SQLite copies text and blobs before the call returns.
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(_ db: Database, sql: String) throws {
+        self.db = db
+        statement = try db.cachedStatement(sql: sql).sqliteStatement
+        sqlite3_reset(statement)
+    }
+
+    mutating func bind(_ value: Int64?) {
+        index += 1
+        if let value { sqlite3_bind_int64(statement, index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+
+    mutating func bind(_ value: Int?) {
+        bind(value.map(Int64.init))
+    }
+
+    mutating func bind(_ value: Double?) {
+        index += 1
+        if let value { sqlite3_bind_double(statement, index, value) } else { sqlite3_bind_null(statement, index) }
+    }
+
+    mutating func bind(_ value: Bool) {
+        bind(Int64(value ? 1 : 0))
+    }
+
+    mutating func bind(_ value: String?) {
+        index += 1
+        guard var value else {
+            sqlite3_bind_null(statement, index)
+            return
+        }
+        value.withUTF8 { text in
+            _ = text.withMemoryRebound(to: CChar.self) { chars in
+                sqlite3_bind_text(statement, index, chars.baseAddress, Int32(chars.count), Self.transient)
+            }
+        }
+    }
+
+    mutating func bind(blob value: [UInt8]) {
+        index += 1
+        value.withUnsafeBytes { bytes in
+            // A zero-length blob is still a blob, not NULL: SQLite needs a non-null pointer for that.
+            _ = sqlite3_bind_blob(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), Self.transient)
+        }
+    }
+
+    /// Inserts the row; returns its rowid.
+    func run() throws -> Int64 {
+        let code = sqlite3_step(statement)
+        defer { sqlite3_reset(statement) }
+        guard code == SQLITE_DONE else {
+            let connection = db.sqliteConnection
+            throw DatabaseError(
+                resultCode: ResultCode(rawValue: sqlite3_extended_errcode(connection)),
+                message: String(cString: sqlite3_errmsg(connection)))
+        }
+        return sqlite3_last_insert_rowid(db.sqliteConnection)
+    }
+}
