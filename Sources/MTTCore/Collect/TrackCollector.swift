@@ -98,11 +98,18 @@ actor TrackCollector {
         guard !heard.isEmpty else { return }
         var ids: [Int64] = []
         var samples: [Sample] = []
-        try store.batch { batch in
-            ids = try heard.map { try batch.record($0, session: session) }
-            for (id, uplink) in zip(ids, heard) { waiting.append((id, uplink.earliestReceiveTime)) }
-            samples = positionCovered()
-            for index in samples.indices { samples[index].id = try batch.record(samples[index]) }
+        let waitingBefore = waiting
+        do {
+            try store.batch { batch in
+                ids = try heard.map { try batch.record($0, session: session) }
+                for (id, uplink) in zip(ids, heard) { waiting.append((id, uplink.earliestReceiveTime)) }
+                samples = positionCovered()
+                for index in samples.indices { samples[index].id = try batch.record(samples[index]) }
+            }
+        } catch {
+            // Rolled back: the ids were never stored.
+            waiting = waitingBefore
+            throw error
         }
         for (id, uplink) in zip(ids, heard) { emit(.heard(uplinkID: id, uplink: uplink, attemptID: nil)) }
         for sample in samples { emit(.sample(sample)) }

@@ -32,13 +32,22 @@ public final class DrainingQueue<Element: Sendable>: Sendable {
                 return
             }
             if Task.isCancelled { return }
-            await withCheckedContinuation { continuation in
-                let wait = state.withLock { s -> Bool in
-                    guard s.buffer.count >= capacity, s.waiter == nil, !s.finished else { return false }
-                    s.senders.append(continuation)
-                    return true
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    let wait = state.withLock { s -> Bool in
+                        guard s.buffer.count >= capacity, s.waiter == nil, !s.finished, !Task.isCancelled else { return false }
+                        s.senders.append(continuation)
+                        return true
+                    }
+                    if !wait { continuation.resume() }
                 }
-                if !wait { continuation.resume() }
+            } onCancel: {
+                // Wake every waiting writer; those not cancelled go back to waiting.
+                let senders = state.withLock { s in
+                    defer { s.senders = [] }
+                    return s.senders
+                }
+                senders.forEach { $0.resume() }
             }
         }
     }

@@ -53,4 +53,14 @@ struct DrainingQueueTests {
         reader.cancel()
         #expect(await reader.value == nil)
     }
+
+    @Test func cancellingAWaitingWriterEndsItsWait() async {
+        let queue = DrainingQueue<Int>(capacity: 1)
+        queue.append(0)
+        let writer = Task { await queue.send(1) }
+        try? await Task.sleep(for: .milliseconds(20))
+        writer.cancel()
+        await writer.value
+        #expect(await queue.next() == [0])
+    }
 }
