@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A strict JSON parser (RFC 8259) over bytes, for the hot path of decoding uplinks: one pass, no
 /// Foundation, nesting limited so hostile input cannot exhaust the stack.
 struct JSONParser {
@@ -56,7 +60,7 @@ struct JSONParser {
 
     private mutating func object(depth: Int) throws(Malformed) -> JSONValue {
         index += 1
-        var members: [(key: JSONText, value: JSONValue)] = []
+        var members: [JSONMember] = []
         members.reserveCapacity(8)
         skipWhitespace()
         if current == UInt8(ascii: "}") {
@@ -71,7 +75,7 @@ struct JSONParser {
             guard current == UInt8(ascii: ":") else { throw Malformed() }
             index += 1
             skipWhitespace()
-            members.append((key, try value(depth: depth + 1)))
+            members.append(JSONMember(key: key, value: try value(depth: depth + 1)))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
@@ -195,8 +199,17 @@ struct JSONParser {
             let signed = negative ? -value : value
             return .number(Double(signed), integer: signed)
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text) else { throw Malformed() }
+        // strtod on a NUL-terminated copy: no String for every coordinate and SNR.
+        let length = index - start
+        guard length < 64 else {
+            guard let value = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) else { throw Malformed() }
+            return .number(value, integer: nil)
+        }
+        let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text -> Double in
+            for offset in 0..<length { text[offset] = CChar(bitPattern: bytes[start + offset]) }
+            text[length] = 0
+            return strtod(text.baseAddress!, nil)
+        }
         return .number(value, integer: nil)
     }
 
