@@ -23,7 +23,8 @@ public enum UplinkDecoder {
     public static func decode(_ payload: [UInt8], arrival: Timestamp = .now()) throws(UplinkDecodeError) -> UplinkDecoding {
         // The fast path reads current TTS messages; anything else (v2, a wrong type, broken JSON)
         // goes through JSONDecoder, which also words the errors.
-        if let json = try? JSONParser.parse(payload), let v3 = try? TTSUplinkMessage(json: json), v3.end_device_ids != nil {
+        if let v3 = try? JSONReader.read(payload, { r throws(JSONReader.Mismatch) in try TTSUplinkMessage(reading: &r) }),
+           v3.end_device_ids != nil {
             return try decoding(v3, arrival: arrival)
         }
         let data = Data(payload)

@@ -2,44 +2,16 @@
 import Glibc
 #endif
 
-/// A parsed JSON document, kept cheap: strings and keys stay slices of the message's bytes until a
-/// field is read, and objects are key-value lists (TTN's objects are short).
-enum JSONValue: Sendable {
-    case null
-    case bool(Bool)
-    /// The value, and the value as an integer when the text was one (no fraction, no exponent).
-    case number(Double, integer: Int64?)
-    case string(JSONText)
-    case array([JSONValue])
-    case object([JSONMember])
-
-    /// The member named by a literal: the hot path, comparing bytes without making a String.
-    func member(_ key: StaticString) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        let wanted = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        for member in members where member.key.equals(wanted) { return member.value }
-        return nil
-    }
-
-    subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        var key = key
-        return key.withUTF8 { wanted in members.first { $0.key.equals(wanted) }?.value }
-    }
-}
-
-/// A key and its value. A struct rather than a tuple: arrays of tuples need their type built at run
-/// time, which showed in profiles.
-struct JSONMember: Sendable {
-    let key: JSONText
-    let value: JSONValue
-}
-
 /// The bytes between a string's quotes, as they stand in the message.
 struct JSONText: Sendable {
     let bytes: ArraySlice<UInt8>
     /// It holds backslash escapes, so its bytes are not its text.
     let escaped: Bool
+
+    /// Whether this is the key `key` (a literal): compares bytes, makes no String.
+    func matches(_ key: StaticString) -> Bool {
+        equals(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+    }
 
     func equals(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
         if escaped { return string.map { $0.utf8.elementsEqual(other) } ?? false }

@@ -1,0 +1,276 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A strict, single-pass JSON reader (RFC 8259) over a message's bytes for the hot path of decoding
+/// uplinks: the caller walks the document, reads the fields it needs and skips the rest without
+/// building them (TTN messages carry correlation ids, decoded payloads and more that mtt never
+/// stores). Nesting is limited so hostile input cannot exhaust the stack.
+struct JSONReader {
+    /// Not JSON, or not the JSON the caller expects: the caller falls back to `JSONDecoder`, which
+    /// words the error.
+    struct Mismatch: Error {}
+
+    static let maximumDepth = 64
+
+    private let source: [UInt8]
+    private var index = 0
+    private var depth = 0
+
+    init(_ source: [UInt8]) {
+        self.source = source
+    }
+
+    /// Reads a whole document with `body`, then checks that nothing but whitespace follows.
+    @discardableResult
+    static func read<T>(_ source: [UInt8], _ body: (inout JSONReader) throws(Mismatch) -> T) throws(Mismatch) -> T {
+        var reader = JSONReader(source)
+        reader.skipWhitespace()
+        let value = try body(&reader)
+        reader.skipWhitespace()
+        guard reader.index == source.count else { throw Mismatch() }
+        return value
+    }
+
+    // MARK: Values
+
+    /// Calls `member` with each key of an object; `member` must read or skip the value.
+    /// A null instead of the object reads as absent (Codable's `decodeIfPresent`).
+    /// Returns false for null.
+    @discardableResult
+    mutating func object(_ member: (JSONText, inout JSONReader) throws(Mismatch) -> Void) throws(Mismatch) -> Bool {
+        if try null() { return false }
+        guard current == UInt8(ascii: "{") else { throw Mismatch() }
+        try enter()
+        index += 1
+        skipWhitespace()
+        if current == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            guard current == UInt8(ascii: "\"") else { throw Mismatch() }
+            let key = try scanString()
+            skipWhitespace()
+            guard current == UInt8(ascii: ":") else { throw Mismatch() }
+            index += 1
+            skipWhitespace()
+            let before = index
+            try member(key, &self)
+            // A member the caller did not read is skipped here.
+            if index == before { try skip() }
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "}"):
+                index += 1
+                depth -= 1
+                return true
+            default: throw Mismatch()
+            }
+        }
+    }
+
+    /// Calls `element` for each element of an array; null reads as absent (returns false).
+    @discardableResult
+    mutating func array(_ element: (inout JSONReader) throws(Mismatch) -> Void) throws(Mismatch) -> Bool {
+        if try null() { return false }
+        guard current == UInt8(ascii: "[") else { throw Mismatch() }
+        try enter()
+        index += 1
+        skipWhitespace()
+        if current == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return true
+        }
+        while true {
+            skipWhitespace()
+            let before = index
+            try element(&self)
+            if index == before { try skip() }
+            skipWhitespace()
+            switch current {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                depth -= 1
+                return true
+            default: throw Mismatch()
+            }
+        }
+    }
+
+    mutating func string() throws(Mismatch) -> String? {
+        if try null() { return nil }
+        guard current == UInt8(ascii: "\""), let text = try scanString().string else { throw Mismatch() }
+        return text
+    }
+
+    mutating func bool() throws(Mismatch) -> Bool? {
+        if try null() { return nil }
+        if current == UInt8(ascii: "t") {
+            try expect("true")
+            return true
+        }
+        try expect("false")
+        return false
+    }
+
+    mutating func double() throws(Mismatch) -> Double? {
+        if try null() { return nil }
+        return try number().value
+    }
+
+    /// An integer field: a number without fraction or exponent that fits `T`.
+    mutating func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(Mismatch) -> T? {
+        if try null() { return nil }
+        guard let integer = try number().integer, let exact = T(exactly: integer) else { throw Mismatch() }
+        return exact
+    }
+
+    /// Skips any value, checking its syntax.
+    mutating func skip() throws(Mismatch) {
+        switch current {
+        case UInt8(ascii: "{"): try object { _, _ throws(Mismatch) in }
+        case UInt8(ascii: "["): try array { _ throws(Mismatch) in }
+        case UInt8(ascii: "\""): _ = try scanString()
+        case UInt8(ascii: "t"): try expect("true")
+        case UInt8(ascii: "f"): try expect("false")
+        case UInt8(ascii: "n"): try expect("null")
+        default: _ = try number()
+        }
+    }
+
+    // MARK: Scanning
+
+    private var current: UInt8? { index < source.count ? source[index] : nil }
+
+    private mutating func enter() throws(Mismatch) {
+        depth += 1
+        guard depth < Self.maximumDepth else { throw Mismatch() }
+    }
+
+    private mutating func null() throws(Mismatch) -> Bool {
+        guard current == UInt8(ascii: "n") else { return false }
+        try expect("null")
+        return true
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { index += 1 }
+    }
+
+    private mutating func expect(_ literal: StaticString) throws(Mismatch) {
+        let count = literal.utf8CodeUnitCount
+        guard index + count <= source.count else { throw Mismatch() }
+        for offset in 0..<count where source[index + offset] != literal.utf8Start[offset] { throw Mismatch() }
+        index += count
+    }
+
+    /// Checks a string and returns its span; the text is made only if the caller wants it.
+    private mutating func scanString() throws(Mismatch) -> JSONText {
+        index += 1
+        let start = index
+        var escaped = false
+        while let byte = current {
+            switch byte {
+            case UInt8(ascii: "\""):
+                defer { index += 1 }
+                return JSONText(bytes: source[start..<index], escaped: escaped)
+            case UInt8(ascii: "\\"):
+                escaped = true
+                index += 1
+                guard let escape = current else { throw Mismatch() }
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                     UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    break
+                case UInt8(ascii: "u"):
+                    let code = try hex4()
+                    if (0xD800..<0xDC00).contains(code) {
+                        try expect("\\u")
+                        guard (0xDC00..<0xE000).contains(try hex4()) else { throw Mismatch() }
+                    } else if (0xDC00..<0xE000).contains(code) {
+                        throw Mismatch()
+                    }
+                default:
+                    throw Mismatch()
+                }
+            default:
+                if byte < 0x20 { throw Mismatch() }
+                index += 1
+            }
+        }
+        throw Mismatch()
+    }
+
+    private mutating func hex4() throws(Mismatch) -> UInt32 {
+        guard index + 4 <= source.count else { throw Mismatch() }
+        for offset in 0..<4 where !source[index + offset].isHexDigit { throw Mismatch() }
+        defer { index += 4 }
+        return JSONText.hex4(source[...], at: index)
+    }
+
+    private mutating func number() throws(Mismatch) -> (value: Double, integer: Int64?) {
+        let start = index
+        var negative = false
+        if current == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        guard let first = current, first.isDigit else { throw Mismatch() }
+        var integer: Int64? = 0
+        if first == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while let byte = current, byte.isDigit {
+                if let value = integer {
+                    let (times, o1) = value.multipliedReportingOverflow(by: 10)
+                    let (sum, o2) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+                    integer = o1 || o2 ? nil : sum
+                }
+                index += 1
+            }
+        }
+        var isInteger = true
+        if current == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            try digits()
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
+            try digits()
+        }
+        if isInteger, let value = integer {
+            let signed = negative ? -value : value
+            return (Double(signed), signed)
+        }
+        // strtod on a NUL-terminated copy: no String for every coordinate and SNR.
+        let length = index - start
+        let value = withUnsafeTemporaryAllocation(of: CChar.self, capacity: length + 1) { text -> Double in
+            for offset in 0..<length { text[offset] = CChar(bitPattern: source[start + offset]) }
+            text[length] = 0
+            return strtod(text.baseAddress!, nil)
+        }
+        return (value, nil)
+    }
+
+    private mutating func digits() throws(Mismatch) {
+        guard let byte = current, byte.isDigit else { throw Mismatch() }
+        while let byte = current, byte.isDigit { index += 1 }
+    }
+}
+
+private extension UInt8 {
+    var isDigit: Bool { self >= UInt8(ascii: "0") && self <= UInt8(ascii: "9") }
+    var isHexDigit: Bool {
+        isDigit || (self >= UInt8(ascii: "a") && self <= UInt8(ascii: "f")) || (self >= UInt8(ascii: "A") && self <= UInt8(ascii: "F"))
+    }
+}

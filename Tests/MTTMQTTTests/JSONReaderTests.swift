@@ -1,0 +1,98 @@
+import Foundation
+@testable import MTTMQTT
+import TestSupport
+import Testing
+
+@Suite("JSON reader of the uplink fast path")
+struct JSONReaderTests {
+    typealias Mismatch = JSONReader.Mismatch
+
+    func skipAll(_ text: String) throws(Mismatch) {
+        try JSONReader.read(Array(text.utf8)) { r throws(Mismatch) in try r.skip() }
+    }
+
+    @Test func readsEveryKindOfValue() throws {
+        var numbers: [Double] = []
+        var integers: [Int?] = []
+        var text: String?
+        var flags: [Bool?] = []
+        let source = #" {"a": [1, -2, 3.5, -0.25e2, 1E3], "b": {"c": true, "d": false, "e": null}, "s": "x\"y\\z\/\n\t\u00e9\ud83d\ude00", "skipped": {"deep": [[{}]]}} "#
+        try JSONReader.read(Array(source.utf8)) { r throws(Mismatch) in
+            try r.object { key, r throws(Mismatch) in
+                if key.matches("a") {
+                    try r.array { r throws(Mismatch) in
+                        numbers.append(try r.double() ?? .nan)
+                    }
+                } else if key.matches("b") {
+                    try r.object { key, r throws(Mismatch) in flags.append(try r.bool()) }
+                } else if key.matches("s") {
+                    text = try r.string()
+                }
+            }
+        }
+        #expect(numbers == [1, -2, 3.5, -25, 1000])
+        #expect(flags == [true, false, nil])
+        #expect(text == "x\"y\\z/\n\té😀")
+        try JSONReader.read(Array("[7, 7.5]".utf8)) { r throws(Mismatch) in
+            try r.array { r throws(Mismatch) in integers.append(try? r.integer(Int.self)) }
+        }
+        #expect(integers.first == 7)
+    }
+
+    @Test(arguments: [
+        "", "{", "{\"a\":}", "[1,]", "{\"a\":1,}", "01", "1.", "-", "1e", "tru", "nul", "\"abc", "\"a\u{1}b\"",
+        "{\"a\":1} x", "\"\\x\"", "\"\\ud800\"", "{a:1}", "[1 2]", "\"\\u12G4\"",
+    ])
+    func refusesMalformedText(_ text: String) {
+        #expect(throws: Mismatch.self) { try skipAll(text) }
+    }
+
+    @Test func refusesDeepNestingAndReadsInvalidUTF8OnlyWhenAsked() throws {
+        #expect(throws: Mismatch.self) { try skipAll(String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)) }
+        #expect(throws: Never.self) { try skipAll(String(repeating: "[", count: 60) + String(repeating: "]", count: 60)) }
+        // Strings are checked when read, so a broken one nobody reads costs nothing.
+        let broken = Array(#"{"a":""#.utf8) + [0xFF, 0xFE] + Array(#"","b":"ok","\u0063":"escaped key"}"#.utf8)
+        var b: String?
+        var c: String?
+        try JSONReader.read(broken) { r throws(Mismatch) in
+            try r.object { key, r throws(Mismatch) in
+                if key.matches("b") { b = try r.string() } else if key.matches("c") { c = try r.string() }
+            }
+        }
+        #expect(b == "ok" && c == "escaped key")
+        #expect(throws: Mismatch.self) {
+            try JSONReader.read(broken) { r throws(Mismatch) in
+                try r.object { key, r throws(Mismatch) in if key.matches("a") { _ = try r.string() } }
+            }
+        }
+    }
+
+    /// Both paths must read a message the same way: compare what each makes of every fixture.
+    @Test func fastPathAndJSONDecoderAgreeOnEveryFixture() throws {
+        var paths = try FileManager.default.contentsOfDirectory(atPath: FixtureFiles.own("ttn")).map { FixtureFiles.own("ttn/" + $0) }
+        if FixtureFiles.sharedIsPresent, let folder = FixtureFiles.shared("ttn") {
+            paths += try FileManager.default.contentsOfDirectory(atPath: folder).map { folder + "/" + $0 }
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        #expect(paths.count >= 5)
+        for path in paths where path.hasSuffix(".json") {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            let slow = try JSONDecoder().decode(TTSUplinkMessage.self, from: Data(bytes))
+            let fast = try JSONReader.read(bytes) { r throws(Mismatch) in try TTSUplinkMessage(reading: &r) }
+            #expect(try encoder.encode(fast) == encoder.encode(slow), "\(path)")
+        }
+    }
+
+    @Test(arguments: [
+        #"{"end_device_ids":{"device_id":"d"},"uplink_message":{"f_cnt":"many"}}"#,
+        #"{"uplink_message":{"f_port":1.5}}"#,
+        #"{"uplink_message":{"rx_metadata":[null]}}"#,
+        #"[1,2,3]"#,
+    ])
+    func aWrongFieldTypeLeavesTheFastPath(_ text: String) {
+        #expect(throws: Mismatch.self) {
+            try JSONReader.read(Array(text.utf8)) { r throws(Mismatch) in try TTSUplinkMessage(reading: &r) }
+        }
+    }
+}
