@@ -68,7 +68,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// Sends one request and reads its response.
     func exchange(_ request: Data, deadline: Date, timeout: Double) throws(SyncTransportError) -> Response {
         try write(request, deadline: deadline, timeout: timeout)
-        let head = try readHead(deadline: deadline, timeout: timeout)
+        let head = try read(upTo: "\r\n\r\n", deadline: deadline, timeout: timeout, whenClosed: "without an answer")
         let lines = head.components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ", maxSplits: 2)
         guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
@@ -132,16 +132,19 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    private func readHead(deadline: Date, timeout: Double) throws(SyncTransportError) -> String {
-        let separator = Data("\r\n\r\n".utf8)
+    /// The text up to `separator` (which is consumed); `whenClosed` says where the server hung up.
+    private func read(
+        upTo separator: String, deadline: Date, timeout: Double, whenClosed: String
+    ) throws(SyncTransportError) -> String {
+        let separator = Data(separator.utf8)
         while true {
             if let end = buffer.range(of: separator) {
-                let head = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
+                let text = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
                 buffer.removeSubrange(buffer.startIndex..<end.upperBound)
-                return head
+                return text
             }
             guard try fill(deadline: deadline, timeout: timeout) else {
-                throw .connectionFailed("\(endpoint) dropped the connection without an answer")
+                throw .connectionFailed("\(endpoint) dropped the connection \(whenClosed)")
             }
         }
     }
@@ -158,17 +161,7 @@ final class HTTPConnection: @unchecked Sendable {
     }
 
     private func readLine(deadline: Date, timeout: Double) throws(SyncTransportError) -> String {
-        let crlf = Data("\r\n".utf8)
-        while true {
-            if let end = buffer.range(of: crlf) {
-                let line = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex..<end.upperBound)
-                return line
-            }
-            guard try fill(deadline: deadline, timeout: timeout) else {
-                throw .connectionFailed("\(endpoint) dropped the connection in the middle of an answer")
-            }
-        }
+        try read(upTo: "\r\n", deadline: deadline, timeout: timeout, whenClosed: "in the middle of an answer")
     }
 
     private func readChunked(deadline: Date, timeout: Double) throws(SyncTransportError) -> Data {
