@@ -120,10 +120,9 @@ struct Sync: AsyncParsableCommand {
 
     private func upload(to destination: any SyncDestination, store: Store, policy: SyncPolicy, stopped: StopSignal) async throws -> SyncSummary {
         let bar = !output.json && isatty(2) == 1 ? SyncProgressBar() : nil
-        let server = (destination as? MapTheThingsDestination)?.baseURL ?? (destination as? TTNMapperDestination)?.url
         let uploader = Uploader(
             store: store, destination: destination,
-            transport: SyncTransports.make(for: server ?? TTNMapperDestination.defaultURL, timeout: timeout.seconds, connections: policy.concurrency),
+            transport: SyncTransports.make(for: destination.server, timeout: timeout.seconds, connections: policy.concurrency),
             policy: policy)
         let task = Task { try await uploader.run { progress in bar?.update(progress) } }
         let interrupts = InterruptWatch {
