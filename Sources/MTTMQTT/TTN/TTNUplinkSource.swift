@@ -23,8 +23,7 @@ public struct TTNUplinkSource: UplinkSource {
         let task = Task { [subscription, counters] in
             var relay = Relay(subscription: subscription, counters: counters)
             for await event in subscription.events() {
-                let decoded = event.payload.map { payload in Result { () throws(UplinkDecodeError) in try UplinkDecoder.decode(payload) } }
-                if let out = relay.handle(event, decoded: decoded) { continuation.yield(out) }
+                if let out = relay.handle(event, decoded: Self.decoding(event)) { continuation.yield(out) }
             }
             continuation.finish()
         }
@@ -57,14 +56,16 @@ public struct TTNUplinkSource: UplinkSource {
 
     /// Each message's decoding, in order; a large batch is split between two tasks.
     private static func decode(_ batch: [MQTTEvent]) async -> [Result<UplinkDecoding, UplinkDecodeError>?] {
-        func decode(_ slice: ArraySlice<MQTTEvent>) -> [Result<UplinkDecoding, UplinkDecodeError>?] {
-            slice.map { event in event.payload.map { payload in Result { () throws(UplinkDecodeError) in try UplinkDecoder.decode(payload) } } }
-        }
-        guard batch.count >= 64 else { return decode(batch[...]) }
+        guard batch.count >= 64 else { return batch.map(decoding) }
         let middle = batch.count / 2
-        async let first = decode(batch[..<middle])
-        let second = decode(batch[middle...])
+        async let first = batch[..<middle].map(decoding)
+        let second = batch[middle...].map(decoding)
         return await first + second
+    }
+
+    /// A message's decoding; nil for connection events.
+    private static func decoding(_ event: MQTTEvent) -> Result<UplinkDecoding, UplinkDecodeError>? {
+        event.payload.map { payload in Result { () throws(UplinkDecodeError) in try UplinkDecoder.decode(payload) } }
     }
 
     /// What the consumer hears of each MQTT event, with the counting and the once-per-topic warnings.
