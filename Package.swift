@@ -27,11 +27,13 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         // The same libsqlite3 GRDB opens; MTTCore binds the rows of its hottest inserts itself.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // TLS for https:// uploads, over mtt's own HTTP/1.1 client (the libssl libmosquitto already loads).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
 
         .target(
             name: "MTTCore",
             dependencies: [
-                "CSQLite",
+                "CSQLite", "COpenSSL",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

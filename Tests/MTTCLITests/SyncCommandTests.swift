@@ -33,6 +33,29 @@ struct SyncCommandTests {
         #expect(server.requests.count == 5)
     }
 
+    @Test func httpsTrustsTheCAGivenWithCAAndRefusesAnUnknownOne() async throws {
+        try SyncTestData.addConfirmedAttempts(4, to: Store(path: mtt.database))
+        let server = try LoopbackHTTPServer { _ in .status(201, "{}") }
+        let keys = TemporaryDirectory("mtt-cli-tls")
+        let certificates = try TestCertificates.make(in: keys)
+        let front = try TLSFront(certificates: certificates, backendPort: server.port)
+        let sync = ["sync", "--target", "mapthethings", "--url", front.baseURL, "--db", mtt.database]
+
+        let refused = try await mtt.run(sync, environment: login)
+        #expect(refused.status == 1)
+        let lastLine = refused.stderr.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(lastLine.hasPrefix("mtt: mapthethings: TLS with 127.0.0.1:\(front.port) failed: "), "\(refused.stderr)")
+        #expect(lastLine.hasSuffix("4 record(s) stay queued"))
+        #expect(server.requests.isEmpty)
+
+        let trusted = try await mtt.run(sync + ["--ca", certificates.caCertificate], environment: login)
+        #expect(trusted.status == 0, "stderr: \(trusted.stderr)")
+        #expect(trusted.stdout.contains("mapthethings: 4 sent, 0 rejected, 0 failed, 0 still queued"), "\(trusted.stdout)")
+        #expect(server.requests.count == 4)
+        #expect(try await unsynced()["mapthethings"] == 0)
+        withExtendedLifetime(keys) {}
+    }
+
     @Test func refusedCredentialsExitOneAndLeaveEverythingQueued() async throws {
         try SyncTestData.addConfirmedAttempts(5, to: Store(path: mtt.database))
         let server = try LoopbackHTTPServer { _ in .status(401, "") }
@@ -109,7 +132,7 @@ struct SyncCommandTests {
     }
 
     @Test func badOptionsAreUsageErrors() async throws {
-        for arguments in [["--url", "ftp://x"], ["--target", "mapthethings", "--experiment", "x"], ["--connections", "0"]] {
+        for arguments in [["--url", "ftp://x"], ["--target", "mapthethings", "--experiment", "x"], ["--connections", "0"], ["--ca", "/nonexistent/ca.pem"]] {
             let result = try await mtt.run(["sync", "--db", mtt.database] + arguments)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
         }

@@ -14,7 +14,7 @@ struct MapTheThingsUploadTests {
         policy.backoff.initial = 0.02
         adjust(&policy)
         let destination = MapTheThingsDestination(baseURL: URL(string: server.baseURL)!, credentials: login, databaseID: try store.databaseID())
-        return Uploader(store: store, destination: destination, transport: SyncTransports.make(for: destination.baseURL, timeout: timeout, connections: policy.concurrency), policy: policy)
+        return Uploader(store: store, destination: destination, transport: HTTPTransport(timeout: timeout, connections: policy.concurrency), policy: policy)
     }
 
     /// What the test server accepted, by msg_seq.
@@ -203,7 +203,7 @@ struct MapTheThingsUploadTests {
         let destination = MapTheThingsDestination(
             baseURL: URL(string: "http://127.0.0.1:\(LoopbackPort.free())")!, credentials: login, databaseID: "test")
         let summary = try await Uploader(
-            store: store, destination: destination, transport: SyncTransports.make(for: destination.baseURL, timeout: 2, connections: 8), policy: policy
+            store: store, destination: destination, transport: HTTPTransport(timeout: 2, connections: 8), policy: policy
         ).run()
         #expect(summary.stopReason?.contains("refused the connection") == true, "\(summary)")
         #expect(summary.queued == 5)

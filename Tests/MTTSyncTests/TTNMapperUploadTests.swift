@@ -20,7 +20,7 @@ func uploadToTTNMapper(_ messagePath: String, dir: TemporaryDirectory) async thr
         position: GeoPoint(latitude: 52.1, longitude: 5.1, altitude: 7.5), method: .interpolated))
     let server = try LoopbackHTTPServer { _ in .status(200, #"{"success":true,"message":"ok"}"#) }
     let destination = TTNMapperDestination(url: URL(string: server.baseURL + "/android/v4")!, experiment: nil, userID: "mtt-user-1")
-    let summary = try await Uploader(store: store, destination: destination, transport: SyncTransports.make(for: destination.url, timeout: 5, connections: 1)).run()
+    let summary = try await Uploader(store: store, destination: destination, transport: HTTPTransport(timeout: 5, connections: 1)).run()
     #expect(summary.sent == 1, "\(summary)")
     let request = try #require(server.requests.first)
     #expect(request.path == "/android/v4")
@@ -139,7 +139,7 @@ struct TTNMapperSyncTests {
 
     func run(_ store: Store, _ server: LoopbackHTTPServer, experiment: String? = nil) async throws -> SyncSummary {
         let destination = TTNMapperDestination(url: URL(string: server.baseURL + "/android/v4")!, experiment: experiment, userID: "mtt-u")
-        return try await Uploader(store: store, destination: destination, transport: SyncTransports.make(for: destination.url, timeout: 5, connections: 4)).run()
+        return try await Uploader(store: store, destination: destination, transport: HTTPTransport(timeout: 5, connections: 4)).run()
     }
 
     @Test func qualityGateHoldsPoorPositionsBackFromTheMainMapButNotFromAnExperiment() async throws {

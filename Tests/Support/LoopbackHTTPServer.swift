@@ -23,6 +23,9 @@ public final class LoopbackHTTPServer: Sendable {
 
     public enum Action: Sendable {
         case respond(status: Int, body: String, headers: [String: String])
+        /// Answer, then close the connection without saying so (as a server whose keep-alive
+        /// timer ran out between two requests).
+        case answerThenClose(status: Int, body: String)
         /// Close the connection without an answer.
         case drop
         /// Hold the request unanswered this long, then close the connection.
@@ -135,11 +138,11 @@ public final class LoopbackHTTPServer: Sendable {
             state.withLock { $0.requests.append(request) }
             switch handler(request) {
             case .respond(let status, let text, let extra):
-                var response = "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Length: \(text.utf8.count)\r\n"
-                for (name, value) in extra { response += "\(name): \(value)\r\n" }
-                response += "\r\n" + text
-                guard writeAll(fd, Data(response.utf8)) else { return }
+                guard writeAll(fd, Self.response(status, text, extra)) else { return }
                 if headers["connection"]?.lowercased() == "close" { return }
+            case .answerThenClose(let status, let text):
+                _ = writeAll(fd, Self.response(status, text, [:]))
+                return
             case .drop:
                 return
             case .stall(let seconds):
@@ -185,6 +188,12 @@ public final class LoopbackHTTPServer: Sendable {
             }
             return true
         }
+    }
+
+    private static func response(_ status: Int, _ text: String, _ headers: [String: String]) -> Data {
+        var response = "HTTP/1.1 \(status) \(reason(status))\r\nContent-Length: \(text.utf8.count)\r\n"
+        for (name, value) in headers { response += "\(name): \(value)\r\n" }
+        return Data((response + "\r\n" + text).utf8)
     }
 
     private static func reason(_ status: Int) -> String {

@@ -11,17 +11,11 @@ public final class MosquittoBroker: @unchecked Sendable {
         }
     }
 
-    public struct TLSFiles: Sendable {
-        public var caCertificate: String
-        public var serverCertificate: String
-        public var serverKey: String
-    }
-
     public let port: Int
     public let folder: TemporaryDirectory
     private var process: Process?
 
-    public init(credentials: Credentials? = nil, tls: TLSFiles? = nil, port: Int = LoopbackPort.free()) throws {
+    public init(credentials: Credentials? = nil, tls: TestCertificates? = nil, port: Int = LoopbackPort.free()) throws {
         self.port = port
         folder = TemporaryDirectory("mtt-mosquitto")
         // mosquitto started as root drops to its own user, which must be able to read these files.
@@ -97,26 +91,6 @@ public final class MosquittoBroker: @unchecked Sendable {
             if FileManager.default.isExecutableFile(atPath: path) { return path }
         }
         throw MosquittoBrokerError.setup("\(name) is not installed: run ./scripts/setup")
-    }
-
-    /// A CA and a server certificate for 127.0.0.1/localhost signed by it, made with openssl.
-    public static func makeTLSFiles(in folder: TemporaryDirectory, name: String = "tls") throws -> TLSFiles {
-        let dir = folder.file(name)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        chmod(folder.path, 0o755)
-        chmod(dir, 0o755)
-        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: dir + "/san.ext", atomically: true, encoding: .utf8)
-        let script = """
-            set -e
-            cd '\(dir)'
-            openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout ca.key -out ca.crt -days 2 -subj '/CN=mtt test CA \(name)'
-            openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout server.key -out server.csr -subj '/CN=localhost'
-            openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out server.crt -days 2 -extfile san.ext
-            chmod 644 ca.crt server.crt server.key
-            """
-        let result = try ChildProcess.runBlocking("/bin/sh", ["-c", script])
-        guard result.status == 0 else { throw MosquittoBrokerError.setup("openssl: \(result.stderr)") }
-        return TLSFiles(caCertificate: dir + "/ca.crt", serverCertificate: dir + "/server.crt", serverKey: dir + "/server.key")
     }
 }
 

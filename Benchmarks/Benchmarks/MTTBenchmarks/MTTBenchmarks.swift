@@ -122,7 +122,7 @@ let benchmarks: @Sendable () -> Void = {
             let store = try Store(path: path)
             let destination = MapTheThingsDestination(
                 baseURL: URL(string: server.baseURL)!, credentials: .init(user: "bench", token: "t", secret: "s"), databaseID: "bench")
-            let uploader = Uploader(store: store, destination: destination, transport: SyncTransports.make(for: destination.baseURL, timeout: 10, connections: 8))
+            let uploader = Uploader(store: store, destination: destination, transport: HTTPTransport(timeout: 10, connections: 8))
             let summary = try await uploader.run()
             precondition(summary.sent == 2_000, "\(summary)")
         }

@@ -3,8 +3,6 @@ import Foundation
 /// A target with its server and settings: what to send for queued records and how to read answers.
 public protocol SyncDestination: Sendable {
     var target: SyncTarget { get }
-    /// The server requests go to, which decides the transport (see `SyncTransports`).
-    var server: URL { get }
     /// Whether held records are in the queue (TTN Mapper uploads to an experiment).
     var includesHeld: Bool { get }
     /// Records of one kind that one request may carry.

@@ -35,6 +35,11 @@ struct Sync: AsyncParsableCommand {
     @Option(help: ArgumentHelp("MapTheThings credentials file (user = …, token = …, secret = …; mode 600).", valueName: "file"))
     var credentials: String?
 
+    @Option(help: ArgumentHelp(
+        "Also trust this CA certificate (PEM) for https:// servers, for a server with a private CA. The system's CAs are always trusted.",
+        valueName: "file"))
+    var ca: String?
+
     @Option(help: ArgumentHelp("Give up on one request after this long.", valueName: "duration"))
     var timeout = DurationArgument(seconds: 20)
 
@@ -59,6 +64,7 @@ struct Sync: AsyncParsableCommand {
         }
         if experiment != nil && target == .mapthethings { throw ValidationError("--experiment is for --target ttnmapper") }
         if connections < 1 || connections > 64 { throw ValidationError("--connections takes 1 to 64") }
+        if let ca, !FileManager.default.isReadableFile(atPath: ca) { throw ValidationError("--ca: cannot read \(ca)") }
         if tries < 1 { throw ValidationError("--tries must be at least 1") }
         if timeout.seconds <= 0 { throw ValidationError("--timeout must be above 0") }
     }
@@ -122,7 +128,7 @@ struct Sync: AsyncParsableCommand {
         let bar = !output.json && isatty(2) == 1 ? SyncProgressBar() : nil
         let uploader = Uploader(
             store: store, destination: destination,
-            transport: SyncTransports.make(for: destination.server, timeout: timeout.seconds, connections: policy.concurrency),
+            transport: HTTPTransport(timeout: timeout.seconds, connections: policy.concurrency, trusting: ca),
             policy: policy)
         let task = Task { try await uploader.run { progress in bar?.update(progress) } }
         let interrupts = InterruptWatch {

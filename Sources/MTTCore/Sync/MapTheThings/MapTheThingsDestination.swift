@@ -17,8 +17,6 @@ public struct MapTheThingsDestination: SyncDestination {
         self.databaseID = databaseID
     }
 
-    public var server: URL { baseURL }
-
     public func batchSize(for kind: SyncRecordKind) -> Int {
         kind == .fix ? 500 : 1
     }

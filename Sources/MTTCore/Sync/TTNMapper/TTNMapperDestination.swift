@@ -18,8 +18,6 @@ public struct TTNMapperDestination: SyncDestination {
         self.userID = userID
     }
 
-    public var server: URL { url }
-
     public var includesHeld: Bool { experiment != nil }
 
     public func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork] {

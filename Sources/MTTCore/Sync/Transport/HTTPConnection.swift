@@ -1,10 +1,7 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
-/// One HTTP/1.1 connection over TCP that can carry many requests in turn (keep-alive).
-/// Blocking calls bounded by a deadline; used by one request at a time, which the pool ensures.
+/// One HTTP/1.1 connection that can carry many requests in turn (keep-alive), over plain TCP or
+/// TLS. Used by one request at a time, which the transport's pool ensures.
 final class HTTPConnection: @unchecked Sendable {
     struct Response {
         var status: Int
@@ -13,61 +10,24 @@ final class HTTPConnection: @unchecked Sendable {
         var keepAlive: Bool
     }
 
-    let endpoint: String
-    private let fd: Int32
+    private let stream: any ByteStream
     private var buffer = Data()
+    private var chunk = [UInt8](repeating: 0, count: 16384)
 
-    /// Connects to `host:port`, trying each address the name resolves to.
-    init(host: String, port: Int, deadline: Date) throws(SyncTransportError) {
-        endpoint = "\(host):\(port)"
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &list) == 0, let first = list else {
-            throw .connectionFailed("cannot find \(host)")
-        }
-        defer { freeaddrinfo(list) }
-        var reason = "\(endpoint) refused the connection"
-        var candidate: UnsafeMutablePointer<addrinfo>? = first
-        while let info = candidate {
-            candidate = info.pointee.ai_next
-            let socket = Foundation.socket(info.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-            if socket < 0 { continue }
-            if connect(socket, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 || errno == EINPROGRESS {
-                if Self.wait(socket, for: Int16(POLLOUT), until: deadline) {
-                    var error: Int32 = 0
-                    var length = socklen_t(MemoryLayout<Int32>.size)
-                    getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &length)
-                    if error == 0 {
-                        var yes: Int32 = 1
-                        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
-                        fd = socket
-                        return
-                    }
-                    if error != ECONNREFUSED { reason = "\(endpoint): \(String(cString: strerror(error)))" }
-                } else {
-                    reason = "\(endpoint) did not accept a connection in time"
-                }
-            }
-            close(socket)
-        }
-        throw .connectionFailed(reason)
+    init(over stream: any ByteStream) {
+        self.stream = stream
     }
 
-    deinit {
-        close(fd)
-    }
+    var endpoint: String { stream.endpoint }
 
     /// True when the server has closed the idle connection (or sent something unasked).
     var isStale: Bool {
-        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&poller, 1, 0) != 0 || !buffer.isEmpty
+        !buffer.isEmpty || stream.isStale
     }
 
     /// Sends one request and reads its response.
     func exchange(_ request: Data, deadline: Date, timeout: Double) throws(SyncTransportError) -> Response {
-        try write(request, deadline: deadline, timeout: timeout)
+        try stream.write(request, deadline: deadline, timeout: timeout)
         let head = try read(upTo: "\r\n\r\n", deadline: deadline, timeout: timeout, whenClosed: "without an answer")
         let lines = head.components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ", maxSplits: 2)
@@ -96,40 +56,11 @@ final class HTTPConnection: @unchecked Sendable {
         return Response(status: status, body: body, keepAlive: keepAlive)
     }
 
-    private func write(_ data: Data, deadline: Date, timeout: Double) throws(SyncTransportError) {
-        var offset = 0
-        while offset < data.count {
-            let n = data.withUnsafeBytes { raw in
-                send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if n > 0 {
-                offset += n
-            } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                guard Self.wait(fd, for: Int16(POLLOUT), until: deadline) else { throw .timedOut(seconds: timeout) }
-            } else if n < 0 && errno == EINTR {
-                continue
-            } else {
-                throw .connectionFailed("\(endpoint) dropped the connection")
-            }
-        }
-    }
-
     /// Reads more bytes into the buffer; false at the end of the stream.
     private func fill(deadline: Date, timeout: Double) throws(SyncTransportError) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let n = Glibc.read(fd, &chunk, chunk.count)
-            if n > 0 {
-                buffer.append(contentsOf: chunk[0..<n])
-                return true
-            }
-            if n == 0 { return false }
-            if errno == EINTR { continue }
-            guard errno == EAGAIN || errno == EWOULDBLOCK else {
-                throw .connectionFailed("\(endpoint) dropped the connection")
-            }
-            guard Self.wait(fd, for: Int16(POLLIN), until: deadline) else { throw .timedOut(seconds: timeout) }
-        }
+        let n = try stream.read(into: &chunk, deadline: deadline, timeout: timeout)
+        buffer.append(contentsOf: chunk[0..<n])
+        return n > 0
     }
 
     /// The text up to `separator` (which is consumed); `whenClosed` says where the server hung up.
@@ -185,18 +116,5 @@ final class HTTPConnection: @unchecked Sendable {
         while try fill(deadline: deadline, timeout: timeout) {}
         defer { buffer.removeAll() }
         return buffer
-    }
-
-    /// Waits until the socket is ready for `events` or the deadline passes.
-    private static func wait(_ fd: Int32, for events: Int16, until deadline: Date) -> Bool {
-        while true {
-            let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 { return false }
-            var poller = pollfd(fd: fd, events: events, revents: 0)
-            let result = poll(&poller, 1, Int32(min(remaining * 1000, Double(Int32.max)).rounded(.up)))
-            if result > 0 { return true }
-            if result == 0 { return false }
-            if errno != EINTR { return false }
-        }
     }
 }

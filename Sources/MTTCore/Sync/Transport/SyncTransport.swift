@@ -1,19 +1,24 @@
-/// Carries sync requests to a server. URLSession in the field; the seam lets the uploader's retry
-/// logic be read apart from HTTP.
+/// Carries sync requests to a server (`HTTPTransport` in the field); the seam lets the uploader's
+/// retry logic be read apart from HTTP.
 public protocol SyncTransport: Sendable {
     /// Sends one request. Throws `SyncTransportError` when no answer came.
     func send(_ request: SyncRequest) async throws -> SyncResponse
 }
 
-/// No answer from the server: all of these are worth retrying later.
+/// No answer from the server.
 public enum SyncTransportError: Error, Sendable, CustomStringConvertible {
+    /// Worth retrying later.
     case timedOut(seconds: Double)
+    /// Worth retrying later: refused, dropped, not HTTP, a broken TLS exchange.
     case connectionFailed(String)
+    /// The server's certificate is not trusted (or the CA file cannot be read): trying again
+    /// cannot help, so the run stops for this target.
+    case untrusted(String)
 
     public var description: String {
         switch self {
         case .timedOut(let seconds): "no answer within \(seconds.plainText) s"
-        case .connectionFailed(let reason): reason
+        case .connectionFailed(let reason), .untrusted(let reason): reason
         }
     }
 }

@@ -79,6 +79,8 @@ public struct Uploader: Sendable {
             let verdict: SyncVerdict
             do {
                 verdict = destination.verdict(for: try await transport.send(request), kind: request.kind)
+            } catch SyncTransportError.untrusted(let reason) {
+                verdict = .stop(reason)
             } catch let error as SyncTransportError {
                 verdict = .retry(error.description)
             }

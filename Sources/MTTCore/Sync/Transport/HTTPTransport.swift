@@ -1,0 +1,97 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// HTTP/1.1 over kept-alive connections, plain for `http://` and TLS (OpenSSL) for `https://`.
+///
+/// mtt speaks HTTP itself rather than through URLSession: on Linux URLSession hands requests to
+/// libcurl, which silently sends a request again when a kept-alive connection turns out to be
+/// closed, and then sends it without its body: the upload hangs until its timeout, and under load
+/// the record can reach the server twice. A record must reach the server once, so every failure
+/// here is reported to the uploader, which decides. (FoundationNetworking also brought libcurl,
+/// GnuTLS and Kerberos into every mtt process, a third of its memory.)
+public final class HTTPTransport: SyncTransport {
+    private let timeout: Double
+    private let maximumIdle: Int
+    private let caFile: String?
+    private let idle = Mutex<[String: [HTTPConnection]]>([:])
+    private let tls = Mutex<TLSContext?>(nil)
+
+    /// - Parameters:
+    ///   - timeout: seconds to wait for an answer to one request (connecting included).
+    ///   - connections: the most idle connections kept open to one server.
+    ///   - caFile: a PEM CA certificate trusted for https:// besides the system's.
+    public init(timeout: Double, connections: Int, trusting caFile: String? = nil) {
+        self.timeout = timeout
+        maximumIdle = connections
+        self.caFile = caFile
+    }
+
+    public func send(_ request: SyncRequest) async throws -> SyncResponse {
+        let scheme = request.url.scheme?.lowercased()
+        guard let host = request.url.host, scheme == "http" || scheme == "https" else {
+            throw SyncTransportError.connectionFailed("\(request.url.absoluteString) is not an http:// or https:// URL")
+        }
+        let secure = scheme == "https"
+        let port = request.url.port ?? (secure ? 443 : 80)
+        var path = request.url.path.isEmpty ? "/" : request.url.path
+        if let query = request.url.query { path += "?" + query }
+        var head = "POST \(path) HTTP/1.1\r\nHost: \(request.url.port.map { "\(host):\($0)" } ?? host)\r\n"
+        head += "User-Agent: mtt/\(MTTVersion.current)\r\nContent-Type: application/json\r\n"
+        head += "Content-Length: \(request.body.count)\r\nConnection: keep-alive\r\n"
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        let bytes = Data((head + "\r\n").utf8) + request.body
+        let key = "\(scheme!)://\(host):\(port)"
+        let timeout = self.timeout
+        return try await withCheckedThrowingContinuation { continuation in
+            // Blocking socket calls run on Dispatch's threads, never on Swift's cooperative pool.
+            DispatchQueue.global().async {
+                do throws(SyncTransportError) {
+                    let deadline = Date().addingTimeInterval(timeout)
+                    let connection: HTTPConnection
+                    if let open = self.takeIdle(key) {
+                        connection = open
+                    } else {
+                        let context = secure ? try self.tlsContext() : nil
+                        let tcp = try TCPStream(host: host, port: port, deadline: deadline)
+                        if let context {
+                            let tls = try TLSStream(over: tcp, host: host, context: context, deadline: deadline, timeout: timeout)
+                            connection = HTTPConnection(over: tls)
+                        } else {
+                            connection = HTTPConnection(over: tcp)
+                        }
+                    }
+                    let response = try connection.exchange(bytes, deadline: deadline, timeout: timeout)
+                    if response.keepAlive { self.putIdle(connection, key) }
+                    continuation.resume(returning: SyncResponse(status: response.status, body: response.body))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// OpenSSL's settings, made at the first https:// request.
+    private func tlsContext() throws(SyncTransportError) -> TLSContext {
+        try tls.withLock { (context: inout TLSContext?) throws(SyncTransportError) -> TLSContext in
+            if let context { return context }
+            let made = try TLSContext(trusting: caFile)
+            context = made
+            return made
+        }
+    }
+
+    /// An open connection to the server, skipping ones the server closed while they were idle.
+    private func takeIdle(_ key: String) -> HTTPConnection? {
+        while let connection = idle.withLock({ $0[key]?.popLast() }) {
+            if !connection.isStale { return connection }
+        }
+        return nil
+    }
+
+    private func putIdle(_ connection: HTTPConnection, _ key: String) {
+        idle.withLock { pool in
+            if pool[key, default: []].count < maximumIdle { pool[key, default: []].append(connection) }
+        }
+    }
+}
