@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // TLS for https:// uploads, over mtt's own HTTP/1.1 client (the libssl libmosquitto already loads).
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // glibc's <malloc.h>, for mallopt.
+        .systemLibrary(name: "CMalloc"),
 
         .target(
             name: "MTTCore",
@@ -44,7 +46,7 @@ let package = Package(
         .executableTarget(
             name: "mtt",
             dependencies: [
-                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS",
+                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

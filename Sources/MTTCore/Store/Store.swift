@@ -18,7 +18,7 @@ public final class Store: Sendable {
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in
             // In WAL mode NORMAL may lose the last commits on power loss; FULL syncs every commit.
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA cache_size = -512")
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)

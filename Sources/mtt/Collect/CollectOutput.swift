@@ -30,6 +30,10 @@ final class CollectOutput: Sendable {
     private let writing = Mutex(())
     private let encoder: JSONEncoder
 
+    /// Events waiting for their lines before the collector writes them itself. Each holds its
+    /// uplink, so this bounds memory as much as the store's queue does.
+    static let backlogLimit = 512
+
     init(style: Style, clock: CollectClock, nodeInfos: [String: NodeInfo]) {
         self.style = style
         self.clock = clock
@@ -43,7 +47,7 @@ final class CollectOutput: Sendable {
     /// collector's own thread spends no time formatting text.
     func handle(_ event: CollectEvent) {
         switch style {
-        case .live: stats.withLock { s in _ = Self.update(&s, with: event) }
+        case .live: stats.withLock { Self.count(event, in: &$0) }
         case .lines, .json:
             let backlog = events.withLock { list in
                 list.append((clock.now(), event))
@@ -51,7 +55,7 @@ final class CollectOutput: Sendable {
             }
             // The flusher runs on the same busy threads; when it falls behind, the collector writes
             // the lines itself rather than let them pile up in memory.
-            if backlog >= 2048 { flush() }
+            if backlog >= Self.backlogLimit { flush() }
         }
     }
 
@@ -92,40 +96,43 @@ final class CollectOutput: Sendable {
         FileHandle.standardOutput.write(Data(("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n") + "\n").utf8))
     }
 
-    /// Updates the counters; returns the log line for the event, if it deserves one.
-    private static func update(_ s: inout Stats, with event: CollectEvent) -> String? {
+    /// Counts the event in the status.
+    private static func count(_ event: CollectEvent, in s: inout Stats) {
         switch event {
-        case .gps(.fix(let fix)):
-            s.lastFix = fix
-            return nil
-        case .gps(.noFix):
-            s.gps = "no fix"
-            return nil
-        case .gps(.connected(let spec)):
-            s.gps = "connected to \(spec)"
-            return "GPS connected: \(spec)"
+        case .gps(.fix(let fix)): s.lastFix = fix
+        case .gps(.noFix): s.gps = "no fix"
+        case .gps(.connected(let spec)): s.gps = "connected to \(spec)"
         case .gps(.lost(let reason)):
             s.gps = "lost: \(reason)"
             s.lastFix = nil
-            return "GPS lost: \(reason)"
-        case .trackPoint:
-            return nil
-        case .attempt(let node, let id, let fix):
+        case .trackPoint, .sample, .nodeLost: break
+        case .attempt(let node, _, let fix):
             s.attempts += 1
             s.lastAttempt = (fix.time, node)
-            return String(format: "attempt %lld by %@ at %.6f, %.6f", id, node, fix.latitude, fix.longitude)
-        case .confirmed(let node, let id, let counter):
-            s.confirmed += 1
-            return "attempt \(id) sent by \(node) (f_cnt \(counter.map(String.init) ?? "?"))"
-        case .failed(let node, let id, let reason):
-            s.failed += 1
-            return "attempt \(id) by \(node) failed: \(reason)"
+        case .confirmed: s.confirmed += 1
+        case .failed: s.failed += 1
         case .heard(_, let uplink, let attemptID):
             s.uplinks += 1
             if attemptID != nil {
                 s.heard += 1
                 s.lastSuccess = (uplink.receivedAt, uplink)
             }
+        case .network(let connected, let detail): s.network = connected ? "connected: \(detail)" : "lost: \(detail)"
+        }
+    }
+
+    /// The event's log line, if it deserves one.
+    private static func line(for event: CollectEvent) -> String? {
+        switch event {
+        case .gps(.fix), .gps(.noFix), .trackPoint: return nil
+        case .gps(.connected(let spec)): return "GPS connected: \(spec)"
+        case .gps(.lost(let reason)): return "GPS lost: \(reason)"
+        case .attempt(let node, let id, let fix):
+            return String(format: "attempt %lld by %@ at %.6f, %.6f", id, node, fix.latitude, fix.longitude)
+        case .confirmed(let node, let id, let counter):
+            return "attempt \(id) sent by \(node) (f_cnt \(counter.map(String.init) ?? "?"))"
+        case .failed(let node, let id, let reason): return "attempt \(id) by \(node) failed: \(reason)"
+        case .heard(_, let uplink, let attemptID):
             let best = uplink.receptions.compactMap(\.rssi).max().map { String(format: "%.0f dBm", $0) } ?? "?"
             return "heard \(uplink.deviceID) f_cnt \(uplink.fCnt ?? 0) by \(uplink.receptions.count) gateway(s), best \(best)" + (attemptID.map { " (attempt \($0))" } ?? "")
         case .sample(let sample):
@@ -133,11 +140,8 @@ final class CollectOutput: Sendable {
                 return String(format: "sample %@ at %.6f, %.6f", sample.method.rawValue, p.latitude, p.longitude)
             }
             return "sample without a position: \(sample.reason ?? "?")"
-        case .network(let connected, let detail):
-            s.network = connected ? "connected: \(detail)" : "lost: \(detail)"
-            return connected ? "network connected: \(detail)" : "network lost: \(detail)"
-        case .nodeLost(let node, let reason):
-            return "node \(node) lost: \(reason)"
+        case .network(let connected, let detail): return connected ? "network connected: \(detail)" : "network lost: \(detail)"
+        case .nodeLost(let node, let reason): return "node \(node) lost: \(reason)"
         }
     }
 
@@ -192,7 +196,7 @@ final class CollectOutput: Sendable {
         // One flusher at a time, so lines come out in the order of their events.
         writing.withLock { _ in
             let batch = events.withLock { list -> [(Timestamp, CollectEvent)] in
-                defer { list.removeAll(keepingCapacity: true) }
+                defer { list = [] }
                 return list
             }
             guard !batch.isEmpty else { return }
@@ -200,11 +204,13 @@ final class CollectOutput: Sendable {
             // A burst (a broker emptying its queue after a reconnect) gets one line, not thousands.
             let burst = style == .lines && batch.count > 50
             var heard = 0, positioned = 0, unpositioned = 0
+            stats.withLock { s in
+                for (_, event) in batch { Self.count(event, in: &s) }
+            }
             for (time, event) in batch {
                 if burst {
                     switch event {
                     case .heard:
-                        _ = stats.withLock { s in Self.update(&s, with: event) }
                         heard += 1
                         continue
                     case .sample(let sample):
@@ -213,10 +219,9 @@ final class CollectOutput: Sendable {
                     default: break
                     }
                 }
-                let line = stats.withLock { s in Self.update(&s, with: event) }
                 switch style {
                 case .json: data += jsonLine(event, at: time)
-                case .lines: if let line { data += Data("\(RFC3339.string(time, fractionDigits: 0))  \(line)\n".utf8) }
+                case .lines: if let line = Self.line(for: event) { data += Data("\(RFC3339.string(time, fractionDigits: 0))  \(line)\n".utf8) }
                 case .live: break
                 }
             }
