@@ -8,7 +8,7 @@ import Foundation
 enum Entry {
     static func main() async {
         // glibc gives each thread that allocates an arena of its own, up to 8 per core, and keeps
-        // their freed pages: a listener burst left ~1.5 MB more resident with the default than
+        // their freed pages: a listener burst left about 1 MB more resident with the default than
         // with two arenas, at the same speed (scripts/load). mtt has a handful of threads.
         mallopt(M_ARENA_MAX, 2)
         LoggingSetup.bootstrap()

@@ -67,6 +67,17 @@ struct JSONReaderTests {
         }
     }
 
+    @Test func readsUTF8TextAsWritten() throws {
+        // ASCII takes a shortcut; anything else goes through full UTF-8 validation.
+        for text in ["gw-zurich-01", "Zürich Hauptbahnhof 🏔", "", "\u{7F}"] {
+            var read: String?
+            try JSONReader.read(Array(#"{"name":""#.utf8) + Array(text.utf8) + Array(#""}"#.utf8)) { r throws(Mismatch) in
+                try r.object { key, r throws(Mismatch) in if key.matches("name") { read = try r.string() } }
+            }
+            #expect(read == text)
+        }
+    }
+
     /// Both paths must read a message the same way: compare what each makes of every fixture.
     @Test func fastPathAndJSONDecoderAgreeOnEveryFixture() throws {
         var paths = try FileManager.default.contentsOfDirectory(atPath: FixtureFiles.own("ttn")).map { FixtureFiles.own("ttn/" + $0) }

@@ -104,26 +104,15 @@ struct HTTPSUploadTests {
     @Test func everyRecordIsAcceptedExactlyOnceThroughTLSDropsAndTimeouts() async throws {
         let store = try Store(path: dir.file("faults.sqlite"))
         let expected = try SyncTestData.addConfirmedAttempts(60, to: store)
-        let accepted = Mutex<[Int]>([])
-        let counter = Mutex(0)
-        let server = try LoopbackHTTPServer { request in
-            let n = counter.withLock { n in n += 1; return n }
-            switch n % 10 {
-            case 1, 4: return .status(500, "storing failed")
-            case 6: return .drop
-            case 8 where n % 20 == 8: return .stall(seconds: 1.5)
-            default:
-                if let seq = request.json?["msg_seq"] as? Int { accepted.withLock { $0.append(seq) } }
-                return .status(201, "{}")
-            }
-        }
+        let accepted = AcceptedRecords()
+        let server = try LoopbackHTTPServer.faulty(recording: accepted)
         let certificates = try TestCertificates.make(in: dir)
         let front = try TLSFront(certificates: certificates, backendPort: server.port)
 
         let summary = try await run(store, front.baseURL, trusting: certificates.caCertificate, timeout: 0.8) { $0.triesPerRecord = 12 }
 
         #expect(summary.sent == 60, "notes: \(summary.notes), stop: \(summary.stopReason ?? "-")")
-        #expect(accepted.withLock { $0 }.sorted() == expected.map(\.msgSeq), "some record was accepted twice or never")
+        #expect(accepted.all.sorted() == expected.map(\.msgSeq), "some record was accepted twice or never")
         #expect(server.requests.count > 70)
         #expect(try store.syncQueueCount(.mapthethings) == 0)
     }

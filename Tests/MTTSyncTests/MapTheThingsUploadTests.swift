@@ -17,15 +17,6 @@ struct MapTheThingsUploadTests {
         return Uploader(store: store, destination: destination, transport: HTTPTransport(timeout: timeout, connections: policy.concurrency), policy: policy)
     }
 
-    /// What the test server accepted, by msg_seq.
-    final class Accepted: Sendable {
-        private let seen = Mutex<[Int]>([])
-        func add(_ request: LoopbackHTTPServer.Request) {
-            if let seq = request.json?["msg_seq"] as? Int { seen.withLock { $0.append(seq) } }
-        }
-        var all: [Int] { seen.withLock { $0 } }
-    }
-
     @Test func transmissionsCarryTheServersBodyTimestampAndAuthorization() async throws {
         let store = try Store(path: dir.file("body.sqlite"))
         let expected = try SyncTestData.addConfirmedAttempts(3, to: store)
@@ -61,19 +52,8 @@ struct MapTheThingsUploadTests {
     @Test func everyRecordIsAcceptedExactlyOnceThroughErrorsDropsAndTimeouts() async throws {
         let store = try Store(path: dir.file("faults.sqlite"))
         let expected = try SyncTestData.addConfirmedAttempts(120, to: store)
-        let accepted = Accepted()
-        let counter = Mutex(0)
-        let server = try LoopbackHTTPServer { request in
-            let n = counter.withLock { n in n += 1; return n }
-            switch n % 10 {
-            case 1, 4: return .status(500, "storing failed")
-            case 6: return .drop
-            case 8 where n % 20 == 8: return .stall(seconds: 1.5)
-            default:
-                accepted.add(request)
-                return .status(201, "{}")
-            }
-        }
+        let accepted = AcceptedRecords()
+        let server = try LoopbackHTTPServer.faulty(recording: accepted)
         let summary = try await uploader(store, server, timeout: 0.5) { $0.triesPerRecord = 12 }.run()
 
         #expect(summary.sent == 120, "notes: \(summary.notes), stop: \(summary.stopReason ?? "-")")
