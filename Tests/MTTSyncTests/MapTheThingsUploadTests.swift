@@ -128,7 +128,7 @@ struct MapTheThingsUploadTests {
             default: .status(405, "Method Not Allowed")
             }
         }
-        let summary = try await uploader(oldServer, store: store).run()
+        let summary = try await uploader(store, oldServer).run()
         #expect(summary.sent == 2)
         #expect(summary.queued == 3 + 1200)
         #expect(summary.stopReason == nil)
@@ -138,7 +138,7 @@ struct MapTheThingsUploadTests {
         #expect(oldServer.requests.filter { $0.path != "/api/v0/transmissions" }.count <= 2 * SyncPolicy().concurrency)
 
         let newServer = try LoopbackHTTPServer { _ in .status(201, "{}") }
-        let later = try await uploader(newServer, store: store).run()
+        let later = try await uploader(store, newServer).run()
         #expect(later.sent == 3 + 1200 && later.queued == 0)
         let samples = newServer.requests.filter { $0.path == "/api/v0/samples" }
         let tracks = newServer.requests.filter { $0.path == "/api/v0/tracks" }
@@ -187,9 +187,5 @@ struct MapTheThingsUploadTests {
         ).run()
         #expect(summary.stopReason?.contains("refused the connection") == true, "\(summary)")
         #expect(summary.queued == 5)
-    }
-
-    private func uploader(_ server: LoopbackHTTPServer, store: Store) throws -> Uploader {
-        try uploader(store, server)
     }
 }

@@ -1,8 +1,9 @@
 import FuzzDriver
 @testable import MTTMQTT
 
-/// A TTN MQTT message: both decoding paths (the byte-level parser and JSONDecoder) must take any
-/// bytes without crashing, and the fast path must agree with JSONDecoder whenever both read it.
+/// A TTN MQTT message: the uplink decoder (the one-pass reader, and JSONDecoder for whatever the
+/// reader leaves) and the reader's skipping must take any bytes without crashing. That both paths
+/// read a message alike is checked on every fixture by JSONReaderTests.
 @main
 enum Fuzzer {
     static func main() { runFuzzer(fuzzOne) }

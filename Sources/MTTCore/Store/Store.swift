@@ -18,6 +18,8 @@ public final class Store: Sendable {
         config.busyMode = .timeout(10)
         config.prepareDatabase { db in
             // In WAL mode NORMAL may lose the last commits on power loss; FULL syncs every commit.
+            // A 512 KiB page cache (SQLite's default is 2 MB) per connection: mtt mostly appends,
+            // and a listener burst stored as fast with it in about 1.5 MB less memory (scripts/load).
             try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA cache_size = -512")
         }
         do {

@@ -41,7 +41,7 @@ public final class HTTPTransport: SyncTransport {
         head += "Content-Length: \(request.body.count)\r\nConnection: keep-alive\r\n"
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         let bytes = Data((head + "\r\n").utf8) + request.body
-        let key = "\(scheme!)://\(host):\(port)"
+        let key = "\(secure ? "https" : "http")://\(host):\(port)"
         let timeout = self.timeout
         return try await withCheckedThrowingContinuation { continuation in
             // Blocking socket calls run on Dispatch's threads, never on Swift's cooperative pool.
