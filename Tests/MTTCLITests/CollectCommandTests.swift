@@ -20,7 +20,7 @@ struct CollectCommandTests {
     /// TTS JSON to a real mosquitto, mtt subscribing to it; the database must say per attempt exactly
     /// what the simulated network decided.
     @Test func activeModeAgreesWithTheSimulatedNetworkThroughARealBroker() async throws {
-        let broker = try MosquittoBroker()
+        let broker = try await MosquittoBroker.start()
         let truthPath = mtt.dir.file("truth.jsonl")
         let result = try await mtt.run([
             "collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake",
@@ -63,7 +63,7 @@ struct CollectCommandTests {
         // Kill it once it has reported six attempts stored (the next one is likely in flight).
         let enough = await child.waitForOutput(timeout: 60) { reported($0) >= 6 }
         child.kill()
-        _ = await child.wait(timeout: 10)
+        _ = await child.wait(timeout: 30)
         #expect(enough)
         let seen = reported(child.stdout)
 
@@ -100,7 +100,7 @@ struct CollectCommandTests {
         let child = try mtt.start(["collect", "--mode", "active", "--node", "fake-rn2483", "--gps", "fixed:52.09,5.12", "--every", "1s", "--db", mtt.database])
         #expect(await child.waitForOutput(timeout: 30) { $0.contains("attempt 1 by serial:") })
         child.signal(SIGTERM)
-        #expect(await child.wait(timeout: 10))
+        #expect(await child.wait(timeout: 30))
         #expect(child.result.status == 0)
         #expect(child.stdout.contains("Database   \(mtt.database)"))
         #expect(try Store(path: mtt.database).status().attempts >= 1)

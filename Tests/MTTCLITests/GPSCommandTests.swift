@@ -46,14 +46,14 @@ struct GPSCommandTests {
     /// The whole path a user runs: a receiver on a serial device, gpsd, libgps, `mtt gps`.
     @Test func readsARealGpsd() async throws {
         let device = try PseudoTerminal()
-        let gpsd = try GPSDServer(device: device.slavePath)
+        let gpsd = try await GPSDServer.start(device: device.slavePath)
         defer { gpsd.stop() }
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: capture)))
         // Keep the receiver talking while mtt connects and reads, on a thread of its own (feeding
         // sleeps between chunks, which must not hold one of the test runner's few async threads).
         let feeder = Thread {
             for _ in 0..<20 where !Thread.current.isCancelled {
-                device.feed(bytes, chunk: 120, pauseMicroseconds: 10_000)
+                device.feedNow(bytes, chunk: 120, pauseMicroseconds: 10_000)
             }
         }
         feeder.start()

@@ -37,8 +37,8 @@ struct SyncCommandTests {
         try SyncTestData.addConfirmedAttempts(4, to: Store(path: mtt.database))
         let server = try LoopbackHTTPServer { _ in .status(201, "{}") }
         let keys = TemporaryDirectory("mtt-cli-tls")
-        let certificates = try TestCertificates.make(in: keys)
-        let front = try TLSFront(certificates: certificates, backendPort: server.port)
+        let certificates = try await TestCertificates.make(in: keys)
+        let front = try await TLSFront.start(certificates: certificates, backendPort: server.port)
         let sync = ["sync", "--target", "mapthethings", "--url", front.baseURL, "--db", mtt.database]
 
         let refused = try await mtt.run(sync, environment: login)

@@ -10,13 +10,13 @@ struct GPSDFixSourceTests {
     /// Feeds `capture` to a fresh gpsd once mtt is watching, and returns what mtt reported.
     static func readThroughGPSD(_ capture: [UInt8]) async throws -> [FixEvent] {
         let device = try PseudoTerminal()
-        let gpsd = try GPSDServer(device: device.slavePath)
+        let gpsd = try await GPSDServer.start(device: device.slavePath)
         defer { gpsd.stop() }
         let recorder = EventRecorder<FixEvent>()
         await recorder.record(GPSDFixSource(port: gpsd.port).events())
-        let watching = await recorder.wait(timeout: 10) { $0.contains { if case .connected = $0 { true } else { false } } }
+        let watching = await recorder.wait(timeout: 30) { $0.contains { if case .connected = $0 { true } else { false } } }
         try #require(watching, "mtt never got gpsd's WATCH answer")
-        device.feed(capture)
+        await device.feed(capture)
         await recorder.waitUntilQuiet(quiet: 1.5, timeout: 30)
         await recorder.stop()
         return await recorder.events
@@ -64,27 +64,27 @@ struct GPSDFixSourceTests {
         let secondHalf: [UInt8] = lines[half...].flatMap { Array($0) + [0x0A] }
 
         let device = try PseudoTerminal()
-        let gpsd = try GPSDServer(device: device.slavePath)
+        let gpsd = try await GPSDServer.start(device: device.slavePath)
         defer { gpsd.stop() }
         let recorder = EventRecorder<FixEvent>()
         await recorder.record(GPSDFixSource(port: gpsd.port, reconnect: Backoff(initial: 0.1, maximum: 0.4)).events())
-        #expect(await recorder.wait(timeout: 10) { $0.contains { if case .connected = $0 { true } else { false } } })
-        device.feed(firstHalf)
-        #expect(await recorder.wait(timeout: 10) { $0.fixes.count >= 10 })
+        #expect(await recorder.wait(timeout: 30) { $0.contains { if case .connected = $0 { true } else { false } } })
+        await device.feed(firstHalf)
+        #expect(await recorder.wait(timeout: 30) { $0.fixes.count >= 10 })
         let beforeLoss = await recorder.events.fixes.count
 
         gpsd.stop()
-        #expect(await recorder.wait(timeout: 10) { $0.contains { if case .lost = $0 { true } else { false } } })
+        #expect(await recorder.wait(timeout: 30) { $0.contains { if case .lost = $0 { true } else { false } } })
         let lost = await recorder.events.compactMap { if case .lost(let reason) = $0 { reason } else { nil } }
         #expect(lost.count == 1, "the loss is reported once, not once per retry: \(lost)")
         #expect(lost.first?.contains("127.0.0.1:\(gpsd.port)") == true)
 
-        try gpsd.start()
-        #expect(await recorder.wait(timeout: 10) { events in
+        try await gpsd.restart()
+        #expect(await recorder.wait(timeout: 30) { events in
             events.filter { if case .connected = $0 { true } else { false } }.count == 2
         })
-        device.feed(secondHalf)
-        #expect(await recorder.wait(timeout: 15) { $0.fixes.count >= beforeLoss + 10 })
+        await device.feed(secondHalf)
+        #expect(await recorder.wait(timeout: 30) { $0.fixes.count >= beforeLoss + 10 })
         await recorder.stop()
 
         // What came after the restart is the capture's second half.
@@ -102,7 +102,7 @@ struct GPSDFixSourceTests {
         let port = LoopbackPort.free()
         let recorder = EventRecorder<FixEvent>()
         await recorder.record(GPSDFixSource(port: port, reconnect: Backoff(initial: 0.05, maximum: 0.1)).events())
-        #expect(await recorder.wait(timeout: 5) { !$0.isEmpty })
+        #expect(await recorder.wait(timeout: 30) { !$0.isEmpty })
         try await Task.sleep(for: .milliseconds(500))
         await recorder.stop()
         let events = await recorder.events

@@ -26,8 +26,8 @@ struct HTTPSUploadTests {
         let store = try Store(path: dir.file("ok.sqlite"))
         let expected = try SyncTestData.addConfirmedAttempts(40, to: store)
         let server = try LoopbackHTTPServer { _ in .status(201, "{}") }
-        let certificates = try TestCertificates.make(in: dir)
-        let front = try TLSFront(certificates: certificates, backendPort: server.port)
+        let certificates = try await TestCertificates.make(in: dir)
+        let front = try await TLSFront.start(certificates: certificates, backendPort: server.port)
 
         let summary = try await run(store, front.baseURL, trusting: certificates.caCertificate) { $0.concurrency = 4 }
 
@@ -49,8 +49,8 @@ struct HTTPSUploadTests {
     func anIdleConnectionTheServerClosedIsNotReused(scheme: String) async throws {
         let store = try Store(path: dir.file("closing-\(scheme).sqlite"))
         let server = try LoopbackHTTPServer { _ in .answerThenClose(status: 201, body: "{}") }
-        let certificates = try TestCertificates.make(in: dir)
-        let front = try TLSFront(certificates: certificates, backendPort: server.port)
+        let certificates = try await TestCertificates.make(in: dir)
+        let front = try await TLSFront.start(certificates: certificates, backendPort: server.port)
         let url = URL(string: scheme == "https" ? front.baseURL : server.baseURL)!
         let destination = MapTheThingsDestination(baseURL: url, credentials: login, databaseID: try store.databaseID())
         let transport = HTTPTransport(timeout: 5, connections: 1, trusting: certificates.caCertificate)
@@ -72,8 +72,8 @@ struct HTTPSUploadTests {
         let store = try Store(path: dir.file("unknown-ca.sqlite"))
         try SyncTestData.addConfirmedAttempts(10, to: store)
         let server = try LoopbackHTTPServer { _ in .status(201, "{}") }
-        let certificates = try TestCertificates.make(in: dir)
-        let front = try TLSFront(certificates: certificates, backendPort: server.port)
+        let certificates = try await TestCertificates.make(in: dir)
+        let front = try await TLSFront.start(certificates: certificates, backendPort: server.port)
 
         let summary = try await run(store, front.baseURL, trusting: nil) { $0.concurrency = 4 }
 
@@ -89,8 +89,8 @@ struct HTTPSUploadTests {
         let store = try Store(path: dir.file("other-name.sqlite"))
         try SyncTestData.addConfirmedAttempts(3, to: store)
         let server = try LoopbackHTTPServer { _ in .status(201, "{}") }
-        let certificates = try TestCertificates.make(in: dir, names: "DNS:map.example.org")
-        let front = try TLSFront(certificates: certificates, backendPort: server.port)
+        let certificates = try await TestCertificates.make(in: dir, names: "DNS:map.example.org")
+        let front = try await TLSFront.start(certificates: certificates, backendPort: server.port)
 
         let byAddress = try await run(store, front.baseURL, trusting: certificates.caCertificate)
         #expect(byAddress.stopReason?.contains("IP address mismatch") == true, "\(byAddress)")
@@ -106,8 +106,8 @@ struct HTTPSUploadTests {
         let expected = try SyncTestData.addConfirmedAttempts(60, to: store)
         let accepted = AcceptedRecords()
         let server = try LoopbackHTTPServer.faulty(recording: accepted)
-        let certificates = try TestCertificates.make(in: dir)
-        let front = try TLSFront(certificates: certificates, backendPort: server.port)
+        let certificates = try await TestCertificates.make(in: dir)
+        let front = try await TLSFront.start(certificates: certificates, backendPort: server.port)
 
         let summary = try await run(store, front.baseURL, trusting: certificates.caCertificate, timeout: 0.8) { $0.triesPerRecord = 12 }
 

@@ -5,6 +5,8 @@ import Synchronization
 ///
 /// The waiting happens off Swift's cooperative thread pool (a termination handler, not a sleep
 /// loop): with two cores that pool has two threads, and a test that blocks one starves the rest.
+/// Nothing here calls `Process.waitUntilExit()`: off the main thread it spins the run loop, and
+/// it never returns when the child's termination goes unnoticed (see `stop()`).
 public struct ChildProcess: Sendable {
     public struct Result: Sendable {
         public var status: Int32
@@ -23,10 +25,10 @@ public struct ChildProcess: Sendable {
         return started.result
     }
 
-    /// For short setup steps outside async code (mosquitto_passwd, openssl).
+    /// For setup steps that already run off the pool (mosquitto_passwd, openssl; see `offThePool`).
     public static func runBlocking(_ executable: String, _ arguments: [String]) throws -> Result {
         let started = try Running(executable, arguments, environment: [:])
-        started.process.waitUntilExit()
+        _ = started.waitBlocking(timeout: 120)
         return started.result
     }
 
@@ -36,6 +38,7 @@ public struct ChildProcess: Sendable {
         private let outputs = TemporaryDirectory("mtt-child")
         private let exited = Mutex<CheckedContinuation<Void, Never>?>(nil)
         private let done = Mutex(false)
+        private let doneSignal = DispatchSemaphore(value: 0)
 
         public init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
             _ = FileManager.default.createFile(atPath: outputs.file("stdout"), contents: nil)
@@ -54,6 +57,7 @@ public struct ChildProcess: Sendable {
 
         private func markExited() {
             done.withLock { $0 = true }
+            doneSignal.signal()
             exited.withLock { c in
                 c?.resume()
                 c = nil
@@ -100,6 +104,27 @@ public struct ChildProcess: Sendable {
                 group.cancelAll()
                 return first
             }
+        }
+
+        /// Waits for the child to exit, blocking the calling thread; false after `timeout` seconds.
+        /// For setup and teardown code that runs off the pool or must finish synchronously.
+        public func waitBlocking(timeout: Double) -> Bool {
+            if done.withLock({ $0 }) { return true }
+            guard doneSignal.wait(timeout: .now() + timeout) == .success else { return false }
+            doneSignal.signal()  // let any later waiter through as well
+            return true
+        }
+
+        /// Kills the child and everything it forked (SIGKILL to its process group: the test
+        /// runner's children inherit a blocked SIGTERM) and waits until it is gone.
+        ///
+        /// The whole group, because Foundation learns of a child's end when a socket the child
+        /// inherited closes: a forked helper that outlives its parent (socat's per-connection
+        /// children) keeps that socket open and the parent's end unnoticed.
+        public func stop() {
+            guard !done.withLock({ $0 }) else { return }
+            Foundation.kill(-process.processIdentifier, SIGKILL)
+            _ = waitBlocking(timeout: 10)
         }
 
         /// Waits until stdout satisfies `condition`, polling its file; false after `timeout`.

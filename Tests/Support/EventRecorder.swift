@@ -3,6 +3,8 @@ import Foundation
 /// Collects what an async stream delivers, so a test can wait for a condition with a deadline.
 public actor EventRecorder<Event: Sendable> {
     public private(set) var events: [Event] = []
+    /// True once the stream has ended on its own.
+    public private(set) var finished = false
     private var task: Task<Void, Never>?
 
     public init() {}
@@ -13,7 +15,12 @@ public actor EventRecorder<Event: Sendable> {
             for await event in stream {
                 await self?.append(event)
             }
+            if !Task.isCancelled { await self?.markFinished() }
         }
+    }
+
+    private func markFinished() {
+        finished = true
     }
 
     private func append(_ event: Event) {
@@ -32,6 +39,16 @@ public actor EventRecorder<Event: Sendable> {
             try? await Task.sleep(for: .milliseconds(20))
         }
         return condition(events)
+    }
+
+    /// Waits until the stream ends (or `timeout` passes); true if it ended. Better than waiting
+    /// for quiet where the stream does end: a starved producer is not mistaken for a finished one.
+    public func waitUntilFinished(timeout: Double) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !finished, Date() < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return finished
     }
 
     /// Waits until no new event arrived for `quiet` seconds (or `timeout` passes).

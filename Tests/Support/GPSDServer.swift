@@ -5,26 +5,31 @@ public final class GPSDServer: @unchecked Sendable {
     public let port: Int
     public let device: String
     private let controlSocket: String
-    private var process: Process?
+    private var process: ChildProcess.Running?
 
-    public init(device: String, port: Int = LoopbackPort.free()) throws {
+    private init(device: String, port: Int) {
         self.device = device
         self.port = port
         controlSocket = NSTemporaryDirectory() + "mtt-gpsd-\(port).sock"
-        try start()
+    }
+
+    /// Starts gpsd on a free port and returns once it listens and has opened the device.
+    public static func start(device: String, port: Int = LoopbackPort.free()) async throws -> GPSDServer {
+        let server = GPSDServer(device: device, port: port)
+        try await server.restart()
+        return server
+    }
+
+    /// Starts gpsd again (after `stop()`) on the same port and device.
+    public func restart() async throws {
+        try await offThePool { try self.launch() }
     }
 
     /// -N foreground, -n read the device before any client asks (so no data is missed while a
     /// client connects), -b read-only (never reconfigure the receiver).
-    public func start() throws {
-        let gpsd = Process()
-        gpsd.executableURL = URL(fileURLWithPath: try Self.executable())
-        gpsd.arguments = ["-N", "-n", "-b", "-S", String(port), "-F", controlSocket, device]
-        gpsd.standardInput = FileHandle.nullDevice
-        gpsd.standardOutput = FileHandle.nullDevice
-        gpsd.standardError = FileHandle.nullDevice
-        try gpsd.run()
-        process = gpsd
+    private func launch() throws {
+        process = try ChildProcess.Running(
+            try Self.executable(), ["-N", "-n", "-b", "-S", String(port), "-F", controlSocket, device], environment: [:])
         guard LoopbackPort.waitUntilListening(port) else {
             stop()
             throw GPSDServerError.notListening(port)
@@ -33,14 +38,10 @@ public final class GPSDServer: @unchecked Sendable {
         usleep(300_000)
     }
 
+    /// Kills gpsd: the harsher test of mtt, and gpsd never unblocks the SIGTERM the test runner's
+    /// children inherit blocked.
     public func stop() {
-        guard let gpsd = process else { return }
-        if gpsd.isRunning {
-            // SIGKILL, not SIGTERM: children of the test runner inherit its blocked signal mask,
-            // and gpsd never unblocks SIGTERM. A killed gpsd is also the harsher test of mtt.
-            kill(gpsd.processIdentifier, SIGKILL)
-            gpsd.waitUntilExit()
-        }
+        process?.stop()
         process = nil
         unlink(controlSocket)
     }

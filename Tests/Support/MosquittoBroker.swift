@@ -13,9 +13,14 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     public let port: Int
     public let folder: TemporaryDirectory
-    private var process: Process?
+    private var process: ChildProcess.Running?
 
-    public init(credentials: Credentials? = nil, tls: TestCertificates? = nil, port: Int = LoopbackPort.free()) throws {
+    /// Writes the configuration, starts the broker and returns once it listens.
+    public static func start(credentials: Credentials? = nil, tls: TestCertificates? = nil) async throws -> MosquittoBroker {
+        try await offThePool { try MosquittoBroker(credentials: credentials, tls: tls, port: LoopbackPort.free()) }
+    }
+
+    private init(credentials: Credentials?, tls: TestCertificates?, port: Int) throws {
         self.port = port
         folder = TemporaryDirectory("mtt-mosquitto")
         // mosquitto started as root drops to its own user, which must be able to read these files.
@@ -42,21 +47,19 @@ public final class MosquittoBroker: @unchecked Sendable {
         }
         try (config.joined(separator: "\n") + "\n").write(toFile: folder.file("mosquitto.conf"), atomically: true, encoding: .utf8)
         chmod(folder.file("mosquitto.conf"), 0o644)
-        try start()
+        try launch()
     }
 
-    public func start() throws {
-        let broker = Process()
-        broker.executableURL = URL(fileURLWithPath: try Self.tool("mosquitto"))
-        broker.arguments = ["-c", folder.file("mosquitto.conf")]
-        broker.standardInput = FileHandle.nullDevice
-        broker.standardOutput = FileHandle.nullDevice
-        _ = FileManager.default.createFile(atPath: folder.file("broker.log"), contents: nil)
-        broker.standardError = FileHandle(forWritingAtPath: folder.file("broker.log"))
-        try broker.run()
+    /// Starts the broker again (after `stop()`) with the same configuration and port.
+    public func restart() async throws {
+        try await offThePool { try self.launch() }
+    }
+
+    private func launch() throws {
+        let broker = try ChildProcess.Running(try Self.tool("mosquitto"), ["-c", folder.file("mosquitto.conf")], environment: [:])
         process = broker
         guard LoopbackPort.waitUntilListening(port) else {
-            let log = (try? String(contentsOfFile: folder.file("broker.log"), encoding: .utf8)) ?? ""
+            let log = broker.stderr
             stop()
             let lines = log.split(whereSeparator: \.isNewline).joined(separator: " | ")
             throw MosquittoBrokerError.setup("mosquitto did not listen on 127.0.0.1:\(port): \(lines)")
@@ -65,11 +68,7 @@ public final class MosquittoBroker: @unchecked Sendable {
 
     /// Kills the broker (SIGKILL: the test runner's children inherit a blocked SIGTERM).
     public func stop() {
-        guard let broker = process else { return }
-        if broker.isRunning {
-            kill(broker.processIdentifier, SIGKILL)
-            broker.waitUntilExit()
-        }
+        process?.stop()
         process = nil
     }
 

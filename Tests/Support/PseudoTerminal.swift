@@ -55,7 +55,12 @@ public final class PseudoTerminal: @unchecked Sendable {
     }
 
     /// Feeds a capture in small chunks with short pauses, the way a receiver at 9600–115200 baud would.
-    public func feed(_ bytes: [UInt8], chunk: Int = 80, pauseMicroseconds: UInt32 = 5_000) {
+    public func feed(_ bytes: [UInt8], chunk: Int = 80, pauseMicroseconds: UInt32 = 5_000) async {
+        _ = try? await offThePool { self.feedNow(bytes, chunk: chunk, pauseMicroseconds: pauseMicroseconds) }
+    }
+
+    /// `feed` for a thread of the test's own.
+    public func feedNow(_ bytes: [UInt8], chunk: Int = 80, pauseMicroseconds: UInt32 = 5_000) {
         var offset = 0
         while offset < bytes.count {
             let end = min(offset + chunk, bytes.count)

@@ -6,22 +6,21 @@ import Foundation
 public final class TLSFront: Sendable {
     public let port: Int
     public var baseURL: String { "https://127.0.0.1:\(port)" }
-    private let process: Process
+    private let process: ChildProcess.Running
 
-    public init(certificates: TestCertificates, backendPort: Int) throws {
+    /// Starts socat and returns once it listens.
+    public static func start(certificates: TestCertificates, backendPort: Int) async throws -> TLSFront {
+        try await offThePool { try TLSFront(certificates: certificates, backendPort: backendPort) }
+    }
+
+    private init(certificates: TestCertificates, backendPort: Int) throws {
         port = LoopbackPort.free()
         let socat = ["/usr/bin/socat", "/bin/socat"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let socat else { throw TestCertificatesError(reason: "socat is not installed: run ./scripts/setup") }
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: socat)
-        process.arguments = [
+        process = try ChildProcess.Running(socat, [
             "OPENSSL-LISTEN:\(port),bind=127.0.0.1,reuseaddr,fork,verify=0,cert=\(certificates.serverCertificate),key=\(certificates.serverKey)",
             "TCP:127.0.0.1:\(backendPort)",
-        ]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        ], environment: [:])
         guard LoopbackPort.waitUntilListening(port) else {
             stop()
             throw TestCertificatesError(reason: "socat did not listen on 127.0.0.1:\(port)")
@@ -30,12 +29,8 @@ public final class TLSFront: Sendable {
 
     deinit { stop() }
 
-    /// Kills socat (SIGKILL: the test runner's children inherit a blocked SIGTERM); its children
-    /// end with their connections.
+    /// Kills socat and the children it forked for open connections.
     public func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        process.stop()
     }
 }

@@ -9,7 +9,11 @@ public struct TestCertificates: Sendable {
     /// - Parameter names: the server certificate's subject alternative names.
     public static func make(
         in folder: TemporaryDirectory, name: String = "tls", names: String = "IP:127.0.0.1,DNS:localhost"
-    ) throws -> TestCertificates {
+    ) async throws -> TestCertificates {
+        try await offThePool { try makeNow(in: folder, name: name, names: names) }
+    }
+
+    private static func makeNow(in folder: TemporaryDirectory, name: String, names: String) throws -> TestCertificates {
         let dir = folder.file(name)
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         // Readable by mosquitto, which drops to its own user when started as root.

@@ -46,7 +46,7 @@ struct TrackCollectorTests {
             flush = { try await c.flush() }
         }
         // Let the scripted track and uplinks play out, then stop as Ctrl-C would.
-        let deadline = ContinuousClock.now + .seconds(15)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline, try store.samples(session: session).count < expected {
             try await Task.sleep(for: .milliseconds(50))
         }

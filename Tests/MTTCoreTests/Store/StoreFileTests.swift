@@ -105,7 +105,7 @@ struct StoreFileTests {
         // Let a few hundred writes return, then kill it mid-loop.
         let enough = await writer.waitForOutput(timeout: 60) { $0.split(separator: "\n").count >= 300 }
         writer.kill()
-        _ = await writer.wait(timeout: 10)
+        _ = await writer.wait(timeout: 30)
         #expect(enough)
         #expect(writer.result.status != 0)
 
