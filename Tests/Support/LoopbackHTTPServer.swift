@@ -30,6 +30,8 @@ public final class LoopbackHTTPServer: Sendable {
         case drop
         /// Hold the request unanswered this long, then close the connection.
         case stall(seconds: Double)
+        /// Send these bytes as the answer, whatever they are, then close the connection.
+        case raw(Data)
 
         public static func status(_ status: Int, _ body: String = "", headers: [String: String] = [:]) -> Action {
             .respond(status: status, body: body, headers: headers)
@@ -147,6 +149,9 @@ public final class LoopbackHTTPServer: Sendable {
                 return
             case .stall(let seconds):
                 Thread.sleep(forTimeInterval: seconds)
+                return
+            case .raw(let bytes):
+                _ = writeAll(fd, bytes)
                 return
             }
         }

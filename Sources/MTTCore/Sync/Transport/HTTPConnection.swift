@@ -10,9 +10,15 @@ final class HTTPConnection: @unchecked Sendable {
         var keepAlive: Bool
     }
 
+    /// The most one answer may take, head and body. The servers answer with a few hundred
+    /// bytes of JSON (an error page from a proxy with a few KB); without a bound, a server that
+    /// streams without end would fill the memory of the Raspberry Pi mtt runs on.
+    static let largestAnswer = 1 << 20
+
     private let stream: any ByteStream
     private var buffer = Data()
     private var chunk = [UInt8](repeating: 0, count: 16384)
+    private var answerBytes = 0
 
     init(over stream: any ByteStream) {
         self.stream = stream
@@ -28,6 +34,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// Sends one request and reads its response.
     func exchange(_ request: Data, deadline: Date, timeout: Double) throws(SyncTransportError) -> Response {
         try stream.write(request, deadline: deadline, timeout: timeout)
+        answerBytes = buffer.count
         let head = try read(upTo: "\r\n\r\n", deadline: deadline, timeout: timeout, whenClosed: "without an answer")
         let lines = head.components(separatedBy: "\r\n")
         let statusParts = lines[0].split(separator: " ", maxSplits: 2)
@@ -59,6 +66,10 @@ final class HTTPConnection: @unchecked Sendable {
     /// Reads more bytes into the buffer; false at the end of the stream.
     private func fill(deadline: Date, timeout: Double) throws(SyncTransportError) -> Bool {
         let n = try stream.read(into: &chunk, deadline: deadline, timeout: timeout)
+        answerBytes += n
+        guard answerBytes <= Self.largestAnswer else {
+            throw .connectionFailed("\(endpoint) sent an answer larger than \(Self.largestAnswer >> 20) MiB")
+        }
         buffer.append(contentsOf: chunk[0..<n])
         return n > 0
     }
@@ -108,7 +119,11 @@ final class HTTPConnection: @unchecked Sendable {
                 return body
             }
             body += try read(count: size, deadline: deadline, timeout: timeout)
-            _ = try readLine(deadline: deadline, timeout: timeout)
+            // The chunk's data ends exactly at its line end; anything else means the size was
+            // wrong and part of the body would be lost.
+            guard try readLine(deadline: deadline, timeout: timeout).isEmpty else {
+                throw .connectionFailed("\(endpoint) sent a bad chunk")
+            }
         }
     }
 
