@@ -114,6 +114,34 @@ struct SyncCommandTests {
         #expect(server.requests.allSatisfy { $0.json?["useragent"] as? String == "mtt/\(MTTVersion.current)" })
     }
 
+    @Test func statusListsWhyARecordWasRejected() async throws {
+        try SyncTestData.addConfirmedAttempts(2, to: Store(path: mtt.database))
+        let server = try LoopbackHTTPServer { request in
+            (request.json?["msg_seq"] as? Int) == 161 ? .status(400, "Invalid latitude/longitude") : .status(201, "{}")
+        }
+        let before = try await mtt.run(["status", "--reasons", "--db", mtt.database])
+        #expect(before.stdout.hasSuffix("\nNo record was rejected or held back.\n"), "\(before.stdout)")
+
+        let sync = try await mtt.run(["sync", "--target", "mapthethings", "--url", server.baseURL, "--db", mtt.database], environment: login)
+        #expect(sync.stdout.contains("mapthethings: 1 sent, 1 rejected"), "\(sync.stdout)")
+        #expect(sync.stdout.contains("  mtt status --reasons lists which records and why\n"), "\(sync.stdout)")
+
+        let text = try await mtt.run(["status", "--reasons", "--db", mtt.database])
+        #expect(text.status == 0)
+        #expect(text.stdout.hasSuffix("\nRejected by mapthethings, newest first:\n  attempt 2: HTTP 400: Invalid latitude/longitude\n"), "\(text.stdout)")
+        let plain = try await mtt.run(["status", "--db", mtt.database])
+        #expect(!plain.stdout.contains("Rejected"))
+
+        let json = try await mtt.run(["status", "--reasons", "--json", "--db", mtt.database])
+        let lines = json.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 2)
+        #expect(lines.first??["unsynced"] != nil)
+        let reason = try #require(lines.last ?? nil)
+        #expect(reason["target"] as? String == "mapthethings" && reason["state"] as? String == "rejected")
+        #expect(reason["kind"] as? String == "attempt" && reason["record_id"] as? Int == 2)
+        #expect(reason["message"] as? String == "HTTP 400: Invalid latitude/longitude")
+    }
+
     @Test func aURLWithoutATargetMeansMapTheThingsOnly() async throws {
         let store = try Store(path: mtt.database)
         try SyncTestData.addListenerSamples(1, to: store)

@@ -72,7 +72,7 @@ extension Store {
     }
 
     /// The reasons recorded for a target's rejected or held records, newest first.
-    public func syncMessages(_ target: SyncTarget, state: SyncOutcome.State, limit: Int = 20) throws -> [(kind: SyncRecordKind, id: Int64, message: String)] {
+    public func syncMessages(_ target: SyncTarget, state: SyncOutcome.State, limit: Int = 20) throws -> [SyncMessage] {
         try read { db in
             try Row.fetchAll(
                 db,
@@ -83,7 +83,7 @@ extension Store {
                 arguments: [target.rawValue, state.rawValue, limit]
             ).compactMap { row in
                 guard let kind = SyncRecordKind(rawValue: row["kind"]) else { return nil }
-                return (kind, row["record_id"], row["message"] ?? "")
+                return SyncMessage(target: target, state: state, kind: kind, recordID: row["record_id"], message: row["message"] ?? "")
             }
         }
     }

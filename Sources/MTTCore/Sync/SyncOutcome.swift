@@ -1,6 +1,6 @@
 /// What became of one record at one target; written to `sync_state` so it is never sent again.
 public struct SyncOutcome: Sendable, Hashable {
-    public enum State: String, Sendable, Hashable {
+    public enum State: String, Sendable, Hashable, Codable {
         /// The target accepted it.
         case sent
         /// The target refused it for good (an invalid record); kept with the target's reason.

@@ -8,13 +8,33 @@ struct Status: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
+    @Flag(help: ArgumentHelp(
+        "Also list why records were rejected by a map or held back by the quality gate.",
+        discussion: "The newest \(Self.reasonsPerList) per target and state. With --json, one object per reason after the status object."))
+    var reasons = false
+
+    static let reasonsPerList = 20
+
     func run() throws {
         let store = try database.openStore()
         let status = try store.status()
+        let messages = reasons ? try Self.messages(in: store) : []
         if output.json {
             try JSONLine.print(status)
+            for message in messages { try JSONLine.print(message) }
         } else {
             print(StatusText.render(status, path: store.path))
+            if reasons { print(StatusText.render(messages)) }
         }
+    }
+
+    static func messages(in store: Store) throws -> [SyncMessage] {
+        var messages: [SyncMessage] = []
+        for target in SyncTarget.allCases {
+            for state in [SyncOutcome.State.rejected, .held] {
+                messages += try store.syncMessages(target, state: state, limit: reasonsPerList)
+            }
+        }
+        return messages
     }
 }

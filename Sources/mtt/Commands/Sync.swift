@@ -155,6 +155,9 @@ struct Sync: AsyncParsableCommand {
         }
         Console.out(line)
         for note in summary.notes { Console.out("  \(note)") }
+        if summary.rejected + summary.held > 0 {
+            Console.out("  mtt status --reasons lists which records and why")
+        }
     }
 }
 

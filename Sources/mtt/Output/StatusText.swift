@@ -20,4 +20,22 @@ enum StatusText {
             To upload  \(queues)
             """
     }
+
+    /// The reasons of `mtt status --reasons`, a heading per target and state.
+    static func render(_ messages: [SyncMessage]) -> String {
+        guard !messages.isEmpty else { return "\nNo record was rejected or held back." }
+        var lines: [String] = []
+        var heading = ""
+        for message in messages {
+            let next = message.state == .held
+                ? "Held back from \(message.target.rawValue) by the quality gate (they go to an --experiment), newest first:"
+                : "Rejected by \(message.target.rawValue), newest first:"
+            if next != heading {
+                lines += ["", next]
+                heading = next
+            }
+            lines.append("  \(message.kind.rawValue) \(message.recordID): \(message.message)")
+        }
+        return lines.joined(separator: "\n")
+    }
 }
