@@ -36,7 +36,6 @@ public struct ChildProcess: Sendable {
     public final class Running: @unchecked Sendable {
         let process = Process()
         private let outputs = TemporaryDirectory("mtt-child")
-        private let exited = Mutex<CheckedContinuation<Void, Never>?>(nil)
         private let done = Mutex(false)
         private let doneSignal = DispatchSemaphore(value: 0)
 
@@ -58,10 +57,6 @@ public struct ChildProcess: Sendable {
         private func markExited() {
             done.withLock { $0 = true }
             doneSignal.signal()
-            exited.withLock { c in
-                c?.resume()
-                c = nil
-            }
         }
 
         public var pid: Int32 { process.processIdentifier }
@@ -72,42 +67,11 @@ public struct ChildProcess: Sendable {
 
         /// Waits for the child to exit; false after `timeout` seconds.
         public func wait(timeout: Double) async -> Bool {
-            await withTaskGroup(of: Bool.self) { group in
-                group.addTask {
-                    await withCheckedContinuation { continuation in
-                        let already = self.done.withLock { $0 }
-                        if already {
-                            continuation.resume()
-                        } else {
-                            self.exited.withLock { $0 = continuation }
-                            if self.done.withLock({ $0 }) {
-                                self.exited.withLock { c in
-                                    c?.resume()
-                                    c = nil
-                                }
-                            }
-                        }
-                    }
-                    return true
-                }
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(timeout))
-                    return false
-                }
-                let first = await group.next() ?? false
-                if !first {
-                    self.exited.withLock { c in
-                        c?.resume()
-                        c = nil
-                    }
-                }
-                group.cancelAll()
-                return first
-            }
+            (try? await offThePool { self.waitBlocking(timeout: timeout) }) ?? false
         }
 
         /// Waits for the child to exit, blocking the calling thread; false after `timeout` seconds.
-        /// For setup and teardown code that runs off the pool or must finish synchronously.
+        /// Async code calls `wait(timeout:)`, which does this on a thread of its own.
         public func waitBlocking(timeout: Double) -> Bool {
             if done.withLock({ $0 }) { return true }
             guard doneSignal.wait(timeout: .now() + timeout) == .success else { return false }
