@@ -36,6 +36,27 @@ struct MapTheThingsNodeTests {
         await fake.node.close()
     }
 
+    /// The first send's timeout timer is still pending when ble_seq comes round to 1 again: it must
+    /// not end the 256th send's wait (CI once saw send 256 fail this way, its result arriving later).
+    @Test func anEarlierSendsTimerDoesNotEndALaterSendWithTheSameSequence() async throws {
+        let timeout = 10.0
+        let fake = try await FakeNode.start(sendTimeout: timeout)
+        await fake.emulator.configure { $0.airtime = 0.001 }
+        let start = ContinuousClock.now
+        for _ in 0..<255 {
+            _ = try await fake.node.send(Self.payload)
+        }
+        // Send 256 starts after 5 s and its result takes 6 s, so send 1's timer (due at 10 s) fires while it waits.
+        try await Task.sleep(until: start + .seconds(5))
+        let startedAt = ContinuousClock.now - start
+        try #require(startedAt < .seconds(timeout), "255 sends took \(startedAt), longer than the timeout this test needs to outlast")
+        await fake.emulator.configure { $0.airtime = 6 }
+        let wrapped = try await fake.node.send(Self.payload)
+        #expect(wrapped.sequence == 1)
+        #expect(wrapped.outcome == .confirmed(frameCounter: 255))
+        await fake.node.close()
+    }
+
     @Test func aSendDroppedByTheBusyNodeIsAFailedAttempt() async throws {
         let fake = try await FakeNode.start(sendTimeout: 0.5)
         await fake.emulator.occupyRadio(for: 0.3)

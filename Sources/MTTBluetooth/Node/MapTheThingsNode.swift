@@ -14,7 +14,8 @@ public actor MapTheThingsNode: NodeLink {
     private var characteristics: [BluetoothUUID: GATTCharacteristic] = [:]
     private var sequence = BLESequence()
     private var sends = TurnQueue()
-    private var awaiting: (sequence: UInt8, continuation: CheckedContinuation<TXResult?, Never>)?
+    private var awaiting: AwaitedResult?
+    private var waitsStarted: UInt64 = 0
     private var battery: Int?
     private var logAssembler = LogLineAssembler()
     private let logContinuation: AsyncStream<String>.Continuation
@@ -163,21 +164,33 @@ public actor MapTheThingsNode: NodeLink {
         try await gatt.read(handle: try handleOf(uuid))
     }
 
+    /// The send waiting for its TX result. The timer is matched by `wait`, not by `ble_seq`: the
+    /// sequence repeats every 255 sends, and a stale timer must not end a later send's wait.
+    private struct AwaitedResult {
+        let wait: UInt64
+        let sequence: UInt8
+        let continuation: CheckedContinuation<TXResult?, Never>
+        var timer: Task<Void, Never>?
+    }
+
     private func waitForResult(_ seq: UInt8) async -> TXResult? {
         let timeout = sendTimeout
+        waitsStarted += 1
+        let wait = waitsStarted
         return await withCheckedContinuation { continuation in
-            awaiting = (seq, continuation)
-            Task { [weak self] in
+            awaiting = AwaitedResult(wait: wait, sequence: seq, continuation: continuation)
+            awaiting?.timer = Task { [weak self] in
                 try? await Task.sleep(for: .seconds(timeout))
-                await self?.expire(seq)
+                await self?.endWait(wait, with: nil)
             }
         }
     }
 
-    private func expire(_ seq: UInt8) {
-        guard let a = awaiting, a.sequence == seq else { return }
+    private func endWait(_ wait: UInt64?, with result: TXResult?) {
+        guard let a = awaiting, wait == nil || a.wait == wait else { return }
         awaiting = nil
-        a.continuation.resume(returning: nil)
+        a.timer?.cancel()
+        a.continuation.resume(returning: result)
     }
 
     private func notified(_ n: GATTClient.Notification) {
@@ -189,8 +202,7 @@ public actor MapTheThingsNode: NodeLink {
             }
             // A late result of an earlier, timed-out send matches nothing and is dropped.
             guard let a = awaiting, a.sequence == result.bleSequence else { return }
-            awaiting = nil
-            a.continuation.resume(returning: result)
+            endWait(a.wait, with: result)
         case characteristics[MapTheThingsProfile.batteryLevel]?.valueHandle:
             battery = n.value.first.map(Int.init)
         case characteristics[MapTheThingsProfile.logText]?.valueHandle:
@@ -202,10 +214,7 @@ public actor MapTheThingsNode: NodeLink {
 
     private func linkEnded() {
         logContinuation.finish()
-        if let a = awaiting {
-            awaiting = nil
-            a.continuation.resume(returning: nil)
-        }
+        endWait(nil, with: nil)
     }
 
     /// The battery level the node last reported, in percent (approximate: the firmware encodes it oddly).
