@@ -18,12 +18,24 @@ struct MapTheThingsNodeTests {
         await fake.node.close()
     }
 
+    /// Also: send 1's timeout timer is still pending when ble_seq comes round to 1 again, and must not
+    /// end send 256's wait (CI once saw send 256 fail this way, its result arriving later).
     @Test func threeHundredTrackedSendsWrapBLESequencePast255() async throws {
-        let fake = try await FakeNode.start(sendTimeout: 5)
+        let timeout = 10.0
+        let fake = try await FakeNode.start(sendTimeout: timeout)
         await fake.emulator.configure { $0.airtime = 0.001 }
+        let start = ContinuousClock.now
         var results: [SendResult] = []
-        for _ in 0..<300 {
+        for n in 1...300 {
+            if n == 256 {
+                // Send 256 starts after 5 s and its result takes 6 s: send 1's timer (due at 10 s) fires while it waits.
+                try await Task.sleep(until: start + .seconds(5))
+                let startedAt = ContinuousClock.now - start
+                try #require(startedAt < .seconds(timeout), "255 sends took \(startedAt), longer than the timeout this test needs to outlast")
+                await fake.emulator.configure { $0.airtime = 6 }
+            }
             results.append(try await fake.node.send(Self.payload))
+            if n == 256 { await fake.emulator.configure { $0.airtime = 0.001 } }
         }
         let sequences = results.compactMap(\.sequence)
         #expect(sequences == Array(1...255) + Array(1...45))
@@ -36,30 +48,9 @@ struct MapTheThingsNodeTests {
         await fake.node.close()
     }
 
-    /// The first send's timeout timer is still pending when ble_seq comes round to 1 again: it must
-    /// not end the 256th send's wait (CI once saw send 256 fail this way, its result arriving later).
-    @Test func anEarlierSendsTimerDoesNotEndALaterSendWithTheSameSequence() async throws {
-        let timeout = 10.0
-        let fake = try await FakeNode.start(sendTimeout: timeout)
-        await fake.emulator.configure { $0.airtime = 0.001 }
-        let start = ContinuousClock.now
-        for _ in 0..<255 {
-            _ = try await fake.node.send(Self.payload)
-        }
-        // Send 256 starts after 5 s and its result takes 6 s, so send 1's timer (due at 10 s) fires while it waits.
-        try await Task.sleep(until: start + .seconds(5))
-        let startedAt = ContinuousClock.now - start
-        try #require(startedAt < .seconds(timeout), "255 sends took \(startedAt), longer than the timeout this test needs to outlast")
-        await fake.emulator.configure { $0.airtime = 6 }
-        let wrapped = try await fake.node.send(Self.payload)
-        #expect(wrapped.sequence == 1)
-        #expect(wrapped.outcome == .confirmed(frameCounter: 255))
-        await fake.node.close()
-    }
-
     @Test func aSendDroppedByTheBusyNodeIsAFailedAttempt() async throws {
         let fake = try await FakeNode.start(sendTimeout: 0.5)
-        await fake.emulator.occupyRadio(for: 0.3)
+        await fake.emulator.occupyRadio()
         let dropped = try await fake.node.send(Self.payload)
         guard case .failed(let reason) = dropped.outcome else {
             Issue.record("expected a failure, got \(dropped)")
@@ -67,6 +58,7 @@ struct MapTheThingsNodeTests {
         }
         #expect(reason == "no TX result within 0.5 s (the node reports only successes)")
         #expect(await fake.emulator.droppedSends == 1)
+        await fake.emulator.freeRadio()
         // The next one goes through, with the next ble_seq.
         let next = try await fake.node.send(Self.payload)
         #expect(next.sequence == 2 && next.outcome == .confirmed(frameCounter: 0))
@@ -125,7 +117,10 @@ struct MapTheThingsNodeTests {
     @Test func batteryNotificationsUpdateTheLevel() async throws {
         let fake = try await FakeNode.start()
         await fake.emulator.setBattery(64)
-        try await Task.sleep(for: .milliseconds(200))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while await fake.node.batteryLevel != 64, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(await fake.node.batteryLevel == 64)
         await fake.node.close()
     }

@@ -91,14 +91,14 @@ public actor NodeEmulator {
         }
     }
 
-    /// Keeps the radio busy for a while, as a transmission mtt did not ask for would (another app,
-    /// a send mtt gave up on): a send arriving meanwhile is dropped without a word.
-    public func occupyRadio(for seconds: Double) {
+    /// Keeps the radio busy until `freeRadio()`, as a transmission mtt did not ask for would (another
+    /// app, a send mtt gave up on): a send arriving meanwhile is dropped without a word.
+    public func occupyRadio() {
         inFlight = true
-        Task {
-            try? await Task.sleep(for: .seconds(seconds))
-            self.inFlight = false
-        }
+    }
+
+    public func freeRadio() {
+        inFlight = false
     }
 
     /// A characteristic's value as the node holds it (EUIs LSB first, as written over the air).

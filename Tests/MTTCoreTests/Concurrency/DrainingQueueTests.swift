@@ -32,8 +32,12 @@ struct DrainingQueueTests {
             }
             queue.finish()
         }
-        try? await Task.sleep(for: .milliseconds(50))
         // The writer stops at the capacity until the reader makes room.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while sent.load(ordering: .relaxed) < 10, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        try? await Task.sleep(for: .milliseconds(100))
         #expect(sent.load(ordering: .relaxed) == 10)
         var received: [Int] = []
         var largest = 0
