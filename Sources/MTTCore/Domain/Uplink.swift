@@ -55,4 +55,10 @@ public struct Uplink: Sendable, Hashable, Codable {
     public var earliestReceiveTime: Timestamp {
         receptions.compactMap(\.time).min() ?? receivedAt
     }
+
+    /// Hz from the MHz that TTN v2 and MapTheThings data sets give; nil for a value that is no
+    /// frequency (negative, not finite, beyond 2^64 Hz) instead of a trap.
+    public static func frequency(megahertz: Double) -> UInt64? {
+        UInt64(exactly: (megahertz * 1_000_000).rounded())
+    }
 }

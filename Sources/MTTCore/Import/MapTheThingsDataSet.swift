@@ -70,7 +70,7 @@ public enum MapTheThingsDataSet {
                 let rate = entry.dataRate.flatMap(LoRaDataRate.init)
                 let uplink = Uplink(
                     deviceID: node, devEUI: entry.nodeEui?.uppercased(), fCnt: entry.payload_seq.map { UInt32(clamping: $0) },
-                    frequency: entry.frequency.map { UInt64(($0 * 1_000_000).rounded()) }, spreadingFactor: rate?.spreadingFactor,
+                    frequency: entry.frequency.flatMap(Uplink.frequency(megahertz:)), spreadingFactor: rate?.spreadingFactor,
                     bandwidth: rate?.bandwidth, receivedAt: time,
                     receptions: [GatewayReception(
                         gatewayID: entry.gateway ?? entry.gatewayEui.map { "eui-" + $0.lowercased() } ?? "unknown",

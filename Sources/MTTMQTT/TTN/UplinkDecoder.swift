@@ -98,6 +98,12 @@ public enum UplinkDecoder {
         let meta = v2.metadata
         guard let timeText = meta?.time else { throw UplinkDecodeError(description: "v2 uplink without metadata.time") }
         let rate = meta?.data_rate.flatMap(LoRaDataRate.init)
+        let frequency = try meta?.frequency.map { mhz throws(UplinkDecodeError) -> UInt64 in
+            guard let hz = Uplink.frequency(megahertz: mhz) else {
+                throw UplinkDecodeError(description: "metadata.frequency is not a frequency in MHz: \(mhz)")
+            }
+            return hz
+        }
         let receptions = try (meta?.gateways ?? []).map { g throws(UplinkDecodeError) -> GatewayReception in
             GatewayReception(
                 gatewayID: g.gtw_id ?? "unknown", gatewayEUI: g.gtw_eui?.uppercased(), rssi: g.rssi, snr: g.snr,
@@ -108,7 +114,7 @@ public enum UplinkDecoder {
         return Uplink(
             deviceID: v2.dev_id ?? "", applicationID: v2.app_id, devEUI: v2.hardware_serial?.uppercased(),
             fPort: v2.port ?? 0, fCnt: v2.counter ?? 0,
-            frequency: meta?.frequency.map { UInt64(($0 * 1_000_000).rounded()) },
+            frequency: frequency,
             spreadingFactor: rate?.spreadingFactor, bandwidth: rate?.bandwidth, codingRate: meta?.coding_rate,
             receivedAt: try time(timeText, "metadata.time"), airtime: meta?.airtime.map { Double($0) / 1e9 },
             payload: try base64(v2.payload_raw), receptions: receptions)

@@ -41,6 +41,20 @@ struct MapTheThingsDataSetTests {
         #expect(uplink.fCnt == 4 && uplink.spreadingFactor == 9 && uplink.frequency == 905_100_000)
     }
 
+    @Test func aFrequencyThatIsNoFrequencyIsLeftOutAndTheRecordKept() throws {
+        let store = try Store(path: dir.file("f.sqlite"))
+        let file = dir.file("f.json")
+        try #"[{"gps":[52.0907,5.1214],"time":"2026-06-21 10:15:00","rssi":-97,"frequency":1e30},{"gps":[52.1,5.2],"time":"2026-06-21 10:16:00","rssi":-99,"frequency":868.1}]"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let summary = try MapTheThingsDataSet.importFile(file, into: store)
+        #expect(summary.samples == 2)
+        let uplinks = try store.samples(session: summary.session).compactMap { sample -> Uplink? in
+            guard case .uplink(let id) = sample.subject else { return nil }
+            return try? store.uplink(id)
+        }
+        #expect(uplinks.map(\.frequency) == [nil, 868_100_000])
+    }
+
     @Test func aFileThatIsNotADataSetIsRefusedAndNothingIsStored() throws {
         let store = try Store(path: dir.file("x.sqlite"))
         let bad = dir.file("bad.json")
