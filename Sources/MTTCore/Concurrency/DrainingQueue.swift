@@ -23,19 +23,23 @@ public final class DrainingQueue<Element: Sendable>: Sendable {
     /// Adds an item, first waiting while `capacity` items are waiting: the writer slows to the
     /// reader's pace instead of filling memory.
     public func send(_ element: Element) async {
+        await send(contentsOf: CollectionOfOne(element))
+    }
+
+    /// Adds several items at once, first waiting while they would not fit in `capacity`.
+    public func send(contentsOf elements: some Collection<Element> & Sendable) async {
+        guard !elements.isEmpty else { return }
         while true {
-            let full = state.withLock { s -> Bool in
-                s.buffer.count >= capacity && s.waiter == nil && !s.finished
-            }
+            let full = state.withLock { s in isFull(s, adding: elements.count) }
             if !full {
-                append(element)
+                append(contentsOf: elements)
                 return
             }
             if Task.isCancelled { return }
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     let wait = state.withLock { s -> Bool in
-                        guard s.buffer.count >= capacity, s.waiter == nil, !s.finished, !Task.isCancelled else { return false }
+                        guard isFull(s, adding: elements.count), !Task.isCancelled else { return false }
                         s.senders.append(continuation)
                         return true
                     }
@@ -52,18 +56,30 @@ public final class DrainingQueue<Element: Sendable>: Sendable {
         }
     }
 
+    /// Whether `count` more items must wait: they would pass `capacity` (a batch larger than that
+    /// goes into an empty queue whole), and no reader is waiting to take them at once.
+    private func isFull(_ s: State, adding count: Int) -> Bool {
+        !s.buffer.isEmpty && s.buffer.count + count > capacity && s.waiter == nil && !s.finished
+    }
+
     /// Adds an item; never blocks, so it is safe on a C library's callback thread.
     public func append(_ element: Element) {
+        append(contentsOf: CollectionOfOne(element))
+    }
+
+    /// Adds several items at once; never blocks.
+    public func append(contentsOf elements: some Collection<Element>) {
+        guard !elements.isEmpty else { return }
         let waiter = state.withLock { s -> CheckedContinuation<[Element]?, Never>? in
             guard !s.finished else { return nil }
             if let waiter = s.waiter {
                 s.waiter = nil
                 return waiter
             }
-            s.buffer.append(element)
+            s.buffer.append(contentsOf: elements)
             return nil
         }
-        waiter?.resume(returning: [element])
+        waiter?.resume(returning: Array(elements))
     }
 
     /// No more items: the reader gets what is left, then nil.
@@ -121,6 +137,16 @@ public final class DrainingQueue<Element: Sendable>: Sendable {
         let queue = DrainingQueue<Element>()
         let pump = Task {
             for await element in stream { queue.append(element) }
+            queue.finish()
+        }
+        return (queue, pump)
+    }
+
+    /// A queue fed from a stream of batches, each added whole.
+    public static func pumping(batches stream: AsyncStream<[Element]>) -> (queue: DrainingQueue<Element>, pump: Task<Void, Never>) {
+        let queue = DrainingQueue<Element>()
+        let pump = Task {
+            for await batch in stream { queue.append(contentsOf: batch) }
             queue.finish()
         }
         return (queue, pump)

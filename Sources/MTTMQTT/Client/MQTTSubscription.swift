@@ -12,14 +12,15 @@ public struct MQTTSubscription: Sendable {
         self.credits = credits
     }
 
-    public func events() -> AsyncStream<MQTTEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: MQTTEvent.self)
+    /// The connection's events in batches: whatever arrived in one pass of the network loop.
+    public func events() -> AsyncStream<[MQTTEvent]> {
+        let (stream, continuation) = AsyncStream.makeStream(of: [MQTTEvent].self)
         do {
             let session = try MosquittoSession(settings: settings, topics: topics, credits: credits, continuation: continuation)
             continuation.onTermination = { _ in session.stop() }
             session.start()
         } catch {
-            continuation.yield(.failed(reason: error.description))
+            continuation.yield([.failed(reason: error.description)])
             continuation.finish()
         }
         return stream

@@ -19,6 +19,11 @@ public final class MessageCredits: Sendable {
         }
     }
 
+    /// Takes a credit if one is free, without waiting.
+    func tryTake() -> Bool {
+        semaphore.wait(timeout: .now()) == .success
+    }
+
     public func give(_ count: Int = 1) {
         for _ in 0..<count { semaphore.signal() }
     }

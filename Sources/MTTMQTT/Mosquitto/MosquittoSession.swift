@@ -4,26 +4,42 @@ import Synchronization
 
 /// One libmosquitto client: the only file in MTTMQTT that calls libmosquitto's client API.
 ///
-/// libmosquitto runs the network loop on a thread of its own (`mosquitto_loop_start`) and reconnects
-/// by itself. Its callbacks copy what they are given and yield it to the stream; they do no other work.
+/// The network loop runs on a thread of mtt's own rather than `mosquitto_loop_start`'s, for one
+/// reason: libmosquitto's loop reads one packet per `select`, and hands each message to the
+/// callback alone. Here, after each `mosquitto_loop`, the thread goes on reading while messages
+/// arrive, and the callbacks' events reach the stream as one batch per pass: a burst crosses into
+/// Swift concurrency a few hundred messages at a time instead of one. The callbacks copy what they
+/// are given and do no other work. Reconnecting follows `mosquitto_loop_forever`.
 final class MosquittoSession: Sendable {
     private struct State {
         var lossReported = false
         /// Refused credentials: no more events, whatever the loop does until it is stopped.
         var gaveUp = false
         var stopped = false
+        /// Reconnects since the last connection, for the delay.
+        var reconnects = 0
     }
+
+    /// Messages handed over in one batch at most; a longer burst goes as several.
+    static let batchLimit = 256
 
     private nonisolated(unsafe) let mosq: OpaquePointer
     private let settings: MQTTSettings
     private let topics: [String]
-    private let continuation: AsyncStream<MQTTEvent>.Continuation
+    private let continuation: AsyncStream<[MQTTEvent]>.Continuation
     private let credits: MessageCredits?
     private let state = Mutex(State())
+    /// Events of the current pass of the loop, not yet yielded.
+    private let pending = Mutex<[MQTTEvent]>([])
+    /// Messages the callback has taken, so the loop can tell a read that delivered one from one that did not.
+    private let messagesTaken = Atomic<Int>(0)
+    /// Wakes the loop from a reconnect delay when the session stops.
+    private let wake = DispatchSemaphore(value: 0)
+    private let loopEnded = DispatchSemaphore(value: 0)
 
     init(
         settings: MQTTSettings, topics: [String], credits: MessageCredits? = nil,
-        continuation: AsyncStream<MQTTEvent>.Continuation
+        continuation: AsyncStream<[MQTTEvent]>.Continuation
     ) throws(MQTTError) {
         guard MosquittoLibrary.initialise() else { throw MQTTError("libmosquitto failed to initialise") }
         guard let mosq = mosquitto_new(settings.clientID, true, nil) else {
@@ -58,8 +74,7 @@ final class MosquittoSession: Sendable {
             let payload = message.payloadlen > 0
                 ? Array(UnsafeRawBufferPointer(start: message.payload, count: Int(message.payloadlen)))
                 : []
-            session.credits?.take()
-            session.continuation.yield(.message(topic: topic, payload: payload))
+            session.received(.message(topic: topic, payload: payload))
         }
         mosquitto_log_callback_set(mosq) { _, userData, level, text in
             guard level & Int32(MOSQ_LOG_ERR) != 0, let text, let session = MosquittoSession.from(userData) else { return }
@@ -72,7 +87,16 @@ final class MosquittoSession: Sendable {
             // The loop below keeps retrying; the user hears why the first try failed.
             reportLoss(connectFailure(rc: rc, errno: errno))
         }
-        _ = mosquitto_loop_start(mosq)
+        // From here calls from other threads (disconnect in stop) queue their packets and wake the
+        // loop instead of writing themselves. (Set after the first connect, as mosquitto_loop_start
+        // would be, so that a refused loopback connection is reported as refused at once.)
+        _ = mosquitto_threaded_set(mosq, true)
+        let thread = Thread { [self] in
+            runLoop()
+            loopEnded.signal()
+        }
+        thread.name = "mqtt network"
+        thread.start()
     }
 
     func stop() {
@@ -83,9 +107,92 @@ final class MosquittoSession: Sendable {
         guard !alreadyStopped else { return }
         credits?.close()
         _ = mosquitto_disconnect(mosq)
-        _ = mosquitto_loop_stop(mosq, false)
+        wake.signal()
+        loopEnded.wait()
         mosquitto_destroy(mosq)
         Unmanaged.passUnretained(self).release()
+    }
+
+    // MARK: The network loop
+
+    private var isStopped: Bool { state.withLock { $0.stopped } }
+
+    private func runLoop() {
+        while !isStopped {
+            var rc = mosquitto_loop(mosq, 1000, 1)
+            if rc == MOSQ_ERR_SUCCESS.rawValue { rc = readWhileMessagesArrive() }
+            flush()
+            if rc == MOSQ_ERR_SUCCESS.rawValue { continue }
+            // As mosquitto_loop_forever: these cannot get better by reconnecting.
+            let fatal: [mosq_err_t] = [
+                MOSQ_ERR_NOMEM, MOSQ_ERR_PROTOCOL, MOSQ_ERR_INVAL, MOSQ_ERR_NOT_FOUND, MOSQ_ERR_TLS,
+                MOSQ_ERR_PAYLOAD_SIZE, MOSQ_ERR_NOT_SUPPORTED, MOSQ_ERR_AUTH, MOSQ_ERR_ACL_DENIED,
+                MOSQ_ERR_UNKNOWN, MOSQ_ERR_EAI, MOSQ_ERR_PROXY,
+            ]
+            if fatal.contains(where: { $0.rawValue == rc }) || errno == EPROTO {
+                reportLoss("the MQTT connection to \(settings.endpoint.host):\(settings.endpoint.port) failed: \(String(cString: mosquitto_strerror(rc)))")
+                flush()
+                return
+            }
+            reconnect()
+        }
+    }
+
+    /// After a pass that read something, reads on until a read brings no message (the socket is
+    /// empty, or the packet was not a message) or a batch is full.
+    private func readWhileMessagesArrive() -> Int32 {
+        var count = 0
+        while count < Self.batchLimit {
+            let before = messagesTaken.load(ordering: .relaxed)
+            let rc = mosquitto_loop_read(mosq, 1)
+            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return rc }
+            guard messagesTaken.load(ordering: .relaxed) != before else { break }
+            count += 1
+        }
+        return MOSQ_ERR_SUCCESS.rawValue
+    }
+
+    /// Waits the reconnect delay (doubling from the first to the last of `reconnectDelay`), then
+    /// tries until a connection starts or the session stops.
+    private func reconnect() {
+        while !isStopped {
+            let attempt = state.withLock { state in
+                defer { state.reconnects += 1 }
+                return state.reconnects
+            }
+            let delay = min(settings.reconnectDelay.upperBound, settings.reconnectDelay.lowerBound << min(attempt, 16))
+            _ = wake.wait(timeout: .now() + .seconds(delay))
+            if isStopped { return }
+            let rc = mosquitto_reconnect(mosq)
+            if rc == MOSQ_ERR_SUCCESS.rawValue { return }
+            reportLoss(connectFailure(rc: rc, errno: errno))
+            flush()
+        }
+    }
+
+    /// A message from the callback. Out of credits, the batch so far is handed over before the
+    /// thread waits for the reader, or the reader would wait for this very batch.
+    private func received(_ event: MQTTEvent) {
+        if let credits, !credits.tryTake() {
+            flush()
+            credits.take()
+        }
+        pending.withLock { $0.append(event) }
+        messagesTaken.add(1, ordering: .relaxed)
+    }
+
+    /// An event for the stream, in order with the messages around it.
+    private func emit(_ event: MQTTEvent) {
+        pending.withLock { $0.append(event) }
+    }
+
+    /// Hands the events so far to the stream as one batch; yielding under the lock keeps batches in order.
+    private func flush() {
+        pending.withLock { events in
+            guard !events.isEmpty else { return }
+            continuation.yield(events)
+            events.removeAll(keepingCapacity: true)
+        }
     }
 
     private static func from(_ userData: UnsafeMutableRawPointer?) -> MosquittoSession? {
@@ -100,15 +207,19 @@ final class MosquittoSession: Sendable {
             for topic in topics {
                 _ = mosquitto_subscribe(mosq, nil, topic, 0)
             }
-            state.withLock { $0.lossReported = false }
-            continuation.yield(.connected)
+            state.withLock {
+                $0.lossReported = false
+                $0.reconnects = 0
+            }
+            emit(.connected)
         case 4, 5:
             // MQTT 3.1.1 CONNACK 4 "bad user name or password", 5 "not authorised": retrying cannot help.
             let who = settings.username.map { " for \($0)" } ?? ""
-            continuation.yield(.failed(reason: "\(endpoint.host):\(endpoint.port) refused the credentials\(who) (\(String(cString: mosquitto_connack_string(rc))), CONNACK \(rc)): check --mqtt-user and the API key"))
+            emit(.failed(reason: "\(endpoint.host):\(endpoint.port) refused the credentials\(who) (\(String(cString: mosquitto_connack_string(rc))), CONNACK \(rc)): check --mqtt-user and the API key"))
+            flush()
             state.withLock { $0.gaveUp = true }
             _ = mosquitto_disconnect(mosq)
-            // Not here: finishing runs onTermination, whose loop_stop would wait for this very thread.
+            // Not here: finishing runs onTermination, whose stop() would wait for this very thread.
             let continuation = self.continuation
             DispatchQueue.global().async { continuation.finish() }
         default:
@@ -150,7 +261,10 @@ final class MosquittoSession: Sendable {
             defer { state.lossReported = true }
             return !state.lossReported && !state.stopped && !state.gaveUp
         }
-        if first { continuation.yield(.lost(reason: reason)) }
+        if first {
+            emit(.lost(reason: reason))
+            flush()
+        }
     }
 
     /// The useful part of an OpenSSL error line, e.g. "certificate verify failed".

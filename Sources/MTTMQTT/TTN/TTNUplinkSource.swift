@@ -26,8 +26,10 @@ public struct TTNUplinkSource: UplinkSource {
         let (stream, continuation) = AsyncStream.makeStream(of: UplinkEvent.self)
         let task = Task { [subscription, counters] in
             var relay = Relay(subscription: subscription, counters: counters)
-            for await event in subscription.events() {
-                if let out = relay.handle(event, decoded: Self.decoding(event)) { continuation.yield(out) }
+            for await batch in subscription.events() {
+                for event in batch {
+                    if let out = relay.handle(event, decoded: Self.decoding(event)) { continuation.yield(out) }
+                }
             }
             continuation.finish()
         }
@@ -43,15 +45,18 @@ public struct TTNUplinkSource: UplinkSource {
         let limited = MQTTSubscription(settings: subscription.settings, topics: subscription.topics, credits: credits)
         let queue = DrainingQueue<UplinkEvent>(capacity: Self.decodedLimit)
         let task = Task { [counters] in
-            let (raw, pump) = DrainingQueue.pumping(limited.events())
+            let (raw, pump) = DrainingQueue.pumping(batches: limited.events())
             defer { pump.cancel() }
             var relay = Relay(subscription: limited, counters: counters)
             while let batch = await raw.next() {
                 let decoded = await Self.decode(batch)
+                var out: [UplinkEvent] = []
+                out.reserveCapacity(batch.count)
                 for (event, result) in zip(batch, decoded) {
-                    if let out = relay.handle(event, decoded: result) { await queue.send(out) }
-                    if event.payload != nil { credits.give() }
+                    if let event = relay.handle(event, decoded: result) { out.append(event) }
                 }
+                await queue.send(contentsOf: out)
+                credits.give(batch.count(where: { $0.payload != nil }))
             }
             queue.finish()
         }
