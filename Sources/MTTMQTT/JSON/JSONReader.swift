@@ -13,23 +13,27 @@ struct JSONReader {
 
     static let maximumDepth = 64
 
-    private let source: [UInt8]
+    /// The message's bytes, valid for one `read`: scanning through a pointer rather than the array
+    /// spares a retain and release for every key and string (see `JSONText`).
+    private let source: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
 
-    init(_ source: [UInt8]) {
+    private init(_ source: UnsafeBufferPointer<UInt8>) {
         self.source = source
     }
 
     /// Reads a whole document with `body`, then checks that nothing but whitespace follows.
     @discardableResult
     static func read<T>(_ source: [UInt8], _ body: (inout JSONReader) throws(Mismatch) -> T) throws(Mismatch) -> T {
-        var reader = JSONReader(source)
-        reader.skipWhitespace()
-        let value = try body(&reader)
-        reader.skipWhitespace()
-        guard reader.index == source.count else { throw Mismatch() }
-        return value
+        try source.withUnsafeBufferPointer { buffer throws(Mismatch) in
+            var reader = JSONReader(buffer)
+            reader.skipWhitespace()
+            let value = try body(&reader)
+            reader.skipWhitespace()
+            guard reader.index == buffer.count else { throw Mismatch() }
+            return value
+        }
     }
 
     // MARK: Values
@@ -179,7 +183,7 @@ struct JSONReader {
             switch byte {
             case UInt8(ascii: "\""):
                 defer { index += 1 }
-                return JSONText(bytes: source[start..<index], escaped: escaped)
+                return JSONText(bytes: UnsafeBufferPointer(rebasing: source[start..<index]), escaped: escaped)
             case UInt8(ascii: "\\"):
                 escaped = true
                 index += 1
@@ -212,7 +216,7 @@ struct JSONReader {
         guard index + 4 <= source.count else { throw Mismatch() }
         for offset in 0..<4 where !source[index + offset].isHexDigit { throw Mismatch() }
         defer { index += 4 }
-        return JSONText.hex4(source[...], at: index)
+        return JSONText.hex4(source, at: index)
     }
 
     private mutating func number() throws(Mismatch) -> (value: Double, integer: Int64?) {

@@ -2,9 +2,11 @@
 import Glibc
 #endif
 
-/// The bytes between a string's quotes, as they stand in the message.
-struct JSONText: Sendable {
-    let bytes: ArraySlice<UInt8>
+/// The bytes between a string's quotes, as they stand in the message. They point into the
+/// message and are valid only inside the `JSONReader.read` that found them: take `string` to keep
+/// the text.
+struct JSONText {
+    let bytes: UnsafeBufferPointer<UInt8>
     /// It holds backslash escapes, so its bytes are not its text.
     let escaped: Bool
 
@@ -15,11 +17,9 @@ struct JSONText: Sendable {
 
     func equals(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
         if escaped { return string.map { $0.utf8.elementsEqual(other) } ?? false }
-        guard bytes.count == other.count, bytes.first == other.first else { return false }
-        return bytes.withUnsafeBufferPointer { mine in
-            guard let a = mine.baseAddress, let b = other.baseAddress else { return mine.count == 0 }
-            return memcmp(a, b, mine.count) == 0
-        }
+        guard bytes.count == other.count else { return false }
+        guard let a = bytes.baseAddress, let b = other.baseAddress else { return bytes.count == 0 }
+        return memcmp(a, b, bytes.count) == 0
     }
 
     /// The text, or nil when it is not valid UTF-8.
@@ -56,21 +56,19 @@ struct JSONText: Sendable {
             default: out.append(escape)
             }
         }
-        return Self.text(out[...])
+        return out.withUnsafeBufferPointer(Self.text)
     }
 
     /// The bytes as text, or nil when they are not valid UTF-8. Almost every string in a TTN message
     /// is ASCII, which is valid as it stands; `String(validating:)` is generic and looked up its
     /// type metadata on each call, 8 % of a listener's CPU in a burst.
-    private static func text(_ bytes: ArraySlice<UInt8>) -> String? {
-        bytes.withUnsafeBufferPointer { buffer in
-            if buffer.allSatisfy({ $0 < 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
-            return String(validating: buffer, as: UTF8.self)
-        }
+    private static func text(_ buffer: UnsafeBufferPointer<UInt8>) -> String? {
+        if buffer.allSatisfy({ $0 < 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
+        return String(validating: buffer, as: UTF8.self)
     }
 
     /// Four hex digits the parser has already checked.
-    static func hex4(_ bytes: ArraySlice<UInt8>, at index: Int) -> UInt32 {
+    static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32 {
         var code: UInt32 = 0
         for byte in bytes[index..<index + 4] {
             let digit: UInt8 = switch byte {
