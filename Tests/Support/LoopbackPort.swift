@@ -1,23 +1,37 @@
 import Foundation
+import Synchronization
 
 /// TCP ports on 127.0.0.1 for the servers the tests start.
 public enum LoopbackPort {
-    /// A port that was free a moment ago (the kernel picks it).
+    /// A port for a test server, different from every other this test process hands out, and free
+    /// when handed out. Taken below Linux's ephemeral range (32768 and up), never from it: a port
+    /// the kernel picked for `bind(0)` could be picked again for another test's server a moment
+    /// later, and a second mosquitto that cannot bind exits while the first one answers on the
+    /// port, so two tests would share a broker and see each other's messages (CI saw it).
     public static func free() -> Int {
+        while true {
+            let port = next.withLock { next in
+                defer { next = next + 1 < 32_000 ? next + 1 : 20_000 }
+                return next
+            }
+            if canBind(port) { return port }
+        }
+    }
+
+    private static let next = Mutex(Int.random(in: 20_000..<32_000))
+
+    private static func canBind(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length)
-                return getsockname(fd, pointer, &length)
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// True once something accepts connections on the port.
