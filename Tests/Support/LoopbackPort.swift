@@ -21,21 +21,16 @@ public enum LoopbackPort {
     private static let next = Mutex(Int.random(in: 20_000..<32_000))
 
     private static func canBind(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
+        onLoopback(port) { fd, address, length in bind(fd, address, length) }
     }
 
     /// True once something accepts connections on the port.
     public static func isListening(_ port: Int) -> Bool {
+        onLoopback(port) { fd, address, length in connect(fd, address, length) }
+    }
+
+    /// Whether `call` succeeds on a new TCP socket with 127.0.0.1:`port`; the socket is closed after.
+    private static func onLoopback(_ port: Int, _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -44,7 +39,7 @@ public enum LoopbackPort {
         address.sin_port = UInt16(port).bigEndian
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                call(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
     }
