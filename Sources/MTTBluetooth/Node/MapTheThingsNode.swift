@@ -186,8 +186,8 @@ public actor MapTheThingsNode: NodeLink {
         }
     }
 
-    private func endWait(_ wait: UInt64?, with result: TXResult?) {
-        guard let a = awaiting, wait == nil || a.wait == wait else { return }
+    private func endWait(_ wait: UInt64, with result: TXResult?) {
+        guard let a = awaiting, a.wait == wait else { return }
         awaiting = nil
         a.timer?.cancel()
         a.continuation.resume(returning: result)
@@ -214,7 +214,7 @@ public actor MapTheThingsNode: NodeLink {
 
     private func linkEnded() {
         logContinuation.finish()
-        endWait(nil, with: nil)
+        if let a = awaiting { endWait(a.wait, with: nil) }
     }
 
     /// The battery level the node last reported, in percent (approximate: the firmware encodes it oddly).

@@ -36,7 +36,7 @@ public enum MQTTEvent: Sendable, Hashable {
     case connected
     /// A message, its topic and payload copied out of libmosquitto's buffers.
     case message(topic: String, payload: [UInt8])
-    /// The connection dropped or could not be made; libmosquitto keeps retrying.
+    /// The connection dropped or could not be made; the session keeps retrying.
     case lost(reason: String)
     /// The server refused the credentials: retrying cannot help, the stream ends.
     case failed(reason: String)
