@@ -3,7 +3,7 @@ import GRDB
 
 /// One row bound straight into a statement GRDB compiled and caches, for the inserts that run for
 /// every uplink: GRDB's general argument handling costs more than the insert itself there. Runs
-/// inside a GRDB transaction like any other statement.
+/// inside the batch's transaction like any other statement.
 struct RowInsert {
     private let db: Database
     private let statement: OpaquePointer
@@ -12,9 +12,10 @@ struct RowInsert {
     /// SQLite copies text and blobs before the call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    init(_ db: Database, sql: String) throws {
-        self.db = db
-        statement = try db.cachedStatement(sql: sql).sqliteStatement
+    init(_ batch: Store.Batch, sql: StaticString) throws {
+        db = batch.db
+        // The batch holds the statement, and so keeps this pointer valid, until the transaction ends.
+        statement = try batch.statement(sql).sqliteStatement
         sqlite3_reset(statement)
     }
 

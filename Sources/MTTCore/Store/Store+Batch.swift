@@ -4,12 +4,23 @@ extension Store {
     /// Many records in one transaction: one fsync for a whole import instead of one per record.
     /// Nothing is stored if `body` throws.
     public struct Batch {
-        fileprivate let db: Database
+        let db: Database
+        /// The row inserts' statements, looked up once per transaction: finding one in GRDB's cache
+        /// hashes its SQL, which for a listener burst cost more than binding the row.
+        private let statements = InsertStatements()
+
+        init(_ db: Database) {
+            self.db = db
+        }
+
+        func statement(_ sql: StaticString) throws -> Statement {
+            try statements.statement(sql, in: db)
+        }
 
         @discardableResult
-        public func record(_ uplink: Uplink, session: Int64) throws -> Int64 { try Store.insert(uplink, session: session, db) }
+        public func record(_ uplink: Uplink, session: Int64) throws -> Int64 { try Store.insert(uplink, session: session, self) }
         @discardableResult
-        public func record(_ sample: Sample) throws -> Int64 { try Store.insert(sample, db) }
+        public func record(_ sample: Sample) throws -> Int64 { try Store.insert(sample, self) }
         @discardableResult
         public func record(_ attempt: Attempt) throws -> Int64 { try Store.insert(attempt, db) }
         @discardableResult
@@ -21,7 +32,20 @@ extension Store {
     }
 
     public func batch<T>(_ body: (Batch) throws -> T) throws -> T {
-        try write { db in try body(Batch(db: db)) }
+        try write { db in try body(Batch(db)) }
+    }
+}
+
+/// Statements by the address of their SQL text, which is a literal for every row insert.
+private final class InsertStatements {
+    private var bySQL: [UnsafeRawPointer: Statement] = [:]
+
+    func statement(_ sql: StaticString, in db: Database) throws -> Statement {
+        let key = UnsafeRawPointer(sql.utf8Start)
+        if let statement = bySQL[key] { return statement }
+        let statement = try db.cachedStatement(sql: sql.description)
+        bySQL[key] = statement
+        return statement
     }
 }
 

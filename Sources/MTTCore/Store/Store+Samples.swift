@@ -3,17 +3,17 @@ import GRDB
 extension Store {
     @discardableResult
     public func record(_ sample: Sample) throws -> Int64 {
-        try write { db in try Self.insert(sample, db) }
+        try batch { try Self.insert(sample, $0) }
     }
 
-    static func insert(_ sample: Sample, _ db: Database) throws -> Int64 {
+    static func insert(_ sample: Sample, _ batch: Batch) throws -> Int64 {
         let uplinkID: Int64?
         let attemptID: Int64?
         switch sample.subject {
         case .uplink(let id): (uplinkID, attemptID) = (id, nil)
         case .attempt(let id): (uplinkID, attemptID) = (nil, id)
         }
-        var row = try RowInsert(db, sql: """
+        var row = try RowInsert(batch, sql: """
             INSERT INTO samples (session_id, uplink_id, attempt_id, time, lat, lon, alt, method, reason)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)

@@ -5,11 +5,11 @@ extension Store {
     /// Stores an uplink and one row per gateway reception, in one transaction.
     @discardableResult
     public func record(_ uplink: Uplink, session: Int64) throws -> Int64 {
-        try write { db in try Self.insert(uplink, session: session, db) }
+        try batch { try Self.insert(uplink, session: session, $0) }
     }
 
-    static func insert(_ uplink: Uplink, session: Int64, _ db: Database) throws -> Int64 {
-        var row = try RowInsert(db, sql: """
+    static func insert(_ uplink: Uplink, session: Int64, _ batch: Batch) throws -> Int64 {
+        var row = try RowInsert(batch, sql: """
             INSERT INTO uplinks (session_id, device_id, application_id, dev_eui, dev_addr, f_port, f_cnt,
                                  frequency, spreading_factor, bandwidth, coding_rate, received_at, airtime,
                                  payload, network_id)
@@ -32,7 +32,7 @@ extension Store {
         row.bind(uplink.networkID)
         let uplinkID = try row.run()
         for r in uplink.receptions {
-            var reception = try RowInsert(db, sql: """
+            var reception = try RowInsert(batch, sql: """
                 INSERT INTO receptions (uplink_id, gateway_id, gateway_eui, rssi, channel_rssi, signal_rssi, snr,
                                         time, concentrator_timestamp, channel_index, antenna_index, lat, lon, alt,
                                         packet_broker)
