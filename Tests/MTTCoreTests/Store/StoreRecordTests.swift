@@ -23,6 +23,18 @@ struct StoreRecordTests {
         #expect(try store.integrityCheck() == "ok")
     }
 
+    /// References are not checked on every insert (see `Store.init`), so the integrity check is
+    /// where a record that points nowhere shows.
+    @Test func integrityCheckNamesARecordThatRefersToAMissingOne() throws {
+        let store = try Store(path: dir.file("dangling.sqlite"))
+        let session = try store.startSession(mode: .listener, gps: "fixed")
+        let uplink = try store.record(Uplink(deviceID: "node-1", receivedAt: fix(1).time), session: session)
+        try store.record(Sample(sessionID: session, subject: .uplink(uplink), time: fix(1).time, position: nil, method: .none))
+        #expect(try store.integrityCheck() == "ok")
+        try store.record(Sample(sessionID: session, subject: .uplink(999), time: fix(2).time, position: nil, method: .none))
+        #expect(try store.integrityCheck() == "1 record(s) refer to a missing one (the first: samples 2, in uplinks)")
+    }
+
     @Test func fixRoundTripsWithEveryField() throws {
         let store = try Store(path: dir.file("fix.sqlite"))
         let session = try store.startSession(mode: .matching, gps: "fixed")
