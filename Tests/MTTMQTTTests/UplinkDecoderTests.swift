@@ -37,6 +37,18 @@ struct UplinkDecoderTests {
         #expect(u.earliestReceiveTime == Timestamp(nanosecondsSinceEpoch: 1_782_036_903_400_999_000))
     }
 
+    /// mtt stores EUIs and addresses in capitals whatever case the network sent.
+    @Test func lowerCaseIdentifiersAreStoredInCapitals() throws {
+        let text = String(decoding: try TTNFixtures.own("three-gateways.json"), as: UTF8.self)
+            .replacingOccurrences(of: "0004A30B001C0530", with: "0004a30b001c0530")
+            .replacingOccurrences(of: "260B1234", with: "260b1234")
+            .replacingOccurrences(of: "B827EBFFFE000001", with: "b827ebfffe000001")
+        #expect(text.contains("0004a30b001c0530") && text.contains("260b1234") && text.contains("b827ebfffe000001"))
+        let u = try TTNFixtures.uplink(Array(text.utf8))
+        #expect(u.devEUI == "0004A30B001C0530" && u.devAddr == "260B1234")
+        #expect(u.receptions.first?.gatewayEUI == "B827EBFFFE000001")
+    }
+
     @Test func omittedZeroValuesReadAsZeroOrAbsent() throws {
         let u = try TTNFixtures.uplink(try TTNFixtures.own("zero-omitted.json"))
         #expect(u.fPort == 0 && u.fCnt == 0)

@@ -53,7 +53,11 @@ public struct Uplink: Sendable, Hashable, Codable {
     /// The earliest gateway receive time, which is closest to when the node transmitted;
     /// the network server's own time otherwise.
     public var earliestReceiveTime: Timestamp {
-        receptions.compactMap(\.time).min() ?? receivedAt
+        var earliest: Timestamp?
+        for reception in receptions {
+            if let time = reception.time, earliest.map({ time < $0 }) ?? true { earliest = time }
+        }
+        return earliest ?? receivedAt
     }
 
     /// Hz from the MHz that TTN v2 and MapTheThings data sets give; nil for a value that is no

@@ -48,7 +48,11 @@ public enum RFC3339 {
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)`, keeping up to nanoseconds
     /// (The Things Stack sends nine fraction digits). Nil for anything else.
     public static func parse(_ text: some StringProtocol) -> Timestamp? {
-        let b = Array(text.utf8)
+        // In place: a listener parses three of these for every uplink.
+        text.utf8.withContiguousStorageIfAvailable(parse(utf8:)) ?? Array(text.utf8).withUnsafeBufferPointer(parse(utf8:))
+    }
+
+    private static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= b.count else { return nil }
             var value = 0

@@ -70,7 +70,7 @@ public enum UplinkDecoder {
             let viaPacketBroker = r.packet_broker != nil || r.gateway_ids?.gateway_id == "packetbroker"
             return GatewayReception(
                 gatewayID: r.gateway_ids?.gateway_id ?? r.packet_broker?.forwarder_gateway_id ?? "unknown",
-                gatewayEUI: (r.gateway_ids?.eui ?? r.packet_broker?.forwarder_gateway_eui)?.uppercased(),
+                gatewayEUI: upperCased(r.gateway_ids?.eui ?? r.packet_broker?.forwarder_gateway_eui),
                 rssi: r.rssi, channelRSSI: r.channel_rssi, signalRSSI: r.signal_rssi, snr: r.snr,
                 time: try r.time.map { t throws(UplinkDecodeError) in try time(t, "rx_metadata.time") },
                 concentratorTimestamp: r.timestamp, channelIndex: r.channel_index, antennaIndex: r.antenna_index,
@@ -85,7 +85,7 @@ public enum UplinkDecoder {
             ?? receptions.compactMap(\.time).min() ?? arrival
         return Uplink(
             deviceID: deviceID, applicationID: ids.application_ids?.application_id,
-            devEUI: ids.dev_eui?.uppercased(), devAddr: ids.dev_addr?.uppercased(),
+            devEUI: upperCased(ids.dev_eui), devAddr: upperCased(ids.dev_addr),
             fPort: m.f_port ?? 0, fCnt: m.f_cnt ?? 0, frequency: frequency,
             spreadingFactor: lora?.spreading_factor, bandwidth: lora?.bandwidth,
             codingRate: lora?.coding_rate ?? m.settings?.coding_rate,
@@ -106,18 +106,25 @@ public enum UplinkDecoder {
         }
         let receptions = try (meta?.gateways ?? []).map { g throws(UplinkDecodeError) -> GatewayReception in
             GatewayReception(
-                gatewayID: g.gtw_id ?? "unknown", gatewayEUI: g.gtw_eui?.uppercased(), rssi: g.rssi, snr: g.snr,
+                gatewayID: g.gtw_id ?? "unknown", gatewayEUI: upperCased(g.gtw_eui), rssi: g.rssi, snr: g.snr,
                 time: try g.time.map { t throws(UplinkDecodeError) in try time(t, "gateways.time") },
                 concentratorTimestamp: g.timestamp, channelIndex: g.channel,
                 location: g.latitude.flatMap { lat in g.longitude.map { GeoPoint(latitude: lat, longitude: $0, altitude: g.altitude) } })
         }
         return Uplink(
-            deviceID: v2.dev_id ?? "", applicationID: v2.app_id, devEUI: v2.hardware_serial?.uppercased(),
+            deviceID: v2.dev_id ?? "", applicationID: v2.app_id, devEUI: upperCased(v2.hardware_serial),
             fPort: v2.port ?? 0, fCnt: v2.counter ?? 0,
             frequency: frequency,
             spreadingFactor: rate?.spreadingFactor, bandwidth: rate?.bandwidth, codingRate: meta?.coding_rate,
             receivedAt: try time(timeText, "metadata.time"), airtime: meta?.airtime.map { Double($0) / 1e9 },
             payload: try base64(v2.payload_raw), receptions: receptions)
+    }
+
+    /// EUIs and addresses in capitals, as mtt stores them. The Things Stack already sends them so:
+    /// then the text is kept rather than copied.
+    private static func upperCased(_ text: String?) -> String? {
+        guard let text, text.utf8.contains(where: { $0 >= 0x80 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) else { return text }
+        return text.uppercased()
     }
 
     private static func time(_ text: String, _ field: String) throws(UplinkDecodeError) -> Timestamp {
