@@ -49,11 +49,13 @@ public struct TTNUplinkSource: UplinkSource {
             defer { pump.cancel() }
             var relay = Relay(subscription: limited, counters: counters)
             while let batch = await raw.next() {
-                let decoded = await Self.decode(batch)
+                var decoded = await Self.decode(batch)
                 var out: [UplinkEvent] = []
                 out.reserveCapacity(batch.count)
-                for (event, result) in zip(batch, decoded) {
-                    if let event = relay.handle(event, decoded: result) { out.append(event) }
+                for index in batch.indices {
+                    // Each decoding is taken out of the array rather than copied: a copy of an uplink
+                    // costs a reference count for each of its strings and arrays.
+                    if let event = relay.handle(batch[index], decoded: decoded[index].take()) { out.append(event) }
                 }
                 await queue.send(contentsOf: out)
                 credits.give(batch.count(where: { $0.payload != nil }))
@@ -84,7 +86,7 @@ public struct TTNUplinkSource: UplinkSource {
         let logger = Logger(label: "mtt.mqtt")
         var loggedTopics = Set<String>()
 
-        mutating func handle(_ event: MQTTEvent, decoded: Result<UplinkDecoding, UplinkDecodeError>?) -> UplinkEvent? {
+        mutating func handle(_ event: MQTTEvent, decoded: consuming Result<UplinkDecoding, UplinkDecodeError>?) -> UplinkEvent? {
             switch event {
             case .connected:
                 return .connected("\(subscription.settings.endpoint.description) \(subscription.topics.joined(separator: " "))")
@@ -93,7 +95,7 @@ public struct TTNUplinkSource: UplinkSource {
             case .failed(let reason):
                 return .failed(reason: reason)
             case .message(let topic, _):
-                switch decoded {
+                switch consume decoded {
                 case .success(let decoding):
                     counters.update { c in
                         c.messages += 1
