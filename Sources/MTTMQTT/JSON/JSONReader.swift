@@ -150,7 +150,10 @@ struct JSONReader {
 
     // MARK: Scanning
 
-    private var current: UInt8? { index < source.count ? source[index] : nil }
+    private var current: UInt8? {
+        // Read for nearly every byte: left to itself the optimizer made this a call.
+        @inline(__always) get { index < source.count ? source[index] : nil }
+    }
 
     private mutating func enter() throws(Mismatch) {
         depth += 1
@@ -179,6 +182,10 @@ struct JSONReader {
         index += 1
         let start = index
         var escaped = false
+        // Plain text runs to the quote in a tight loop; escapes and control bytes go the long way.
+        while index < source.count, source[index] >= 0x20, source[index] != UInt8(ascii: "\""), source[index] != UInt8(ascii: "\\") {
+            index += 1
+        }
         while let byte = current {
             switch byte {
             case UInt8(ascii: "\""):

@@ -11,8 +11,13 @@ struct JSONText {
     let escaped: Bool
 
     /// Whether this is the key `key` (a literal): compares bytes, makes no String.
+    @inline(__always)
     func matches(_ key: StaticString) -> Bool {
-        equals(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        // Keys are short and most differ in length: comparing bytes here beats calling memcmp.
+        guard !escaped else { return equals(UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)) }
+        guard bytes.count == key.utf8CodeUnitCount else { return false }
+        for offset in 0..<bytes.count where bytes[offset] != key.utf8Start[offset] { return false }
+        return true
     }
 
     func equals(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
