@@ -7,15 +7,20 @@ import GRDB
 struct RowInsert {
     private let db: Database
     private let statement: OpaquePointer
+    private let text: RowText
     private var index: Int32 = 0
 
     /// SQLite copies text and blobs before the call returns.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    /// SQLite reads text and blobs where they are, when the statement runs.
+    private static let inPlace: sqlite3_destructor_type? = nil
 
     init(_ batch: Store.Batch, sql: StaticString) throws {
         db = batch.db
         // The batch holds the statement, and so keeps this pointer valid, until the transaction ends.
         statement = try batch.statement(sql).sqliteStatement
+        text = batch.rowText
+        text.startRow()
         sqlite3_reset(statement)
     }
 
@@ -43,23 +48,34 @@ struct RowInsert {
             sqlite3_bind_null(statement, index)
             return
         }
-        value.withUTF8 { text in
-            _ = text.withMemoryRebound(to: CChar.self) { chars in
-                sqlite3_bind_text(statement, index, chars.baseAddress, Int32(chars.count), Self.transient)
+        value.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
+            if let kept = text.keep(bytes) {
+                sqlite3_bind_text(statement, index, kept.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.inPlace)
+            } else {
+                sqlite3_bind_text(statement, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
             }
         }
     }
 
     mutating func bind(blob value: [UInt8]) {
         index += 1
-        value.withUnsafeBytes { bytes in
+        _ = value.withUnsafeBytes { bytes in
             // A zero-length blob is still a blob, not NULL: SQLite needs a non-null pointer for that.
-            _ = sqlite3_bind_blob(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), Self.transient)
+            if let kept = text.keep(bytes) {
+                sqlite3_bind_blob(statement, index, kept, Int32(bytes.count), Self.inPlace)
+            } else {
+                sqlite3_bind_blob(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), Self.transient)
+            }
         }
     }
 
     /// Inserts the row; returns its rowid.
     func run() throws -> Int64 {
+        // Every parameter bound for this row: none still points into an earlier row's text.
+        guard index == sqlite3_bind_parameter_count(statement) else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(index) of \(sqlite3_bind_parameter_count(statement)) values bound")
+        }
         let code = sqlite3_step(statement)
         defer { sqlite3_reset(statement) }
         guard code == SQLITE_DONE else {

@@ -8,6 +8,7 @@ extension Store {
         /// The row inserts' statements, looked up once per transaction: finding one in GRDB's cache
         /// hashes its SQL, which for a listener burst cost more than binding the row.
         private let statements = InsertStatements()
+        let rowText = RowText()
 
         init(_ db: Database) {
             self.db = db

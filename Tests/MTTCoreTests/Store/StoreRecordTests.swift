@@ -104,6 +104,26 @@ struct StoreRecordTests {
         #expect(status.lossPercent == 0)
     }
 
+    /// Text and blobs of every size come back as stored, in a batch of rows: those that fit in the
+    /// row's own buffer, one that does not, an empty text and an empty payload (not NULL).
+    @Test func textAndBlobsOfAnySizeRoundTripInABatch() throws {
+        let store = try Store(path: dir.file("text.sqlite"))
+        let session = try store.startSession(mode: .listener)
+        let long = String(repeating: "gateway-", count: 1000)
+        let uplinks = [
+            Uplink(deviceID: "node-1", applicationID: "", devEUI: "0004A30B001C0530", receivedAt: fix(1).time,
+                   payload: [], receptions: [GatewayReception(gatewayID: long, gatewayEUI: "B827EBFFFE000001")]),
+            Uplink(deviceID: "ünïcødé-node", codingRate: "4/5", receivedAt: fix(2).time, payload: Array(repeating: 0xAB, count: 5000),
+                   networkID: "NS_TTS_V3://ttn@000013", receptions: [GatewayReception(gatewayID: "gw-b")]),
+        ]
+        let ids = try store.batch { batch in try uplinks.map { try batch.record($0, session: session) } }
+        for (id, uplink) in zip(ids, uplinks) {
+            var expected = uplink
+            expected.id = id
+            #expect(try store.uplink(id) == expected)
+        }
+    }
+
     @Test func samplesKeepMethodAndReason() throws {
         let store = try Store(path: dir.file("samples.sqlite"))
         let session = try store.startSession(mode: .listener)
