@@ -11,6 +11,25 @@ struct JSONReaderTests {
         try JSONReader.read(Array(text.utf8)) { r throws(Mismatch) in try r.skip() }
     }
 
+    /// Decimals take a shortcut past strtod when one division is exact; it must give strtod's
+    /// answer to the bit, and the numbers it cannot take must still reach strtod.
+    @Test func decimalsAreReadExactlyAsStrtodReadsThem() throws {
+        var generator = SystemRandomNumberGenerator()
+        var texts = ["0.1", "-0.0", "0.0", "52.0907", "-97.25", "7.25", "5.1214", "0.000000000000000000001",
+                     "123456789012345.6", "9007199254740993.5", "1.7976931348623157", "-118.0", "0.061696",
+                     "1.5e3", "-2.5E-3", "12345678901234567890.5", "0.30000000000000004"]
+        for _ in 0..<20_000 {
+            let whole = UInt64.random(in: 0...999_999, using: &generator)
+            let fraction = (0..<Int.random(in: 1...14, using: &generator)).map { _ in String(Int.random(in: 0...9, using: &generator)) }.joined()
+            texts.append("\(Bool.random(using: &generator) ? "-" : "")\(whole).\(fraction)")
+        }
+        for text in texts {
+            let read = try JSONReader.read(Array(text.utf8)) { r throws(Mismatch) in try r.double() }
+            let expected = strtod(text, nil)
+            #expect(read?.bitPattern == expected.bitPattern, "\(text): \(String(describing: read)) instead of \(expected)")
+        }
+    }
+
     @Test func readsEveryKindOfValue() throws {
         var numbers: [Double] = []
         var integers: [Int?] = []

@@ -248,13 +248,18 @@ struct JSONReader {
             }
         }
         var isInteger = true
+        var fraction = index..<index
         if current == UInt8(ascii: ".") {
             isInteger = false
             index += 1
+            let fractionStart = index
             try digits()
+            fraction = fractionStart..<index
         }
+        var hasExponent = false
         if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
             isInteger = false
+            hasExponent = true
             index += 1
             if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { index += 1 }
             try digits()
@@ -262,6 +267,9 @@ struct JSONReader {
         if isInteger, let value = integer {
             let signed = negative ? -value : value
             return (Double(signed), signed)
+        }
+        if !hasExponent, let whole = integer, let value = Self.exactDecimal(whole: whole, fraction: source[fraction]) {
+            return (negative ? -value : value, nil)
         }
         // strtod on a NUL-terminated copy: no String for every coordinate and SNR.
         let length = index - start
@@ -271,6 +279,25 @@ struct JSONReader {
             return strtod(text.baseAddress!, nil)
         }
         return (value, nil)
+    }
+
+    /// `whole.fraction` when one division gives it exactly rounded: with all its digits below 2^53
+    /// and at most 22 after the point, both operands are exact doubles and IEEE division rounds
+    /// once (Clinger's fast path, which strtod takes too). Every SNR, RSSI and coordinate TTN sends
+    /// qualifies; nil sends the rest to strtod.
+    private static func exactDecimal(whole: Int64, fraction: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
+        guard fraction.count <= 22 else { return nil }
+        var digits = whole
+        for byte in fraction {
+            let (times, o1) = digits.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            guard !o1 && !o2 else { return nil }
+            digits = sum
+        }
+        guard digits < 1 << 53 else { return nil }
+        var scale = 1.0
+        for _ in 0..<fraction.count { scale *= 10 }
+        return Double(digits) / scale
     }
 
     private mutating func digits() throws(Mismatch) {
