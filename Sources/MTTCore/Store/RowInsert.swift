@@ -44,17 +44,22 @@ struct RowInsert {
 
     mutating func bind(_ value: String?) {
         index += 1
-        guard var value else {
+        guard let value else {
             sqlite3_bind_null(statement, index)
             return
         }
-        value.withUTF8 { utf8 in
-            let bytes = UnsafeRawBufferPointer(utf8)
-            if let kept = text.keep(bytes) {
-                sqlite3_bind_text(statement, index, kept.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.inPlace)
-            } else {
-                sqlite3_bind_text(statement, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
-            }
+        // The string's own UTF-8 where it has it (every native string), without a copy of the string.
+        if value.utf8.withContiguousStorageIfAvailable({ bindText(UnsafeRawBufferPointer($0)) }) == nil {
+            var contiguous = value
+            contiguous.withUTF8 { bindText(UnsafeRawBufferPointer($0)) }
+        }
+    }
+
+    private func bindText(_ bytes: UnsafeRawBufferPointer) {
+        if let kept = text.keep(bytes) {
+            sqlite3_bind_text(statement, index, kept.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.inPlace)
+        } else {
+            sqlite3_bind_text(statement, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
         }
     }
 
