@@ -111,6 +111,10 @@ struct UplinkDecoderTests {
         (#"{"end_device_ids":{"device_id":"d"},"uplink_message":{"received_at":"2026-01-01T00:00:00Z","frm_payload":"***"}}"#, "the payload is not base64"),
         (#"{"end_device_ids":{},"uplink_message":{"received_at":"2026-01-01T00:00:00Z"}}"#, "uplink without a device_id"),
         (#"{"end_device_ids":{"device_id":"d"},"uplink_message":{"received_at":"2026-01-01T00:00:00Z","consumed_airtime":"61ms"}}"#, "consumed_airtime is not a duration"),
+        (#"{"end_device_ids":{"device_id":"d"},"uplink_message":{"received_at":"2026-01-01T00:00:00Z","consumed_airtime":"-0.5s"}}"#, "consumed_airtime is not a duration"),
+        (#"{"end_device_ids":{"device_id":"d"},"uplink_message":{"received_at":"2026-01-01T00:00:00Z","consumed_airtime":"1e999s"}}"#, "consumed_airtime is not a duration"),
+        (#"{"end_device_ids":{"device_id":"d"},"uplink_message":{"received_at":"2026-01-01T00:00:00Z","consumed_airtime":"0.5s\u0000"}}"#, "consumed_airtime is not a duration"),
+        (#"{"end_device_ids":{"device_id":"d"},"uplink_message":{"received_at":"2026-01-01T00:00:00Z","consumed_airtime":"s"}}"#, "consumed_airtime is not a duration"),
         // Found by fuzzing: a v2 frequency beyond UInt64's Hz trapped the conversion and would have stopped a listener.
         (#"{"dev_id":"d","metadata":{"time":"2018-05-01T14:41:00Z","frequency":2.2e46}}"#, "metadata.frequency is not a frequency in MHz"),
         (#"{"dev_id":"d","metadata":{"time":"2018-05-01T14:41:00Z","frequency":-868.1}}"#, "metadata.frequency is not a frequency in MHz"),

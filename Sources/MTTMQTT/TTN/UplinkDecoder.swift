@@ -90,7 +90,7 @@ public enum UplinkDecoder {
             spreadingFactor: lora?.spreading_factor, bandwidth: lora?.bandwidth,
             codingRate: lora?.coding_rate ?? m.settings?.coding_rate,
             receivedAt: receivedAt, airtime: try m.consumed_airtime.map { d throws(UplinkDecodeError) in try duration(d) },
-            payload: try base64(m.frm_payload), networkID: m.network_ids?.net_id.map { "NS_TTS_V3://\(m.network_ids?.tenant_id ?? "ttn")@\($0)" },
+            payload: try base64(m.frm_payload), networkID: m.network_ids?.net_id.map { networkID(tenant: m.network_ids?.tenant_id ?? "ttn", netID: $0) },
             receptions: receptions)
     }
 
@@ -123,8 +123,23 @@ public enum UplinkDecoder {
     /// EUIs and addresses in capitals, as mtt stores them. The Things Stack already sends them so:
     /// then the text is kept rather than copied.
     private static func upperCased(_ text: String?) -> String? {
-        guard let text, text.utf8.contains(where: { $0 >= 0x80 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }) else { return text }
-        return text.uppercased()
+        guard let text else { return nil }
+        let notCapital: (UInt8) -> Bool = { $0 >= 0x80 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
+        // A string's own bytes when it has them (it does, read from a message): a generic walk
+        // over its UTF-8 view cost as much as reading the whole EUI from the JSON.
+        let needsCapitals = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: notCapital) }
+            ?? text.utf8.contains(where: notCapital)
+        return needsCapitals ? text.uppercased() : text
+    }
+
+    /// `NS_TTS_V3://ttn@000013`: sized once, where interpolation grew the string twice.
+    private static func networkID(tenant: String, netID: String) -> String {
+        var id = "NS_TTS_V3://"
+        id.reserveCapacity(id.utf8.count + tenant.utf8.count + 1 + netID.utf8.count)
+        id += tenant
+        id += "@"
+        id += netID
+        return id
     }
 
     private static func time(_ text: String, _ field: String) throws(UplinkDecodeError) -> Timestamp {
@@ -134,9 +149,19 @@ public enum UplinkDecoder {
 
     /// `"0.061696s"` → 0.061696.
     private static func duration(_ text: String) throws(UplinkDecodeError) -> Double {
-        guard text.hasSuffix("s"), let seconds = Double(text.dropLast()) else {
-            throw UplinkDecodeError(description: "consumed_airtime is not a duration: \(text)")
+        // strtod on the string's own C text: dropping the "s" and converting the rest made two
+        // strings per uplink. A duration starts with a digit (no sign, space, "inf" or "nan").
+        let seconds = text.withCString { start -> Double? in
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(UInt8(bitPattern: start[0])) else { return nil }
+            var end: UnsafeMutablePointer<CChar>?
+            let value = strtod(start, &end)
+            // The "s" must be the last byte of the text, not just before an embedded NUL.
+            guard let end, value.isFinite else { return nil }
+            let unitAt = UnsafePointer(end) - start
+            guard unitAt == text.utf8.count - 1, end[0] == CChar(UInt8(ascii: "s")) else { return nil }
+            return value
         }
+        guard let seconds else { throw UplinkDecodeError(description: "consumed_airtime is not a duration: \(text)") }
         return seconds
     }
 
