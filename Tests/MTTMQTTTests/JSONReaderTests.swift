@@ -86,6 +86,27 @@ struct JSONReaderTests {
         }
     }
 
+    /// Strings are scanned eight bytes at a time: a quote, an escape or a control byte must be
+    /// found at every offset in and across those words, and bytes next to them in value must not.
+    @Test func findsTheEndOfAStringAtEveryOffset() throws {
+        func read(_ bytes: [UInt8]) throws(Mismatch) -> String? {
+            try JSONReader.read(Array("[\"".utf8) + bytes + Array("\"]".utf8)) { r throws(Mismatch) in
+                var text: String?
+                try r.array { r throws(Mismatch) in text = try r.string() }
+                return text
+            }
+        }
+        let neighbours: [String] = [" ", "!", "#", "[", "]", "^", "\u{7F}", "é"]  // 0x20 0x21 0x23 0x5B 0x5D 0x5E 0x7F, 0xC3 0xA9
+        for length in 0..<24 {
+            let text = (0..<length).map { neighbours[$0 % neighbours.count] }.joined()
+            let plain = Array(text.utf8)
+            #expect(try read(plain) == text, "\(length) plain bytes")
+            #expect(try read(plain + Array(#"\n\"x"#.utf8)) == text + "\n\"x", "escape after \(length) bytes")
+            #expect(throws: Mismatch.self, "control byte after \(length) bytes") { try read(plain + [0x1F] + plain) }
+            #expect(throws: Mismatch.self, "tab after \(length) bytes") { try read(plain + [0x09]) }
+        }
+    }
+
     @Test func readsUTF8TextAsWritten() throws {
         // ASCII takes a shortcut; anything else goes through full UTF-8 validation.
         for text in ["gw-zurich-01", "Zürich Hauptbahnhof 🏔", "", "\u{7F}"] {

@@ -182,10 +182,9 @@ struct JSONReader {
         index += 1
         let start = index
         var escaped = false
-        // Plain text runs to the quote in a tight loop; escapes and control bytes go the long way.
-        while index < source.count, source[index] >= 0x20, source[index] != UInt8(ascii: "\""), source[index] != UInt8(ascii: "\\") {
-            index += 1
-        }
+        // Plain text runs to the quote eight bytes at a time, then byte by byte; escapes and control
+        // bytes go the long way.
+        index = Self.plainText(in: source, from: index)
         while let byte = current {
             switch byte {
             case UInt8(ascii: "\""):
@@ -217,6 +216,33 @@ struct JSONReader {
             }
         }
         throw Mismatch()
+    }
+
+    /// Where the plain text that starts at `start` ends: the first quote, backslash or control
+    /// byte, or the end of the source. Strings are most of a TTN message, and a byte-at-a-time
+    /// loop was its largest single cost.
+    @inline(__always)
+    private static func plainText(in source: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        if let base = source.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while index + 8 <= source.count {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                // The high bit of a byte is set where the byte is a quote, a backslash, or below
+                // 0x20. A borrow can only flag bytes above a flagged one, so the lowest flag is exact.
+                let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+                let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+                let special = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word) & highs
+                if special != 0 { return index + special.trailingZeroBitCount / 8 }
+                index += 8
+            }
+        }
+        while index < source.count, source[index] >= 0x20, source[index] != UInt8(ascii: "\""), source[index] != UInt8(ascii: "\\") {
+            index += 1
+        }
+        return index
     }
 
     private mutating func hex4() throws(Mismatch) -> UInt32 {
