@@ -52,7 +52,8 @@ public enum RFC3339 {
         text.utf8.withContiguousStorageIfAvailable(parse(utf8:)) ?? Array(text.utf8).withUnsafeBufferPointer(parse(utf8:))
     }
 
-    private static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
+    /// The same from UTF-8 bytes where they stand (a JSON reader's view of a message).
+    public static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         func number(_ range: Range<Int>) -> Int? {
             guard range.upperBound <= b.count else { return nil }
             var value = 0

@@ -108,9 +108,17 @@ struct JSONReader {
     }
 
     mutating func string() throws(Mismatch) -> String? {
+        try text { text throws(Mismatch) in
+            guard let string = text.string else { throw Mismatch() }
+            return string
+        }
+    }
+
+    /// A string value read where it stands, for text that becomes something else (a time): nil for null.
+    mutating func text<T>(_ read: (JSONText) throws(Mismatch) -> T) throws(Mismatch) -> T? {
         if try null() { return nil }
-        guard current == UInt8(ascii: "\""), let text = try scanString().string else { throw Mismatch() }
-        return text
+        guard current == UInt8(ascii: "\"") else { throw Mismatch() }
+        return try read(try scanString())
     }
 
     mutating func bool() throws(Mismatch) -> Bool? {

@@ -1,3 +1,5 @@
+import MTTCore
+
 /// The same message read in one pass without Codable, taking only the fields mtt stores: several
 /// times faster, which is what keeps up with a broker emptying its queue. A field of an unexpected
 /// type throws, and the caller falls back to `JSONDecoder`.
@@ -6,14 +8,14 @@ extension TTSUplinkMessage {
 
     init(reading r: inout JSONReader) throws(Mismatch) {
         var ids: EndDeviceIDs?
-        var receivedAt: String?
+        var receivedAt: Time?
         var message: UplinkMessage?
         var simulated: Bool?
         guard try r.object({ key, r throws(Mismatch) in
             if key.matches("end_device_ids") {
                 ids = try EndDeviceIDs(reading: &r)
             } else if key.matches("received_at") {
-                receivedAt = try r.string()
+                receivedAt = try Time(reading: &r)
             } else if key.matches("uplink_message") {
                 message = try UplinkMessage(reading: &r)
             } else if key.matches("simulated") {
@@ -21,6 +23,18 @@ extension TTSUplinkMessage {
             }
         }) else { throw Mismatch() }
         self.init(end_device_ids: ids, received_at: receivedAt, uplink_message: message, simulated: simulated)
+    }
+}
+
+extension TTSUplinkMessage.Time {
+    /// Nil for null.
+    init?(reading r: inout JSONReader) throws(TTSUplinkMessage.Mismatch) {
+        guard let time = try r.text({ text throws(TTSUplinkMessage.Mismatch) -> Self in
+            if !text.escaped, let time = RFC3339.parse(utf8: text.bytes) { return .time(time) }
+            guard let string = text.string else { throw TTSUplinkMessage.Mismatch() }
+            return RFC3339.parse(string).map(Self.time) ?? .text(string)
+        }) else { return nil }
+        self = time
     }
 }
 
@@ -68,7 +82,7 @@ extension TTSUplinkMessage.UplinkMessage {
             } else if key.matches("settings") {
                 m.settings = try TTSUplinkMessage.Settings(reading: &r)
             } else if key.matches("received_at") {
-                m.received_at = try r.string()
+                m.received_at = try TTSUplinkMessage.Time(reading: &r)
             } else if key.matches("consumed_airtime") {
                 m.consumed_airtime = try r.string()
             } else if key.matches("network_ids") {
@@ -116,7 +130,7 @@ extension TTSUplinkMessage.RxMetadata {
                     m.packet_broker = broker
                 }
             } else if key.matches("time") {
-                m.time = try r.string()
+                m.time = try TTSUplinkMessage.Time(reading: &r)
             } else if key.matches("timestamp") {
                 m.timestamp = try r.integer()
             } else if key.matches("rssi") {

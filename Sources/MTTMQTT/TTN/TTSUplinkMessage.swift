@@ -1,6 +1,28 @@
+import MTTCore
+
 /// The Things Stack (v3) uplink message as its MQTT server publishes it (SPEC.md section 3).
 /// Every field is optional: TTS leaves out fields whose value is 0, "" or false.
 struct TTSUplinkMessage: Codable {
+    /// A time field, read as the message is read: RFC 3339 text that parses becomes a timestamp
+    /// without a String in between (four per uplink); other text is kept for the error.
+    enum Time: Codable {
+        case time(Timestamp)
+        case text(String)
+
+        init(from decoder: any Decoder) throws {
+            let text = try decoder.singleValueContainer().decode(String.self)
+            self = RFC3339.parse(text).map(Time.time) ?? .text(text)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .time(let time): try container.encode(RFC3339.string(time, fractionDigits: 9))
+            case .text(let text): try container.encode(text)
+            }
+        }
+    }
+
     struct EndDeviceIDs: Codable {
         struct ApplicationIDs: Codable {
             var application_id: String?
@@ -17,7 +39,7 @@ struct TTSUplinkMessage: Codable {
         var frm_payload: String?
         var rx_metadata: [RxMetadata]?
         var settings: Settings?
-        var received_at: String?
+        var received_at: Time?
         var consumed_airtime: String?
         var network_ids: NetworkIDs?
     }
@@ -38,7 +60,7 @@ struct TTSUplinkMessage: Codable {
         }
         var gateway_ids: GatewayIDs?
         var packet_broker: PacketBroker?
-        var time: String?
+        var time: Time?
         var timestamp: UInt32?
         var rssi: Double?
         var channel_rssi: Double?
@@ -71,7 +93,7 @@ struct TTSUplinkMessage: Codable {
     }
 
     var end_device_ids: EndDeviceIDs?
-    var received_at: String?
+    var received_at: Time?
     var uplink_message: UplinkMessage?
     var simulated: Bool?
 }

@@ -56,7 +56,7 @@ public enum UplinkDecoder {
     }
 
     private static func uplink(
-        ids: TTSUplinkMessage.EndDeviceIDs, message m: TTSUplinkMessage.UplinkMessage, topLevelReceivedAt: String?,
+        ids: TTSUplinkMessage.EndDeviceIDs, message m: TTSUplinkMessage.UplinkMessage, topLevelReceivedAt: TTSUplinkMessage.Time?,
         arrival: Timestamp
     ) throws(UplinkDecodeError) -> Uplink {
         guard let deviceID = ids.device_id else { throw UplinkDecodeError(description: "uplink without a device_id") }
@@ -140,6 +140,13 @@ public enum UplinkDecoder {
         id += "@"
         id += netID
         return id
+    }
+
+    private static func time(_ field: TTSUplinkMessage.Time, _ name: String) throws(UplinkDecodeError) -> Timestamp {
+        switch field {
+        case .time(let time): time
+        case .text(let text): try time(text, name)
+        }
     }
 
     private static func time(_ text: String, _ field: String) throws(UplinkDecodeError) -> Timestamp {
