@@ -32,7 +32,7 @@ extension TTSUplinkMessage.Time {
         guard let time = try r.text({ text throws(TTSUplinkMessage.Mismatch) -> Self in
             if !text.escaped, let time = RFC3339.parse(utf8: text.bytes) { return .time(time) }
             guard let string = text.string else { throw TTSUplinkMessage.Mismatch() }
-            return RFC3339.parse(string).map(Self.time) ?? .text(string)
+            return Self(string)
         }) else { return nil }
         self = time
     }

@@ -9,9 +9,12 @@ struct TTSUplinkMessage: Codable {
         case time(Timestamp)
         case text(String)
 
-        init(from decoder: any Decoder) throws {
-            let text = try decoder.singleValueContainer().decode(String.self)
+        init(_ text: String) {
             self = RFC3339.parse(text).map(Time.time) ?? .text(text)
+        }
+
+        init(from decoder: any Decoder) throws {
+            self.init(try decoder.singleValueContainer().decode(String.self))
         }
 
         func encode(to encoder: any Encoder) throws {
