@@ -13,8 +13,7 @@ public enum Base64 {
     /// in the last character are ignored.
     public static func decode(_ text: String) -> [UInt8]? {
         // A listener decodes one payload per uplink: read the string's own bytes, not a copy.
-        if let bytes = text.utf8.withContiguousStorageIfAvailable({ decode($0) }) { return bytes }
-        return Array(text.utf8).withUnsafeBufferPointer { decode($0) }
+        text.withUTF8Bytes { decode($0) }
     }
 
     private static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {

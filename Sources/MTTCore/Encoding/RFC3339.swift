@@ -49,7 +49,7 @@ public enum RFC3339 {
     /// (The Things Stack sends nine fraction digits). Nil for anything else.
     public static func parse(_ text: some StringProtocol) -> Timestamp? {
         // In place: a listener parses three of these for every uplink.
-        text.utf8.withContiguousStorageIfAvailable(parse(utf8:)) ?? Array(text.utf8).withUnsafeBufferPointer(parse(utf8:))
+        text.withUTF8Bytes(parse(utf8:))
     }
 
     /// The same from UTF-8 bytes where they stand (a JSON reader's view of a message).

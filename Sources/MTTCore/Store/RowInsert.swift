@@ -48,31 +48,26 @@ struct RowInsert {
             sqlite3_bind_null(statement, index)
             return
         }
-        // The string's own UTF-8 where it has it (every native string), without a copy of the string.
-        if value.utf8.withContiguousStorageIfAvailable({ bindText(UnsafeRawBufferPointer($0)) }) == nil {
-            var contiguous = value
-            contiguous.withUTF8 { bindText(UnsafeRawBufferPointer($0)) }
-        }
-    }
-
-    private func bindText(_ bytes: UnsafeRawBufferPointer) {
-        if let kept = text.keep(bytes) {
-            sqlite3_bind_text(statement, index, kept.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.inPlace)
-        } else {
-            sqlite3_bind_text(statement, index, bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(bytes.count), Self.transient)
+        value.withUTF8Bytes { utf8 in
+            let (bytes, destructor) = placed(UnsafeRawBufferPointer(utf8))
+            sqlite3_bind_text(statement, index, bytes?.assumingMemoryBound(to: CChar.self), Int32(utf8.count), destructor)
         }
     }
 
     mutating func bind(blob value: [UInt8]) {
         index += 1
-        _ = value.withUnsafeBytes { bytes in
+        _ = value.withUnsafeBytes { blob in
+            let (bytes, destructor) = placed(blob)
             // A zero-length blob is still a blob, not NULL: SQLite needs a non-null pointer for that.
-            if let kept = text.keep(bytes) {
-                sqlite3_bind_blob(statement, index, kept, Int32(bytes.count), Self.inPlace)
-            } else {
-                sqlite3_bind_blob(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), Self.transient)
-            }
+            return sqlite3_bind_blob(statement, index, bytes ?? UnsafeRawPointer(bitPattern: 1), Int32(blob.count), destructor)
         }
+    }
+
+    /// Where SQLite reads a value from: the row's copy, bound in place, or (the row being full)
+    /// the caller's bytes, which SQLite must copy before the bind returns.
+    private func placed(_ bytes: UnsafeRawBufferPointer) -> (UnsafeRawPointer?, sqlite3_destructor_type?) {
+        if let kept = text.keep(bytes) { return (kept, Self.inPlace) }
+        return (bytes.baseAddress, Self.transient)
     }
 
     /// Inserts the row; returns its rowid.

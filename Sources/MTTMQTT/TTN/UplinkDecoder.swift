@@ -124,11 +124,11 @@ public enum UplinkDecoder {
     /// then the text is kept rather than copied.
     private static func upperCased(_ text: String?) -> String? {
         guard let text else { return nil }
-        let notCapital: (UInt8) -> Bool = { $0 >= 0x80 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
-        // A string's own bytes when it has them (it does, read from a message): a generic walk
-        // over its UTF-8 view cost as much as reading the whole EUI from the JSON.
-        let needsCapitals = text.utf8.withContiguousStorageIfAvailable { $0.contains(where: notCapital) }
-            ?? text.utf8.contains(where: notCapital)
+        // The string's own bytes: a generic walk over its UTF-8 view cost as much as reading the
+        // whole EUI from the JSON.
+        let needsCapitals = text.withUTF8Bytes { bytes in
+            bytes.contains { $0 >= 0x80 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
+        }
         return needsCapitals ? text.uppercased() : text
     }
 
