@@ -18,7 +18,11 @@ enum Entry {
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)
         sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGHUP)
         sigprocmask(SIG_UNBLOCK, &signals, nil)
+        // A reader that goes away (`mtt collect | head -1`) must not kill mtt between two writes
+        // of a record: the write fails with EPIPE instead, and the command ends cleanly.
+        signal(SIGPIPE, SIG_IGN)
         var command: any ParsableCommand
         do {
             command = try MTT.parseAsRoot()
@@ -31,12 +35,23 @@ enum Entry {
             } else {
                 try command.run()
             }
+        } catch let error as ValidationError {
+            // Options checked when the command runs: the same words and exit code as ArgumentParser's.
+            StandardOutput.writeError("Error: \(error.message)\n  See 'mtt \(type(of: command)._commandName) --help' for more information.\n")
+            Foundation.exit(ExitCode.validationFailure.rawValue)
         } catch where isArgumentParserError(error) {
             MTT.exit(withError: error)
         } catch {
-            FileHandle.standardError.write(Data("mtt: \(RuntimeFailure.oneLine(error))\n".utf8))
-            Foundation.exit(1)
+            fail(StandardOutput.failure.map { "\($0)" } ?? RuntimeFailure.oneLine(error))
         }
+        if let failure = StandardOutput.failure, !StandardOutput.endedByClosedPipe {
+            fail("\(failure)")
+        }
+    }
+
+    private static func fail(_ reason: String) -> Never {
+        StandardOutput.writeError("mtt: \(reason)\n")
+        Foundation.exit(1)
     }
 
     /// Help requests, usage errors and exit codes keep ArgumentParser's own handling (and exit 64 for

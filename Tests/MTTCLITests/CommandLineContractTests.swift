@@ -22,6 +22,7 @@ struct CommandLineContractTests {
     }
 
     @Test func statusJSONOnANewDatabaseIsAllZero() async throws {
+        _ = try Store(path: mtt.database)
         let result = try await mtt.run(["status", "--db", mtt.database, "--json"])
         #expect(result.status == 0, "stderr: \(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
@@ -35,6 +36,7 @@ struct CommandLineContractTests {
     }
 
     @Test func statusTextNamesTheDatabase() async throws {
+        _ = try Store(path: mtt.database)
         let result = try await mtt.run(["status", "--db", mtt.database])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Database   \(mtt.database)"))
@@ -42,10 +44,16 @@ struct CommandLineContractTests {
     }
 
     @Test func databaseComesFromMTT_DBThenXDG() async throws {
+        // Commands that record create the database where the environment says.
         let fromEnv = mtt.dir.file("env/field.sqlite")
-        #expect(try await mtt.run(["status"], environment: ["MTT_DB": fromEnv]).status == 0)
+        let nmea = mtt.dir.file("one.nmea")
+        try Data("$GPRMC,101500.00,A,5205.4420,N,00507.2840,E,0.0,0.0,210626,,,A*56\n".utf8).write(to: URL(fileURLWithPath: nmea))
+        let record = ["collect", "--mode", "matching", "--network", "fake", "--gps", "nmea:" + nmea, "--duration", "1s", "--json"]
+        #expect(try await mtt.run(record, environment: ["MTT_DB": fromEnv]).status == 0)
         #expect(FileManager.default.fileExists(atPath: fromEnv))
+        #expect(try await mtt.run(["status"], environment: ["MTT_DB": fromEnv]).stdout.contains(fromEnv))
 
+        #expect(try await mtt.run(record).status == 0)
         let result = try await mtt.run(["status"])
         #expect(result.status == 0)
         #expect(result.stdout.contains(mtt.dir.file("xdg/mtt/mtt.sqlite")))
@@ -58,7 +66,7 @@ struct CommandLineContractTests {
         try bytes.write(to: URL(fileURLWithPath: path))
         let result = try await mtt.run(["status", "--db", path])
         #expect(result.status == 1)
-        #expect(result.stderr == "mtt: \(path) is not an SQLite database; mtt left it untouched (give another --db)\n")
+        #expect(result.stderr == "mtt: \(path) is not an SQLite database; mtt left it untouched (check --db or MTT_DB)\n")
         #expect(result.stdout.isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }

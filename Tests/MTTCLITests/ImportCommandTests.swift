@@ -1,4 +1,5 @@
 import Foundation
+import MTTCore
 import TestSupport
 import Testing
 
@@ -39,9 +40,10 @@ struct ExportCommandTests {
     }
 
     @Test func badOptionsAreUsageErrors() async throws {
+        _ = try Store(path: mtt.database)
         #expect(try await mtt.run(["export", "--format", "shp", "--db", mtt.database]).status == 64)
         #expect(try await mtt.run(["export", "--format", "csv", "--since", "yesterday", "--db", mtt.database]).status == 64)
         let unwritable = try await mtt.run(["export", "--format", "csv", "--out", "/nonexistent/x.csv", "--db", mtt.database])
-        #expect(unwritable.status == 1 && unwritable.stderr == "mtt: cannot write /nonexistent/x.csv\n")
+        #expect(unwritable.status == 1 && unwritable.stderr == "mtt: cannot write /nonexistent/x.csv: No such file or directory\n")
     }
 }

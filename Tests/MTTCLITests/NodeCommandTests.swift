@@ -20,6 +20,14 @@ struct NodeCommandTests {
     @Test func provisionReadsTheAppKeyFromAFileNeverArgv() async throws {
         let keyFile = mtt.dir.file("appkey")
         try "2B7E151628AED2A6ABF7158809CF4F3C\n".write(toFile: keyFile, atomically: true, encoding: .utf8)
+        // One rule for every secret file: others may not read it.
+        chmod(keyFile, 0o644)
+        let open = try await mtt.run([
+            "node", "provision", "--node", "fake-rn2483", "--dev-eui", "0004A30B001C0530",
+            "--join-eui", "70B3D57ED0000000", "--app-key-file", keyFile, "--join",
+        ])
+        #expect(open.status == 1 && open.stderr == "mtt: \(keyFile) holds the AppKey but others can read it: run chmod 600 \(keyFile)\n", "\(open.stderr)")
+        chmod(keyFile, 0o600)
         let result = try await mtt.run([
             "node", "provision", "--node", "fake-rn2483", "--dev-eui", "0004A30B001C0530",
             "--join-eui", "70B3D57ED0000000", "--app-key-file", keyFile, "--join",
@@ -31,6 +39,17 @@ struct NodeCommandTests {
         let missing = try await mtt.run(["node", "provision", "--node", "fake-rn2483", "--dev-eui", "0004A30B001C0530", "--join-eui", "70B3D57ED0000000"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "mtt: the AppKey is missing: put it in a file and give its path, or set MTT_APP_KEY\n")
+    }
+
+    /// A wrong AppKey is still a secret: the error says what is wrong with it, never what it is.
+    @Test func aMalformedAppKeyIsNeverPrinted() async throws {
+        let secret = "2B7E151628AED2A6ABF7158809CF4FZZ"
+        let result = try await mtt.run(
+            ["node", "provision", "--node", "fake-rn2483", "--dev-eui", "0004A30B001C0530", "--join-eui", "70B3D57ED0000000"],
+            environment: ["MTT_APP_KEY": secret])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("AppKey must be 32 hex digits, got 32 characters, not all hex"), "\(result.stderr)")
+        #expect(!result.stderr.contains("2B7E") && !result.stdout.contains("2B7E"))
     }
 
     @Test func outOfRangeSpreadingFactorIsRefused() async throws {

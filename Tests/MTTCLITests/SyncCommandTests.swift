@@ -154,6 +154,7 @@ struct SyncCommandTests {
     }
 
     @Test func nothingToUploadNeedsNoCredentialsAndExitsZero() async throws {
+        _ = try Store(path: mtt.database)
         let result = try await mtt.run(["sync", "--db", mtt.database])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "mapthethings: 0 sent, 0 rejected, 0 failed, 0 still queued\nttnmapper: 0 sent, 0 rejected, 0 failed, 0 still queued\n")

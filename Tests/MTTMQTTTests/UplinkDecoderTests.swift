@@ -22,7 +22,7 @@ struct UplinkDecoderTests {
         #expect(dom.gatewayID == "utrecht-dom" && dom.gatewayEUI == "B827EBFFFE000001")
         #expect(dom.rssi == -97 && dom.channelRSSI == -97 && dom.signalRSSI == -98.5 && dom.snr == 7.25)
         #expect(dom.time == Timestamp(nanosecondsSinceEpoch: 1_782_036_903_401_000_001))
-        #expect(dom.concentratorTimestamp == 4_000_000_000 && dom.channelIndex == 3 && dom.antennaIndex == nil)
+        #expect(dom.concentratorTimestamp == 4_000_000_000 && dom.channelIndex == 3 && dom.antennaIndex == 0)
         #expect(dom.location == GeoPoint(latitude: 52.0907, longitude: 5.1214, altitude: 112))
         #expect(!dom.viaPacketBroker)
 
@@ -30,7 +30,8 @@ struct UplinkDecoderTests {
         #expect(uithof.snr == -14.5 && uithof.antennaIndex == 1 && uithof.location == nil)
 
         let peered = u.receptions[2]
-        #expect(peered.viaPacketBroker && peered.gatewayID == "packetbroker" && peered.gatewayEUI == "00800000A0001234")
+        // Packet Broker's forwarder names the real gateway, as TTN Mapper's ingest reads it.
+        #expect(peered.viaPacketBroker && peered.gatewayID == "kpn-utrecht-7" && peered.gatewayEUI == "00800000A0001234")
         #expect(peered.time == nil && peered.rssi == -118)
 
         // The earliest gateway time, not the network server's, is when the node transmitted.
@@ -53,7 +54,9 @@ struct UplinkDecoderTests {
         let u = try TTNFixtures.uplink(try TTNFixtures.own("zero-omitted.json"))
         #expect(u.fPort == 0 && u.fCnt == 0)
         #expect(u.payload.isEmpty)
-        #expect(u.receptions.first?.snr == nil && u.receptions.first?.rssi == -110)
+        // TTS leaves out zeros (SPEC.md §3): an SNR that is not there is 0 dB, not unknown.
+        #expect(u.receptions.first?.snr == 0 && u.receptions.first?.rssi == -110)
+        #expect(u.receptions.first?.channelRSSI == 0 && u.receptions.first?.channelIndex == 0)
         #expect(u.codingRate == nil && u.airtime == nil && u.networkID == nil)
         #expect(u.receivedAt == TTNFixtures.ns("2026-06-21T10:16:00.25Z"))
     }
@@ -86,12 +89,47 @@ struct UplinkDecoderTests {
         #expect(p.altitude == 4 && p.hdop == 1.09 && p.battery == 255)
     }
 
-    @Test func timeFallsBackToTheGatewaysThenToArrival() throws {
+    @Test func withoutANetworkTimeTheArrivalIsTheYardstick() throws {
         let arrival = TTNFixtures.ns("2026-06-21T10:20:00Z")
         let withGateway = #"{"end_device_ids":{"device_id":"d"},"uplink_message":{"rx_metadata":[{"gateway_ids":{"gateway_id":"g"},"time":"2026-06-21T10:19:59.5Z"}]}}"#
         let bare = #"{"end_device_ids":{"device_id":"d"},"uplink_message":{}}"#
-        #expect(try TTNFixtures.uplink(Array(withGateway.utf8), arrival: arrival).receivedAt == TTNFixtures.ns("2026-06-21T10:19:59.5Z"))
+        let heard = try TTNFixtures.uplink(Array(withGateway.utf8), arrival: arrival)
+        #expect(heard.receivedAt == arrival)
+        #expect(heard.earliestReceiveTime == TTNFixtures.ns("2026-06-21T10:19:59.5Z"))
         #expect(try TTNFixtures.uplink(Array(bare.utf8), arrival: arrival).receivedAt == arrival)
+    }
+
+    /// Real gateways said 1970, 2.7 years early and 38 minutes ahead; one with a good clock
+    /// heard the same uplink. Only the good one, or else the network server, dates the sample.
+    @Test func gatewayClocksThatDisagreeWithTheNetworkServerAreNotBelieved() throws {
+        func message(_ times: [String]) -> [UInt8] {
+            let rx = times.enumerated().map { #"{"gateway_ids":{"gateway_id":"g\#($0.offset)"},"time":"\#($0.element)","rssi":-100}"# }
+            return Array(#"{"end_device_ids":{"device_id":"d"},"received_at":"2026-06-21T10:20:00.40Z","uplink_message":{"rx_metadata":[\#(rx.joined(separator: ","))],"received_at":"2026-06-21T10:20:00.30Z"}}"#.utf8)
+        }
+        let server = TTNFixtures.ns("2026-06-21T10:20:00.30Z")
+        let wrong = ["1970-01-01T00:00:01Z", "2023-10-10T10:20:00Z", "2026-06-21T10:58:00Z"]
+        let onlyWrong = try TTNFixtures.uplink(message(wrong))
+        #expect(onlyWrong.receivedAt == server)
+        #expect(onlyWrong.earliestReceiveTime == server)
+        let withGood = try TTNFixtures.uplink(message(wrong + ["2026-06-21T10:20:00.01Z"]))
+        #expect(withGood.earliestReceiveTime == TTNFixtures.ns("2026-06-21T10:20:00.01Z"))
+    }
+
+    @Test func aGoZeroTimeFallsBackToTheTopLevelTime() throws {
+        let text = #"{"end_device_ids":{"device_id":"d"},"received_at":"2026-06-21T10:20:00.40Z","uplink_message":{"received_at":"0001-01-01T00:00:00Z"}}"#
+        #expect(try TTNFixtures.uplink(Array(text.utf8)).receivedAt == TTNFixtures.ns("2026-06-21T10:20:00.40Z"))
+        let alone = #"{"end_device_ids":{"device_id":"d"},"uplink_message":{"received_at":"0001-01-01T00:00:00Z"}}"#
+        #expect {
+            try UplinkDecoder.decode(Array(alone.utf8))
+        } throws: { error in
+            "\(error)" == "uplink_message.received_at is out of range: 0001-01-01T00:00:00Z"
+        }
+    }
+
+    @Test func placeholderEUIsAreNotKept() throws {
+        let text = #"{"end_device_ids":{"device_id":"d","dev_eui":"YOUR_EUI","dev_addr":"xxxxxxxx"},"received_at":"2026-06-21T10:20:00Z","uplink_message":{"rx_metadata":[{"gateway_ids":{"gateway_id":"g","eui":"xxxxxxxxxxxxxxxx"}}]}}"#
+        let u = try TTNFixtures.uplink(Array(text.utf8))
+        #expect(u.devEUI == nil && u.devAddr == nil && u.receptions[0].gatewayEUI == nil)
     }
 
     @Test func otherMessagesAreNotUplinks() throws {

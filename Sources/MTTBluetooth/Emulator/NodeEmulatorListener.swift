@@ -8,7 +8,7 @@ public struct NodeEmulatorListener: Sendable {
     private let fd: Int32
 
     public init(path: String) throws(BearerError) {
-        unlink(path)
+        try Self.removeStaleSocket(at: path)
         let fd = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw .system(call: "socket", message: String(cString: strerror(errno))) }
         var address = UnixAddress(path: path)
@@ -19,6 +19,24 @@ public struct NodeEmulatorListener: Sendable {
         }
         self.path = path
         self.fd = fd
+    }
+
+    /// Removes what a listener that died left at `path`, and nothing else: a file that is not a
+    /// socket, or a socket another emulator still answers on, is refused.
+    static func removeStaleSocket(at path: String) throws(BearerError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw .system(call: "listen on \(path)", message: "a file that is not a socket is there; mtt left it untouched")
+        }
+        let probe = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard probe >= 0 else { throw .system(call: "socket", message: String(cString: strerror(errno))) }
+        defer { close(probe) }
+        var address = UnixAddress(path: path)
+        if address.withSockaddr({ connect(probe, $0, $1) }) == 0 {
+            throw .system(call: "listen on \(path)", message: "another emulator is listening there")
+        }
+        unlink(path)
     }
 
     /// Serves connections one after another with one emulated node, which keeps its state

@@ -63,7 +63,11 @@ public actor ActiveCollector {
 
     private func drive(_ node: ActiveNode) async throws {
         let name = node.link.name
+        var saidStale = false
         while !Task.isCancelled {
+            let stale = latestFix.flatMap { policy.staleness(of: $0, now: clock.now()) }
+            if let stale, !saidStale { emit(.stale(node: name, reason: stale)) }
+            saidStale = stale != nil
             if let fix = latestFix, policy.reasonToWait(fix: fix, now: clock.now(), last: lastSends[name]) == nil {
                 lastSends[name] = .init(time: fix.time, position: fix.point)
                 do {

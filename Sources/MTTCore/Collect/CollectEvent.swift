@@ -11,6 +11,9 @@ public enum CollectEvent: Sendable {
     case heard(uplinkID: Int64, uplink: Uplink, attemptID: Int64?)
     case sample(Sample)
     case network(connected: Bool, detail: String)
+    /// Active mode holds back because the fix is too old to send (a replayed capture, a GPS that
+    /// stopped updating); said once each time it starts.
+    case stale(node: String, reason: String)
     /// A node that cannot be used any more (unplugged, link dropped).
     case nodeLost(node: String, reason: String)
 }

@@ -23,16 +23,34 @@ public struct SendPolicy: Sendable, Hashable {
         }
     }
 
+    /// `42 s`, `3 h`, `5 days` (a replay of an old capture), `in the future` for a negative age.
+    static func describe(age: Double) -> String {
+        switch age {
+        case ..<0: "-\(Int(-age)) s"
+        case ..<7200: "\(Int(age)) s"
+        case ..<172_800: "\(Int(age / 3600)) h"
+        default: "\(Int(age / 86_400)) days"
+        }
+    }
+
+    /// Why the fix is too old to send on, or nil when it is fresh enough.
+    public func staleness(of fix: Fix, now: Timestamp) -> String? {
+        let age = now.seconds(since: fix.time)
+        guard age > maximumFixAge || age < -maximumFixAge else { return nil }
+        return "the fix is \(Self.describe(age: age)) old (the limit is \(Int(maximumFixAge)) s)"
+            + (fix.source.hasPrefix("nmea:") ? ": the NMEA capture was recorded at another time" : "")
+    }
+
     /// Why not to send now, or nil to send.
     public func reasonToWait(fix: Fix, now: Timestamp, last: LastSend?) -> String? {
         guard fix.hasPosition else { return "no fix" }
-        let age = now.seconds(since: fix.time)
-        if age > maximumFixAge { return "the fix is \(Int(age)) s old" }
+        if let stale = staleness(of: fix, now: now) { return stale }
         if let eph = fix.eph, eph >= maximumEPH { return "the fix is uncertain (±\(Int(eph)) m)" }
         guard let last else { return nil }
         let elapsed = fix.time.seconds(since: last.time)
-        if let every, elapsed >= every { return nil }
+        // The minimum interval protects the node's duty cycle: `every` never goes below it.
         if elapsed < minimumInterval { return "sent \(Int(elapsed)) s ago" }
+        if let every, elapsed >= every { return nil }
         let moved = fix.point.distance(to: last.position)
         if moved <= minimumDistance { return "moved only \(Int(moved.rounded())) m" }
         return nil

@@ -1,5 +1,13 @@
 /// One gateway antenna that heard an uplink (one entry of TTN's `rx_metadata`).
 public struct GatewayReception: Sendable, Hashable, Codable {
+    /// The id of a reception whose message named no gateway; never uploaded as a gateway.
+    public static let unknownID = "unknown"
+    /// What The Things Stack calls a Packet Broker reception whose forwarder it does not name.
+    public static let packetBrokerID = "packetbroker"
+
+    /// A real gateway's own id: TTN Mapper is sent only receptions that have one.
+    public var namesAGateway: Bool { gatewayID != Self.unknownID && gatewayID != Self.packetBrokerID && !gatewayID.isEmpty }
+
     public var gatewayID: String
     public var gatewayEUI: String?
     /// dBm

@@ -86,12 +86,22 @@ public struct Uplink: Sendable, Hashable, Codable, CustomReflectable {
     /// Test failures and `dump` show the fields, not the box.
     public var customMirror: Mirror { Mirror(reflecting: box.fields) }
 
-    /// The earliest gateway receive time, which is closest to when the node transmitted;
-    /// the network server's own time otherwise.
+    /// How far a gateway's clock may stray from the network server's and still be believed. A
+    /// gateway hears an uplink well under a second before the server does; real gateways have
+    /// said 1970, years early and 38 minutes ahead, which would put the sample elsewhere.
+    public static let gatewayClockTolerance: Int64 = 5_000_000_000
+
+    /// When the node transmitted, as near as the network tells: the earliest gateway receive time
+    /// that agrees with the network server's clock within `gatewayClockTolerance`; else the
+    /// server's own time.
     public var earliestReceiveTime: Timestamp {
+        let server = self.receivedAt.nanosecondsSinceEpoch
         var earliest: Timestamp?
         for reception in self.receptions {
-            if let time = reception.time, earliest.map({ time < $0 }) ?? true { earliest = time }
+            guard let time = reception.time else { continue }
+            let difference = time.nanosecondsSinceEpoch.subtractingReportingOverflow(server)
+            guard !difference.overflow, abs(difference.partialValue) <= Self.gatewayClockTolerance else { continue }
+            if earliest.map({ time < $0 }) ?? true { earliest = time }
         }
         return earliest ?? self.receivedAt
     }

@@ -52,6 +52,15 @@ public enum RFC3339 {
         text.withUTF8Bytes(parse(utf8:))
     }
 
+    /// Whether `parse` refused the text only for its year: well-formed, but outside the years a
+    /// `Timestamp` holds (1678…2261), such as Go's zero time `0001-01-01T00:00:00Z`.
+    public static func isOutOfRange(_ text: some StringProtocol) -> Bool {
+        var bytes = Array(text.utf8)
+        guard bytes.count >= 20, parse(text) == nil, bytes[0..<4].allSatisfy({ (48...57).contains($0) }) else { return false }
+        bytes.replaceSubrange(0..<4, with: Array("2000".utf8))
+        return bytes.withUnsafeBufferPointer(parse(utf8:)) != nil
+    }
+
     /// The same from UTF-8 bytes where they stand (a JSON reader's view of a message).
     public static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Timestamp? {
         func number(_ range: Range<Int>) -> Int? {

@@ -1,39 +1,79 @@
 import Foundation
 
 /// Buffered text output to a file or stdout: exports write in 64 KiB pieces, never the whole file
-/// in memory.
+/// in memory. A write that fails (a full disk, a closed pipe) throws `OutputError` with the reason.
 public final class TextSink {
-    private let handle: FileHandle
+    private let descriptor: Int32
+    private let target: String
     private var buffer: [UInt8] = []
-    private let closesHandle: Bool
+    private let closesDescriptor: Bool
 
-    public init(handle: FileHandle, closesHandle: Bool = false) {
-        self.handle = handle
-        self.closesHandle = closesHandle
+    /// Writes to standard output.
+    public init() {
+        descriptor = STDOUT_FILENO
+        target = "stdout"
+        closesDescriptor = false
         buffer.reserveCapacity(65_536)
     }
 
-    /// Creates (or truncates) `path`.
-    public convenience init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-        }
-        self.init(handle: handle, closesHandle: true)
+    /// Creates (or truncates) `path`, mode 0644 less the umask.
+    public init(path: String) throws(OutputError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw OutputError(target: path, errno: errno) }
+        descriptor = fd
+        target = path
+        closesDescriptor = true
+        buffer.reserveCapacity(65_536)
     }
 
-    public func write(_ text: String) throws {
+    public func write(_ text: String) throws(OutputError) {
         buffer += text.utf8
         if buffer.count >= 65_536 { try flush() }
     }
 
-    public func flush() throws {
+    public func flush() throws(OutputError) {
         guard !buffer.isEmpty else { return }
-        try handle.write(contentsOf: buffer)
+        try OutputError.writeAll(buffer, to: descriptor, target: target)
         buffer.removeAll(keepingCapacity: true)
     }
 
-    public func close() throws {
+    public func close() throws(OutputError) {
         try flush()
-        if closesHandle { try handle.close() }
+        if closesDescriptor, Glibc.close(descriptor) != 0 { throw OutputError(target: target, errno: errno) }
+    }
+}
+
+/// Output that could not be written, in one line: `cannot write stdout: No space left on device`.
+public struct OutputError: Error, CustomStringConvertible, Sendable {
+    public var target: String
+    public var code: Int32
+
+    public init(target: String, errno code: Int32) {
+        self.target = target
+        self.code = code
+    }
+
+    /// The reader went away (`mtt collect | head -1`): a reason to stop, not a failure.
+    public var isClosedPipe: Bool { code == EPIPE }
+
+    public var description: String { "cannot write \(target): \(String(cString: strerror(code)))" }
+
+    /// `write(2)` until every byte is out, through interruptions. mtt ignores SIGPIPE, so a closed
+    /// reader shows here as EPIPE rather than killing the process mid-record.
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, target: String) throws(OutputError) {
+        var failure: Int32 = 0
+        bytes.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let written = Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure != 0 { throw OutputError(target: target, errno: failure) }
     }
 }

@@ -10,6 +10,8 @@ public enum MapTheThingsDataSet {
         public var samples: Int
         /// Packets the gaps in `payload_seq` say were lost (walk tests only).
         public var lost: Int
+        /// Jumps in a node's `payload_seq` too large to be losses, taken as the node restarting.
+        public var counterResets: Int
     }
 
     public struct ImportError: Error, CustomStringConvertible {
@@ -40,66 +42,85 @@ public enum MapTheThingsDataSet {
         var frequency: Double?
     }
 
-    /// Reads `path` into a session of its own; all or nothing (one transaction).
+    /// A jump in one node's `payload_seq` larger than this is a counter reset (a node restarted),
+    /// not that many lost packets: a walk test that lost a thousand packets in a row would have
+    /// been stopped long before.
+    public static let largestGap = 1_000
+
+    /// Reads `path` into a session of its own, streamed entry by entry; all or nothing (one
+    /// transaction, the session included, so a failed or interrupted import leaves no trace).
     public static func importFile(_ path: String, into store: Store) throws -> Summary {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        var stream: JSONArrayStream
+        do {
+            stream = try JSONArrayStream(path: path)
+        } catch {
             throw ImportError(description: "cannot read \(path)")
         }
-        let entries: [Entry]
-        do {
-            entries = try JSONDecoder().decode([Entry].self, from: data)
-        } catch {
-            throw ImportError(description: "\(path) is not a MapTheThings data set (a JSON array of samples with gps and time)")
-        }
-        let parsed = try entries.enumerated().map { index, entry in
-            guard let point = position(entry.gps) else {
-                throw ImportError(description: "\(path): entry \(index + 1) has an unreadable gps value")
-            }
-            guard let time = timestamp(entry.time) else {
-                throw ImportError(description: "\(path): entry \(index + 1) has an unreadable time \(entry.time)")
-            }
-            return (entry, point, time)
-        }
-        let session = try store.startSession(
-            mode: .imported, at: parsed.first?.2 ?? .now(), note: "imported from \((path as NSString).lastPathComponent)")
+        let notADataSet = ImportError(description: "\(path) is not a MapTheThings data set (a JSON array of samples with gps and time)")
+        let decoder = JSONDecoder()
         return try store.batch { batch in
-            var attempts: [Int: (time: Timestamp, node: String)] = [:]
-            var samples = 0
-            for (entry, point, time) in parsed {
-                let node = entry.nodeEui ?? entry.device ?? "unknown"
+            var session: Int64?
+            var samples = 0, index = 0
+            // Each node's heard sequence numbers, for the gaps: counted per node, never across them.
+            var heard: [String: [(seq: Int, time: Timestamp)]] = [:]
+            var attempts: [String: Set<Int>] = [:]
+            while true {
+                let bytes: [UInt8]?
+                do { bytes = try stream.next() } catch { throw notADataSet }
+                guard let bytes else { break }
+                index += 1
+                let entry: Entry
+                do { entry = try decoder.decode(Entry.self, from: Data(bytes)) } catch { throw notADataSet }
+                guard let point = position(entry.gps) else {
+                    throw ImportError(description: "\(path): entry \(index) has an unreadable gps value")
+                }
+                guard let time = timestamp(entry.time) else {
+                    throw ImportError(description: "\(path): entry \(index) has an unreadable time \(entry.time)")
+                }
+                let sessionID = try session ?? batch.startSession(
+                    mode: .imported, at: time, note: "imported from \((path as NSString).lastPathComponent)")
+                session = sessionID
+                let node = entry.nodeEui ?? entry.device ?? GatewayReception.unknownID
                 let rate = entry.dataRate.flatMap(LoRaDataRate.init)
                 let uplink = Uplink(
                     deviceID: node, devEUI: entry.nodeEui?.uppercased(), fCnt: entry.payload_seq.map { UInt32(clamping: $0) },
                     frequency: entry.frequency.flatMap(Uplink.frequency(megahertz:)), spreadingFactor: rate?.spreadingFactor,
                     bandwidth: rate?.bandwidth, receivedAt: time,
                     receptions: [GatewayReception(
-                        gatewayID: entry.gateway ?? entry.gatewayEui.map { "eui-" + $0.lowercased() } ?? "unknown",
+                        gatewayID: entry.gateway ?? entry.gatewayEui.map { "eui-" + $0.lowercased() } ?? GatewayReception.unknownID,
                         gatewayEUI: entry.gatewayEui?.uppercased(), rssi: entry.rssi, snr: entry.snr, time: time)])
-                let uplinkID = try batch.record(uplink, session: session)
-                try batch.record(Sample(sessionID: session, subject: .uplink(uplinkID), time: time, position: point, method: .txTime))
+                let uplinkID = try batch.record(uplink, session: sessionID)
+                try batch.record(Sample(sessionID: sessionID, subject: .uplink(uplinkID), time: time, position: point, method: .txTime))
                 samples += 1
-                if let seq = entry.payload_seq, attempts[seq] == nil {
+                if let seq = entry.payload_seq, attempts[node, default: []].insert(seq).inserted {
                     let id = try batch.record(Attempt(
-                        sessionID: session, node: node, sequence: seq, payload: [], fix: nil, sentAt: time, state: .confirmed,
+                        sessionID: sessionID, node: node, sequence: seq, payload: [], fix: nil, sentAt: time, state: .confirmed,
                         frameCounter: UInt32(clamping: seq), devEUI: entry.nodeEui?.uppercased(), resolvedAt: time))
                     try batch.link(attempt: id, toUplink: uplinkID)
-                    attempts[seq] = (time, node)
+                    heard[node, default: []].append((seq, time))
                 }
             }
-            // Every sequence number missing between two heard ones was sent and not heard.
-            var lost = 0
-            let heard = attempts.keys.sorted()
-            for (a, b) in zip(heard, heard.dropFirst()) where b > a + 1 {
-                guard let before = attempts[a] else { continue }
-                for seq in (a + 1)..<b {
-                    try batch.record(Attempt(
-                        sessionID: session, node: before.node, sequence: seq, payload: [], fix: nil, sentAt: before.time,
-                        state: .failed, frameCounter: UInt32(clamping: seq), resolvedAt: before.time,
-                        failureReason: "no gateway heard payload_seq \(seq) (a gap in the walk test)"))
-                    lost += 1
+            guard let session else { throw ImportError(description: "\(path) holds no samples") }
+            // Every sequence number missing between two heard ones of a node was sent and not heard,
+            // unless the jump is too large to be anything but a reset.
+            var lost = 0, resets = 0
+            for node in heard.keys.sorted() {
+                let sequence = heard[node]!.sorted { $0.seq < $1.seq }
+                for (a, b) in zip(sequence, sequence.dropFirst()) where b.seq > a.seq + 1 {
+                    guard b.seq - a.seq - 1 <= largestGap else {
+                        resets += 1
+                        continue
+                    }
+                    for seq in (a.seq + 1)..<b.seq {
+                        try batch.record(Attempt(
+                            sessionID: session, node: node, sequence: seq, payload: [], fix: nil, sentAt: a.time,
+                            state: .failed, frameCounter: UInt32(clamping: seq), resolvedAt: a.time,
+                            failureReason: "no gateway heard payload_seq \(seq) (a gap in the walk test)"))
+                        lost += 1
+                    }
                 }
             }
-            return Summary(session: session, samples: samples, lost: lost)
+            return Summary(session: session, samples: samples, lost: lost, counterResets: resets)
         }
     }
 

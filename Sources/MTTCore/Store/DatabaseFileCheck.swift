@@ -6,6 +6,27 @@ import GRDB
 enum DatabaseFileCheck {
     static let sqliteMagic = Array("SQLite format 3\0".utf8)
 
+    /// Whether something is at `path`; throws when it is not a regular file (a FIFO would hang
+    /// SQLite's open, a device such as /dev/null would fail every write).
+    static func verifyKind(path: String) throws -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return false }
+            throw StoreError.unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            let kind = switch info.st_mode & S_IFMT {
+            case S_IFDIR: "a folder"
+            case S_IFIFO: "a FIFO"
+            case S_IFCHR, S_IFBLK: "a device"
+            case S_IFSOCK: "a socket"
+            default: "not a regular file"
+            }
+            throw StoreError.notAFile(path: path, kind: kind)
+        }
+        return true
+    }
+
     /// Throws when the file exists and is not an mtt database that SQLite can read.
     static func verifyExisting(path: String) throws {
         guard let handle = FileHandle(forReadingAtPath: path) else { return }

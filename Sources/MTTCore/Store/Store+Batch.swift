@@ -27,6 +27,11 @@ extension Store {
         @discardableResult
         public func record(_ fix: Fix, session: Int64) throws -> Int64 { try Store.insert(fix, session: session, db) }
 
+        /// A session that exists only if the whole batch is stored.
+        public func startSession(mode: CollectionMode, at time: Timestamp, note: String?) throws -> Int64 {
+            try Store.insertSession(mode: mode, at: time, nodes: nil, gps: nil, network: nil, note: note, version: nil, db)
+        }
+
         public func link(attempt: Int64, toUplink uplink: Int64) throws {
             try db.execute(sql: "UPDATE attempts SET uplink_id = ? WHERE id = ?", arguments: [uplink, attempt])
         }

@@ -18,6 +18,14 @@ extension Store {
         network: String? = nil, note: String? = nil, version: String? = nil
     ) throws -> Int64 {
         try write { db in
+            try Self.insertSession(mode: mode, at: time, nodes: nodes, gps: gps, network: network, note: note, version: version, db)
+        }
+    }
+
+    static func insertSession(
+        mode: CollectionMode, at time: Timestamp, nodes: String?, gps: String?, network: String?, note: String?, version: String?,
+        _ db: Database
+    ) throws -> Int64 {
             try db.execute(
                 sql: """
                     INSERT INTO sessions (mode, started_at, nodes, gps, network, note, mtt_version)
@@ -25,7 +33,6 @@ extension Store {
                     """,
                 arguments: [mode.rawValue, time.nanosecondsSinceEpoch, nodes, gps, network, note, version])
             return db.lastInsertedRowID
-        }
     }
 
     public func endSession(_ id: Int64, at time: Timestamp = .now()) throws {

@@ -1,22 +1,46 @@
 import CSQLite
+import Synchronization
 import Foundation
 import GRDB
 
 /// mtt's one SQLite database (WAL). Every write is durable when the call returns:
 /// a crash or `kill -9` afterwards loses nothing that was reported stored.
 public final class Store: Sendable {
+    /// What a command needs of the database, which decides what happens when it is missing.
+    public enum Access: Sendable {
+        /// Collecting or importing: a missing database is created (mode 0600, its folder 0700),
+        /// and an existing one is checked (SQLite's quick_check) before anything is recorded.
+        case create
+        /// Writing to records that must already be there (sync): a missing database is an error,
+        /// not a new empty one.
+        case existing
+        /// Reading only (status, export): also works on a file or folder mtt may not write.
+        case readOnly
+    }
+
     public let path: String
     let pool: DatabasePool
 
-    /// Opens the database at `path`, creating it (mode 0600, its folder 0700) when missing.
-    /// An existing file that is not an mtt database is refused and left untouched.
-    public init(path: String) throws {
+    /// Opens the database at `path`. An existing file that is not an mtt database, or not a
+    /// regular file at all (a FIFO, /dev/null), is refused and left untouched.
+    public init(path: String, access: Access = .create) throws {
         _ = Self.libraryConfigured
         self.path = path
-        try Self.prepareFile(at: path)
+        // Two processes creating the same new database would race each other's migration (seen:
+        // "database is locked", a UNIQUE constraint on the migrations table, and a half-made file
+        // taken for another program's). Opening is serialised by a lock on the folder.
+        let existed = try DatabaseFileCheck.verifyKind(path: path)
+        if !existed {
+            guard access == .create else { throw StoreError.missing(path: path) }
+            try Self.prepareFolder(for: path)
+        }
+        let folderLock = access == .readOnly ? nil : FileLock.waiting(onFolder: (path as NSString).deletingLastPathComponent)
+        defer { folderLock?.release() }
+        if !existed { try Self.prepareFile(at: path) }
         try DatabaseFileCheck.verifyExisting(path: path)
 
         var config = Configuration()
+        config.readonly = access == .readOnly
         config.busyMode = .timeout(10)
         // SQLite's default. mtt only appends, each record referring to rows the same code wrote in
         // the same transaction; checking those references on every insert took about a tenth of
@@ -34,7 +58,18 @@ public final class Store: Sendable {
             if try pool.read({ try migrator.hasBeenSuperseded($0) }) {
                 throw StoreError.newerSchema(path: path)
             }
-            try migrator.migrate(pool)
+            if access == .readOnly {
+                guard try pool.read({ try migrator.hasCompletedMigrations($0) }) else { throw StoreError.olderSchema(path: path) }
+            } else {
+                try migrator.migrate(pool)
+            }
+            if access == .create && existed {
+                // A damaged file found now, not after an hour of collecting into it.
+                let problems = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+                guard problems == ["ok"] else {
+                    throw StoreError.unreadable(path: path, reason: "damaged: " + problems.prefix(3).joined(separator: "; "))
+                }
+            }
         } catch let error as DatabaseError {
             throw StoreError.wrapping(error)
         }
@@ -51,12 +86,12 @@ public final class Store: Sendable {
         _ = mtt_sqlite3_config_memstatus(0)
     }()
 
-    /// Opens the database that `--db`, `MTT_DB` or the XDG default names.
-    public convenience init(explicitPath: String?) throws {
-        try self.init(path: StoreLocation.resolve(explicit: explicitPath))
+    /// Opens the database that the user named, `MTT_DB` or the XDG default names.
+    public convenience init(explicitPath: String?, access: Access = .create) throws {
+        try self.init(path: StoreLocation.resolve(explicit: explicitPath), access: access)
     }
 
-    private static func prepareFile(at path: String) throws {
+    private static func prepareFolder(for path: String) throws {
         let fm = FileManager.default
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty && !fm.fileExists(atPath: folder) {
@@ -66,7 +101,10 @@ public final class Store: Sendable {
                 throw StoreError.cannotCreate(path: path, reason: "cannot create folder \(folder)")
             }
         }
-        if !fm.fileExists(atPath: path) {
+    }
+
+    private static func prepareFile(at path: String) throws {
+        if !FileManager.default.fileExists(atPath: path) {
             // Created here rather than by SQLite so the mode is 0600 whatever the umask;
             // SQLite gives the -wal and -shm files the same mode.
             let fd = open(path, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
@@ -126,9 +164,54 @@ public final class Store: Sendable {
 }
 
 extension Store {
+    /// Claims the right to upload to `target` from this database until the claim is released or
+    /// the process ends (even by `kill -9`). Nil when another process holds it: two syncs at once
+    /// would send the same records twice.
+    public func claimSync(_ target: SyncTarget) throws -> SyncClaim? {
+        try FileLock.ifFree(at: "\(path)-sync-\(target.rawValue).lock").map(SyncClaim.init)
+    }
+
     /// A random id made when first asked for and kept: it names this database's uploads
     /// (track ids, idempotency keys) so two databases never collide.
     public func databaseID() throws -> String {
         try metaValue("database.id") { UUID().uuidString.lowercased() }
+    }
+}
+
+/// A target's upload right on one database; see `Store.claimSync`.
+public final class SyncClaim: Sendable {
+    private let lock: FileLock
+    private let released = Mutex(false)
+
+    init(_ lock: FileLock) {
+        self.lock = lock
+    }
+
+    public func release() {
+        guard released.withLock({ r in defer { r = true }; return !r }) else { return }
+        lock.release()
+    }
+
+    deinit { release() }
+}
+
+extension Store {
+    /// Whether writing to `other` would overwrite the database or one of SQLite's files beside it
+    /// (by the file itself, through any link, or by name where the file does not exist yet).
+    public func isOwnFile(_ other: String) -> Bool {
+        func absolute(_ p: String) -> String {
+            let full = p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p
+            let folder = (full as NSString).deletingLastPathComponent
+            let resolvedFolder = (try? FileManager.default.destinationOfSymbolicLink(atPath: folder)) ?? folder
+            return ((resolvedFolder as NSString).appendingPathComponent((full as NSString).lastPathComponent) as NSString).standardizingPath
+        }
+        var otherInfo = stat()
+        let otherExists = stat(other, &otherInfo) == 0
+        for own in [path, path + "-wal", path + "-shm", path + "-journal"] {
+            var info = stat()
+            if otherExists, stat(own, &info) == 0, info.st_dev == otherInfo.st_dev, info.st_ino == otherInfo.st_ino { return true }
+            if absolute(own) == absolute(other) { return true }
+        }
+        return false
     }
 }

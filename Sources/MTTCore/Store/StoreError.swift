@@ -7,12 +7,15 @@ public enum StoreError: Error, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     case cannotCreate(path: String, reason: String)
     case newerSchema(path: String)
+    case olderSchema(path: String)
+    case missing(path: String)
+    case notAFile(path: String, kind: String)
     case database(String)
 
     public var description: String {
         switch self {
         case .notADatabase(let path):
-            return "\(path) is not an SQLite database; mtt left it untouched (give another --db)"
+            return "\(path) is not an SQLite database; mtt left it untouched"
         case .foreignDatabase(let path):
             return "\(path) is an SQLite database of another program, not mtt's; mtt left it untouched"
         case .unreadable(let path, let reason):
@@ -21,6 +24,12 @@ public enum StoreError: Error, CustomStringConvertible {
             return "cannot create the database \(path): \(reason)"
         case .newerSchema(let path):
             return "\(path) was written by a newer mtt; upgrade mtt to open it"
+        case .olderSchema(let path):
+            return "\(path) was written by an older mtt; open it once with a command that records (collect, import) to bring it up to date"
+        case .missing(let path):
+            return "there is no database at \(path); nothing has been collected there yet"
+        case .notAFile(let path, let kind):
+            return "\(path) is \(kind), not a database file; mtt left it untouched"
         case .database(let message):
             return "database error: \(message)"
         }

@@ -6,13 +6,7 @@ public enum StoreLocation {
     public static func resolve(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let explicit, !explicit.isEmpty { return explicit }
         if let fromEnvironment = environment["MTT_DB"], !fromEnvironment.isEmpty { return fromEnvironment }
-        let dataHome: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            dataHome = xdg
-        } else {
-            let home = environment["HOME"] ?? NSHomeDirectory()
-            dataHome = home + "/.local/share"
-        }
+        let dataHome = XDGDirectories.dataHome(environment)
         return dataHome + "/mtt/mtt.sqlite"
     }
 }

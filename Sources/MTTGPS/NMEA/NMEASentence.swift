@@ -2,7 +2,7 @@ import MTTCore
 
 /// One checksummed NMEA 0183 sentence, split into its comma-separated fields.
 public struct NMEASentence: Sendable, Hashable {
-    /// `GP`, `GN`, `GL`, `GA`, `BD`, … ; empty for proprietary (`$P…`) sentences.
+    /// `GP`, `GN`, `GL`, `GA`, `BD`, `IN`, `EC`, … ; empty for proprietary (`$P…`) sentences.
     public var talker: String
     /// `GGA`, `RMC`, `GSA`, `GSV`, `GNS`, …
     public var type: String
@@ -14,7 +14,9 @@ public struct NMEASentence: Sendable, Hashable {
     public init(line: some Collection<UInt8>) throws(NMEAError) {
         var bytes = Array(line)
         while let last = bytes.last, last == 0x0D || last == 0x0A || last == 0x20 { bytes.removeLast() }
-        guard let start = bytes.firstIndex(of: UInt8(ascii: "$")) else { throw .notASentence }
+        guard var start = bytes.firstIndex(of: UInt8(ascii: "$")) else { throw .notASentence }
+        // Some loggers write `$$GNRMC`: the sentence starts at the last of the dollars.
+        while start + 1 < bytes.count, bytes[start + 1] == UInt8(ascii: "$") { start += 1 }
         bytes = Array(bytes[start...])
         guard bytes.count >= 7, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { throw .notASentence }
         guard let star = bytes.lastIndex(of: UInt8(ascii: "*")), star + 3 == bytes.count,
@@ -36,9 +38,6 @@ public struct NMEASentence: Sendable, Hashable {
         }
         fields = Array(parts.dropFirst())
     }
-
-    /// The talkers whose position sentences mtt reads: GPS, any GNSS, GLONASS, Galileo, BeiDou.
-    public static let positionTalkers: Set<String> = ["GP", "GN", "GL", "GA", "BD", "GB"]
 
     func field(_ index: Int) -> String {
         index < fields.count ? fields[index] : ""

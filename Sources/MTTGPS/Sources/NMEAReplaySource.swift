@@ -40,6 +40,9 @@ public struct NMEAReplaySource: FixSource {
             }
             for event in assembler.finish() { continuation.yield(event) }
             let counts = assembler.counts
+            if counts.undated > 0 {
+                logger.warning("\(path): \(counts.undated) epoch(s) without a fix: the capture never gives its date (no RMC or ZDA)")
+            }
             if counts.badLines > 0 {
                 logger.warning("\(path): skipped \(counts.badLines) bad lines (last: \(assembler.lastError.map { "\($0)" } ?? "?"))")
             }

@@ -85,6 +85,7 @@ public struct TTNUplinkSource: UplinkSource {
         let counters: UplinkCounters
         let logger = Logger(label: "mtt.mqtt")
         var loggedTopics = Set<String>()
+        var loggedSimulated = false
 
         mutating func handle(_ event: MQTTEvent, decoded: consuming Result<UplinkDecoding, UplinkDecodeError>?) -> UplinkEvent? {
             switch event {
@@ -105,8 +106,16 @@ public struct TTNUplinkSource: UplinkSource {
                         case .notAnUplink: c.ignored += 1
                         }
                     }
-                    if case .uplink(let uplink) = decoding { return .uplink(uplink) }
-                    return nil
+                    switch decoding {
+                    case .uplink(let uplink): return .uplink(uplink)
+                    case .simulated:
+                        if !loggedSimulated {
+                            loggedSimulated = true
+                            logger.notice("skipping a simulated uplink on \(topic) (the console's \"simulate uplink\" is not coverage; further ones are only counted)")
+                        }
+                        return nil
+                    case .notAnUplink: return nil
+                    }
                 case .failure(let error):
                     counters.update { c in
                         c.messages += 1

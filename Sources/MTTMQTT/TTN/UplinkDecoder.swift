@@ -66,26 +66,35 @@ public enum UplinkDecoder {
             guard let hz = UInt64(text) else { throw UplinkDecodeError(description: "settings.frequency is not a number of Hz: \(text)") }
             frequency = hz
         }
-        let receptions = try (m.rx_metadata ?? []).map { r throws(UplinkDecodeError) -> GatewayReception in
-            let viaPacketBroker = r.packet_broker != nil || r.gateway_ids?.gateway_id == "packetbroker"
+        // The network server's own clock (SPEC.md §3): the uplink's time, and the yardstick for the
+        // gateways' clocks, which real gateways get wrong by minutes or years.
+        let receivedAt = try networkTime(message: m.received_at, topLevel: topLevelReceivedAt) ?? arrival
+        let receptions = (m.rx_metadata ?? []).map { r -> GatewayReception in
+            // Packet Broker names its forwarder's gateway apart; TTN Mapper's ingest reads it there too.
+            let viaPacketBroker = r.packet_broker != nil || r.gateway_ids?.gateway_id == GatewayReception.packetBrokerID
+            var gatewayID = r.gateway_ids?.gateway_id
+            var gatewayEUI = r.gateway_ids?.eui
+            if viaPacketBroker {
+                gatewayID = r.packet_broker?.forwarder_gateway_id ?? gatewayID
+                gatewayEUI = r.packet_broker?.forwarder_gateway_eui ?? gatewayEUI
+            }
+            // TTS leaves out numbers that are 0: an absent RSSI, SNR or index is 0, not unknown.
             return GatewayReception(
-                gatewayID: r.gateway_ids?.gateway_id ?? r.packet_broker?.forwarder_gateway_id ?? "unknown",
-                gatewayEUI: upperCased(r.gateway_ids?.eui ?? r.packet_broker?.forwarder_gateway_eui),
-                rssi: r.rssi, channelRSSI: r.channel_rssi, signalRSSI: r.signal_rssi, snr: r.snr,
-                time: try r.time.map { t throws(UplinkDecodeError) in try time(t, "rx_metadata.time") },
-                concentratorTimestamp: r.timestamp, channelIndex: r.channel_index, antennaIndex: r.antenna_index,
+                gatewayID: gatewayID ?? GatewayReception.unknownID,
+                gatewayEUI: eui(gatewayEUI),
+                rssi: r.rssi ?? 0, channelRSSI: r.channel_rssi ?? 0, signalRSSI: r.signal_rssi, snr: r.snr ?? 0,
+                time: r.time.flatMap(gatewayTime),
+                concentratorTimestamp: r.timestamp ?? (viaPacketBroker ? nil : 0),
+                channelIndex: r.channel_index ?? 0, antennaIndex: r.antenna_index ?? 0,
                 location: r.location.flatMap { l in
-                    guard let lat = l.latitude, let lon = l.longitude else { return nil }
-                    return GeoPoint(latitude: lat, longitude: lon, altitude: l.altitude)
+                    guard l.latitude != nil || l.longitude != nil else { return nil }
+                    return GeoPoint(latitude: l.latitude ?? 0, longitude: l.longitude ?? 0, altitude: l.altitude ?? 0)
                 },
                 viaPacketBroker: viaPacketBroker)
         }
-        // The network server's time; else the earliest gateway's; else when mtt got the message.
-        let receivedAt = try (m.received_at ?? topLevelReceivedAt).map { t throws(UplinkDecodeError) in try time(t, "received_at") }
-            ?? receptions.compactMap(\.time).min() ?? arrival
         return Uplink(
             deviceID: deviceID, applicationID: ids.application_ids?.application_id,
-            devEUI: upperCased(ids.dev_eui), devAddr: upperCased(ids.dev_addr),
+            devEUI: eui(ids.dev_eui), devAddr: devAddr(ids.dev_addr),
             fPort: m.f_port ?? 0, fCnt: m.f_cnt ?? 0, frequency: frequency,
             spreadingFactor: lora?.spreading_factor, bandwidth: lora?.bandwidth,
             codingRate: lora?.coding_rate ?? m.settings?.coding_rate,
@@ -106,13 +115,13 @@ public enum UplinkDecoder {
         }
         let receptions = try (meta?.gateways ?? []).map { g throws(UplinkDecodeError) -> GatewayReception in
             GatewayReception(
-                gatewayID: g.gtw_id ?? "unknown", gatewayEUI: upperCased(g.gtw_eui), rssi: g.rssi, snr: g.snr,
+                gatewayID: g.gtw_id ?? GatewayReception.unknownID, gatewayEUI: eui(g.gtw_eui), rssi: g.rssi, snr: g.snr,
                 time: try g.time.map { t throws(UplinkDecodeError) in try time(t, "gateways.time") },
                 concentratorTimestamp: g.timestamp, channelIndex: g.channel,
                 location: g.latitude.flatMap { lat in g.longitude.map { GeoPoint(latitude: lat, longitude: $0, altitude: g.altitude) } })
         }
         return Uplink(
-            deviceID: v2.dev_id ?? "", applicationID: v2.app_id, devEUI: upperCased(v2.hardware_serial),
+            deviceID: v2.dev_id ?? "", applicationID: v2.app_id, devEUI: eui(v2.hardware_serial),
             fPort: v2.port ?? 0, fCnt: v2.counter ?? 0,
             frequency: frequency,
             spreadingFactor: rate?.spreadingFactor, bandwidth: rate?.bandwidth, codingRate: meta?.coding_rate,
@@ -120,16 +129,32 @@ public enum UplinkDecoder {
             payload: try base64(v2.payload_raw), receptions: receptions)
     }
 
-    /// EUIs and addresses in capitals, as mtt stores them. The Things Stack already sends them so:
-    /// then the text is kept rather than copied.
-    private static func upperCased(_ text: String?) -> String? {
+    /// An EUI of 16 hex digits, in capitals as mtt stores them; nil for anything else (the
+    /// `YOUR_EUI` and `xxxxxxxxxxxxxxxx` placeholders of example messages).
+    private static func eui(_ text: String?) -> String? { hexIdentifier(text, digits: 16) }
+
+    /// A DevAddr of 8 hex digits, in capitals; nil for anything else.
+    private static func devAddr(_ text: String?) -> String? { hexIdentifier(text, digits: 8) }
+
+    /// The Things Stack already sends capitals: then the text is kept rather than copied.
+    private static func hexIdentifier(_ text: String?, digits: Int) -> String? {
         guard let text else { return nil }
         // The string's own bytes: a generic walk over its UTF-8 view cost as much as reading the
         // whole EUI from the JSON.
-        let needsCapitals = text.withUTF8Bytes { bytes in
-            bytes.contains { $0 >= 0x80 || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) }
+        let shape = text.withUTF8Bytes { bytes -> (valid: Bool, lower: Bool) in
+            guard bytes.count == digits else { return (false, false) }
+            var lower = false
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"): continue
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): lower = true
+                default: return (false, false)
+                }
+            }
+            return (true, lower)
         }
-        return needsCapitals ? text.uppercased() : text
+        guard shape.valid else { return nil }
+        return shape.lower ? text.uppercased() : text
     }
 
     /// `NS_TTS_V3://ttn@000013`: sized once, where interpolation grew the string twice.
@@ -142,6 +167,30 @@ public enum UplinkDecoder {
         return id
     }
 
+    /// `uplink_message.received_at` (the network server's), else the top-level one (the application
+    /// server's); nil when the message has neither. A field that cannot be used (a Go zero time) is
+    /// passed over for the other; only when neither can be used is the uplink refused.
+    private static func networkTime(message: TTSUplinkMessage.Time?, topLevel: TTSUplinkMessage.Time?) throws(UplinkDecodeError) -> Timestamp? {
+        var firstError: UplinkDecodeError?
+        for (field, name) in [(message, "uplink_message.received_at"), (topLevel, "received_at")] {
+            guard let field else { continue }
+            do throws(UplinkDecodeError) {
+                return try time(field, name)
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        if let firstError { throw firstError }
+        return nil
+    }
+
+    /// A gateway's clock as it said; whether to believe it is `Uplink.earliestReceiveTime`'s call.
+    /// A time that is no time at all is left out rather than refusing the uplink.
+    private static func gatewayTime(_ field: TTSUplinkMessage.Time) -> Timestamp? {
+        guard case .time(let time) = field else { return nil }
+        return time
+    }
+
     private static func time(_ field: TTSUplinkMessage.Time, _ name: String) throws(UplinkDecodeError) -> Timestamp {
         switch field {
         case .time(let time): time
@@ -150,7 +199,12 @@ public enum UplinkDecoder {
     }
 
     private static func time(_ text: String, _ field: String) throws(UplinkDecodeError) -> Timestamp {
-        guard let t = RFC3339.parse(text) else { throw UplinkDecodeError(description: "\(field) is not an RFC 3339 time: \(text)") }
+        guard let t = RFC3339.parse(text) else {
+            if RFC3339.isOutOfRange(text) {
+                throw UplinkDecodeError(description: "\(field) is out of range: \(text)")
+            }
+            throw UplinkDecodeError(description: "\(field) is not an RFC 3339 time: \(text)")
+        }
         return t
     }
 

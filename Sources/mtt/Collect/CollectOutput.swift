@@ -70,8 +70,8 @@ final class CollectOutput: Sendable {
         let now = clock.now()
         var lines = ["mtt collect — Ctrl-C to stop", ""]
         if let fix = s.lastFix {
-            lines.append(String(format: "GPS      %@  sats %@  hdop %@  age %.0f s  (%.5f, %.5f)",
-                                fix.mode == .threeD ? "3D" : "2D", fix.satellites.map(String.init) ?? "?",
+            lines.append(String(format: "GPS      %@%@  sats %@  hdop %@  age %.0f s  (%.5f, %.5f)",
+                                fix.mode == .threeD ? "3D" : "2D", s.gps.hasPrefix("STALE") ? " STALE" : "", fix.satellites.map(String.init) ?? "?",
                                 fix.hdop.map { String(format: "%.1f", $0) } ?? "?", now.seconds(since: fix.time), fix.latitude, fix.longitude))
         } else {
             lines.append("GPS      \(s.gps)")
@@ -93,19 +93,22 @@ final class CollectOutput: Sendable {
         let loss = StoreStatus.lossPercent(confirmed: s.confirmed, failed: s.failed, heard: s.heard).map { String(format: "%.0f %%", $0) } ?? "n/a"
         lines.append("Counts   attempts \(s.attempts)  confirmed \(s.confirmed)  failed \(s.failed)  heard \(s.heard)  loss \(loss)  uplinks \(s.uplinks)")
         lines.append("To sync  " + s.unsynced.keys.sorted().map { "\($0) \(s.unsynced[$0] ?? 0)" }.joined(separator: ", "))
-        FileHandle.standardOutput.write(Data(("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n") + "\n").utf8))
+        StandardOutput.write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n") + "\n")
     }
 
     /// Counts the event in the status.
     private static func count(_ event: CollectEvent, in s: inout Stats) {
         switch event {
-        case .gps(.fix(let fix)): s.lastFix = fix
+        case .gps(.fix(let fix)):
+            s.lastFix = fix
+            if s.gps.hasPrefix("STALE") { s.gps = "fix" }
         case .gps(.noFix): s.gps = "no fix"
         case .gps(.connected(let spec)): s.gps = "connected to \(spec)"
         case .gps(.lost(let reason)):
             s.gps = "lost: \(reason)"
             s.lastFix = nil
         case .trackPoint, .sample, .nodeLost: break
+        case .stale(_, let reason): s.gps = "STALE: \(reason)"
         case .attempt(let node, _, let fix):
             s.attempts += 1
             s.lastAttempt = (fix.time, node)
@@ -142,6 +145,7 @@ final class CollectOutput: Sendable {
             return "sample without a position: \(sample.reason ?? "?")"
         case .network(let connected, let detail): return connected ? "network connected: \(detail)" : "network lost: \(detail)"
         case .nodeLost(let node, let reason): return "node \(node) lost: \(reason)"
+        case .stale(let node, let reason): return "\(node) is not sending, GPS STALE: \(reason)"
         }
     }
 
@@ -185,6 +189,7 @@ final class CollectOutput: Sendable {
             (e.event, e.lat, e.lon, e.method, e.reason) = ("sample", sample.position?.latitude, sample.position?.longitude, sample.method.rawValue, sample.reason)
         case .network(let connected, let detail): (e.event, e.detail) = (connected ? "network_connected" : "network_lost", detail)
         case .nodeLost(let node, let reason): (e.event, e.node, e.reason) = ("node_lost", node, reason)
+        case .stale(let node, let reason): (e.event, e.node, e.reason) = ("stale", node, reason)
         }
         guard var data = try? encoder.encode(e) else { return Data() }
         data.append(0x0A)
@@ -229,7 +234,7 @@ final class CollectOutput: Sendable {
                 let time = RFC3339.string(batch[batch.count - 1].0, fractionDigits: 0)
                 data += Data("\(time)  stored \(heard) uplink(s) and \(positioned + unpositioned) sample(s), \(unpositioned) without a position\n".utf8)
             }
-            if !data.isEmpty { FileHandle.standardOutput.write(data) }
+            if !data.isEmpty { StandardOutput.write([UInt8](data)) }
         }
     }
 }

@@ -17,8 +17,10 @@ struct Collect: AsyncParsableCommand {
             result is marked failed at the next start.
             """)
 
-    @Option(help: "active, matching or listener.")
-    var mode: CollectionMode
+    // Optional to ArgumentParser so that a mistyped option (`--mod active`) is named as unknown
+    // rather than reported as a missing --mode; `plan()` requires it.
+    @Option(help: "active, matching or listener (required).")
+    var mode: CollectionMode?
 
     @Option(help: ArgumentHelp("A node to drive (repeatable): ble:MAC, ble:auto, serial:DEV?modem=rn2483, unix:PATH, fake[:N], fake-rn2483, fake-rui3.", valueName: "spec"))
     var node: [String] = []
@@ -47,7 +49,7 @@ struct Collect: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A TTN device ID to hear (repeatable; + for all).", valueName: "id"))
     var device: [String] = []
 
-    @Option(help: ArgumentHelp("Stop after this long, e.g. 90s, 10m, 2h.", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this long, e.g. 90s, 10m, 2h.", valueName: "duration"))
     var duration: DurationArgument?
 
     @Option(help: ArgumentHelp("Active mode: also send every this long when standing still.", valueName: "duration"))
@@ -71,8 +73,11 @@ struct Collect: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Matching and listener modes: seconds between track points (default 5 and 1).", valueName: "duration"))
     var interval: DurationArgument?
 
-    @Option(help: ArgumentHelp("Run a fully simulated collection this many times faster than real time.", valueName: "factor"))
+    @Option(help: ArgumentHelp("Run a fully simulated collection this many times faster than real time (\(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText)).", valueName: "factor"))
     var speed: Double = 1
+
+    /// Faster than 1000× the simulated drive outruns the store and the clock's own sleeps.
+    static let speeds = 0.1...1000.0
 
     @Option(name: .customLong("truth-out"), help: .hidden)
     var truthOut: String?
@@ -80,15 +85,15 @@ struct Collect: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        _ = try plan()
-    }
+    // The options are checked in `run()`, first thing, not in `validate()`: ArgumentParser
+    // validates before it looks for unknown options, and `--mod active` must say "unknown option".
 
     /// Every option checked and turned into a plan; usage errors exit 64 before anything opens.
     func plan() throws -> CollectPlan {
         func spec<T>(_ parse: () throws -> T) throws -> T {
             do { return try parse() } catch { throw ValidationError("\(error)") }
         }
+        guard let mode else { throw ValidationError("give --mode active, matching or listener") }
         let nodes = try node.map { text in try spec { try NodeSpec(parsing: text) } }
         for case .serial(let text) in nodes { _ = try spec { try SerialNodeSpec(parsing: text) } }
         let gpsSpec = try spec { try GPSSpec(parsing: gps) }
@@ -119,7 +124,9 @@ struct Collect: AsyncParsableCommand {
         policy.minimumDistance = minDistance
         policy.minimumInterval = minInterval.seconds
         let gateways = try fakeGateway.enumerated().map { index, text -> SimulatedNetwork.Gateway in
-            guard case .fixed(let point) = try spec({ try GPSSpec(parsing: "fixed:" + text) }) else { throw ValidationError("--fake-gateway takes LAT,LON") }
+            guard case .fixed(let point)? = try? GPSSpec(parsing: "fixed:" + text) else {
+                throw ValidationError("--fake-gateway takes LAT,LON (latitude -90…90, longitude -180…180), not \(text)")
+            }
             return SimulatedNetwork.Gateway(id: "sim-gw-\(index + 1)", eui: "B827EBFFFE5B" + Hex.string([0, UInt8(index + 1)]), position: point)
         }
         if !gateways.isEmpty && network != "fake" { throw ValidationError("--fake-gateway goes with --network fake") }
@@ -127,10 +134,17 @@ struct Collect: AsyncParsableCommand {
             mode: mode, nodes: nodes, gps: gpsSpec, fakeNetwork: network == "fake", mqtt: mqtt, topics: topics,
             databasePath: database.path, policy: policy, interval: interval?.seconds ?? (mode == .listener ? 1 : 5), speed: speed)
         plan.fakeGateways = gateways
+        if !Self.speeds.contains(speed) {
+            throw ValidationError("--speed takes \(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText), not \(speed)")
+        }
+        try duration?.check("--duration")
+        try every?.check("--every")
+        try interval?.check("--interval")
+        try maxFixAge.check("--max-fix-age")
+        try minInterval.check("--min-interval", allowingZero: true)
         if speed != 1 && !plan.everythingSimulated {
             throw ValidationError("--speed is for fully simulated runs (--gps fake, fake nodes, --network fake)")
         }
-        if speed <= 0 { throw ValidationError("--speed must be above 0") }
         return plan
     }
 

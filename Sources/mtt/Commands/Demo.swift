@@ -15,8 +15,12 @@ struct Demo: AsyncParsableCommand {
     @Option(name: .customLong("db"), help: ArgumentHelp("The demo's database (default: demo.sqlite beside the main one).", valueName: "path"))
     var path: String?
 
-    @Option(help: ArgumentHelp("How long to run.", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long to run.", valueName: "duration"))
     var duration = DurationArgument(seconds: 60)
+
+    func validate() throws {
+        try duration.check("--duration")
+    }
 
     @OptionGroup var output: OutputOptions
 

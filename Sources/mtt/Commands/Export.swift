@@ -35,14 +35,12 @@ struct Export: ParsableCommand {
     }
 
     func run() throws {
-        let store = try database.openStore()
+        let store = try database.openStore(.readOnly)
         let filter = ExportFilter(since: since.flatMap(RFC3339.parse), until: until.flatMap(RFC3339.parse), mode: mode)
-        let sink: TextSink
-        do {
-            sink = try out.map { try TextSink(path: $0) } ?? TextSink(handle: .standardOutput)
-        } catch {
-            throw RuntimeFailure("cannot write \(out ?? "stdout")")
+        if let out, store.isOwnFile(out) {
+            throw RuntimeFailure("--out \(out) is the database or one of its files; mtt will not overwrite it")
         }
+        let sink = try out.map { try TextSink(path: $0) } ?? TextSink()
         let count = try Exporter.export(store, as: format, filter: filter, to: sink)
         try sink.close()
         if let out { Console.error("mtt: wrote \(count) records to \(out)") }

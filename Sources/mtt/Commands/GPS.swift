@@ -25,6 +25,7 @@ struct GPS: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
+        try maxAge.check("--max-age")
         do {
             _ = try GPSSpec(parsing: gps)
         } catch let error as SpecError {

@@ -19,6 +19,7 @@ struct Import: ParsableCommand {
         var session: Int64
         var samples: Int
         var lost: Int
+        var counter_resets: Int
     }
 
     func run() throws {
@@ -30,10 +31,13 @@ struct Import: ParsableCommand {
             throw RuntimeFailure(error.description)
         }
         if output.json {
-            try JSONLine.print(Result(session: summary.session, samples: summary.samples, lost: summary.lost))
+            try JSONLine.print(Result(session: summary.session, samples: summary.samples, lost: summary.lost, counter_resets: summary.counterResets))
         } else {
             let loss = summary.lost > 0 ? ", \(summary.lost) lost packets from gaps in payload_seq" : ""
             Console.out("imported \(summary.samples) samples into session \(summary.session) of \(store.path)\(loss)")
+            if summary.counterResets > 0 {
+                Console.out("  \(summary.counterResets) jump(s) in payload_seq of more than \(MapTheThingsDataSet.largestGap) were taken as the node restarting its counter, not as losses")
+            }
         }
     }
 }

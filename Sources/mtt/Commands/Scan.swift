@@ -12,6 +12,10 @@ struct Scan: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long to scan, e.g. 10s.", valueName: "duration"))
     var timeout = DurationArgument(seconds: 10)
 
+    func validate() throws {
+        try timeout.check("--timeout")
+    }
+
     @Flag(help: "List every advertiser, not only MapTheThings nodes.")
     var all = false
 

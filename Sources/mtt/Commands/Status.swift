@@ -16,15 +16,15 @@ struct Status: ParsableCommand {
     static let reasonsPerList = 20
 
     func run() throws {
-        let store = try database.openStore()
+        let store = try database.openStore(.readOnly)
         let status = try store.status()
         let messages = reasons ? try Self.messages(in: store) : []
         if output.json {
             try JSONLine.print(status)
             for message in messages { try JSONLine.print(message) }
         } else {
-            print(StatusText.render(status, path: store.path))
-            if reasons { print(StatusText.render(messages)) }
+            Console.out(StatusText.render(status, path: store.path))
+            if reasons { Console.out(StatusText.render(messages)) }
         }
     }
 

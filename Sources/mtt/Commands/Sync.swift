@@ -70,7 +70,7 @@ struct Sync: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.openStore()
+        let store = try database.openStore(.existing)
         let targets = target.map { [$0] } ?? (url == nil ? SyncTarget.allCases : [.mapthethings])
         if target == nil && url != nil && !output.json {
             Console.error("mtt: --url names one server, so only mapthethings is synced; use --target ttnmapper for TTN Mapper")
@@ -85,6 +85,10 @@ struct Sync: AsyncParsableCommand {
         for target in targets {
             if stopped.fired { break }
             do {
+                guard let claim = try store.claimSync(target) else {
+                    throw RuntimeFailure("another mtt sync is uploading from this database to \(target.displayName); try again when it is done")
+                }
+                defer { claim.release() }
                 guard let destination = try destination(for: target, store: store) else { continue }
                 let summary = try await upload(to: destination, store: store, policy: policy, stopped: stopped)
                 report(summary)
@@ -130,10 +134,12 @@ struct Sync: AsyncParsableCommand {
             store: store, destination: destination,
             transport: HTTPTransport(timeout: timeout.seconds, connections: policy.concurrency, trusting: ca),
             policy: policy)
-        let task = Task { try await uploader.run { progress in bar?.update(progress) } }
+        let task = Task { try await uploader.run(stopRequested: { stopped.fired }) { progress in bar?.update(progress) } }
+        // The first signal lets the requests in flight finish and writes their answers down; a
+        // second one abandons them (they are sent again next time).
         let interrupts = InterruptWatch {
+            if stopped.fired { task.cancel() }
             stopped.fire()
-            task.cancel()
         }
         defer { interrupts.cancel() }
         let result = await task.result

@@ -8,7 +8,22 @@ struct DatabaseOptions: ParsableArguments {
         valueName: "path"))
     var path: String?
 
-    func openStore() throws -> Store {
-        try Store(explicitPath: path)
+    func validate() throws {
+        if path?.isEmpty == true { throw ValidationError("--db needs a file path") }
+    }
+
+    /// The store, for what the command does with it: collect and import create a missing database;
+    /// other commands say it is missing rather than make an empty one.
+    func openStore(_ access: Store.Access = .create) throws -> Store {
+        do {
+            return try Store(explicitPath: path, access: access)
+        } catch let error as StoreError {
+            switch error {
+            case .notADatabase, .foreignDatabase, .notAFile, .missing:
+                throw RuntimeFailure("\(error) (check --db or MTT_DB)")
+            default:
+                throw error
+            }
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 
-/// A length of time on the command line: `500ms`, `90s`, `10m`, `2h`, or plain seconds.
+/// A length of time on the command line: `500ms`, `90s`, `10m`, `2h`, or plain seconds. A negative
+/// one is read (so the command can say what is wrong with it) and refused by the command's checks.
 struct DurationArgument: ExpressibleByArgument, Hashable, CustomStringConvertible {
     var seconds: Double
 
@@ -11,13 +12,20 @@ struct DurationArgument: ExpressibleByArgument, Hashable, CustomStringConvertibl
     init?(argument: String) {
         let units: [(suffix: String, factor: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
         for unit in units where argument.hasSuffix(unit.suffix) {
-            if let value = Double(argument.dropLast(unit.suffix.count)), value >= 0, value.isFinite {
+            if let value = Double(argument.dropLast(unit.suffix.count)), value.isFinite {
                 self.seconds = value * unit.factor
                 return
             }
         }
-        guard let value = Double(argument), value >= 0, value.isFinite else { return nil }
+        guard let value = Double(argument), value.isFinite else { return nil }
         self.seconds = value
+    }
+
+    /// Throws the usage error for a length that must be above 0 (or at least 0).
+    func check(_ option: String, allowingZero: Bool = false) throws {
+        guard allowingZero ? seconds >= 0 : seconds > 0 else {
+            throw ValidationError("\(option) takes a length of time \(allowingZero ? "of 0 or more" : "above 0"), such as 90s, 10m or 2h")
+        }
     }
 
     var description: String {

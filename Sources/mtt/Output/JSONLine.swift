@@ -7,6 +7,6 @@ enum JSONLine {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
         data.append(UInt8(ascii: "\n"))
-        FileHandle.standardOutput.write(data)
+        StandardOutput.write([UInt8](data))
     }
 }

@@ -22,12 +22,12 @@ final class SyncProgressBar: Sendable {
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let eta = p.remainingSeconds.map { "ETA \(Self.duration($0))" } ?? ""
         let line = "\(p.target.rawValue) [\(bar)] \(p.done)/\(p.total)  \(Int(p.rate.rounded()))/s  \(eta)"
-        FileHandle.standardError.write(Data(("\r" + line + "\u{1B}[K").utf8))
+        StandardOutput.writeError("\r" + line + "\u{1B}[K")
     }
 
     /// Ends the bar's line so the summary starts on its own.
     func finish() {
-        if drawn.withLock({ $0 }) { FileHandle.standardError.write(Data("\n".utf8)) }
+        if drawn.withLock({ $0 }) { StandardOutput.writeError("\n") }
     }
 
     private static func duration(_ seconds: Double) -> String {

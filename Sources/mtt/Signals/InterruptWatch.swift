@@ -1,13 +1,13 @@
 import Dispatch
 import Foundation
 
-/// Calls a handler on Ctrl-C or SIGTERM instead of dying, so a command can stop cleanly and keep
+/// Calls a handler on Ctrl-C, SIGTERM or SIGHUP (the terminal closed) instead of dying, so a command can stop cleanly and keep
 /// what it has; `cancel()` restores nothing (mtt exits soon after).
 struct InterruptWatch {
     private let sources: [any DispatchSourceSignal]
 
     init(_ handler: @escaping @Sendable () -> Void) {
-        sources = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+        sources = [SIGINT, SIGTERM, SIGHUP].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number)
             source.setEventHandler(handler: handler)

@@ -8,10 +8,7 @@ enum MapTheThingsLogin {
 
     /// `$XDG_CONFIG_HOME/mtt/mapthethings` (~/.config/mtt/mapthethings).
     static var defaultFile: String {
-        let environment = ProcessInfo.processInfo.environment
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".config")
-        return (config as NSString).appendingPathComponent("mtt/mapthethings")
+        XDGDirectories.configHome() + "/mtt/mapthethings"
     }
 
     static var howToSet: String {
@@ -32,17 +29,8 @@ enum MapTheThingsLogin {
             }
         }
         let file = explicitFile ?? defaultFile
-        var info = stat()
-        guard stat(file, &info) == 0 else {
-            if explicitFile != nil { throw RuntimeFailure("cannot read MapTheThings credentials from \(file): \(String(cString: strerror(errno)))") }
-            return nil
-        }
-        if info.st_mode & 0o077 != 0 {
-            throw RuntimeFailure("\(file) holds secrets but others can read it: run chmod 600 \(file)")
-        }
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            throw RuntimeFailure("cannot read MapTheThings credentials from \(file)")
-        }
+        if explicitFile == nil && !FileManager.default.fileExists(atPath: file) { return nil }
+        let text = try SecretInput.contents(of: file, what: "MapTheThings credentials")
         do {
             return try MapTheThingsCredentials(parsing: text)
         } catch {

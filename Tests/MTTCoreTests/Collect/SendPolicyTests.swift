@@ -17,7 +17,7 @@ struct SendPolicyTests {
     }
 
     @Test func staleOrUncertainFixesWait() {
-        #expect(policy.reasonToWait(fix: Self.fix(0), now: Self.t0.adding(seconds: 16), last: nil) == "the fix is 16 s old")
+        #expect(policy.reasonToWait(fix: Self.fix(0), now: Self.t0.adding(seconds: 16), last: nil) == "the fix is 16 s old (the limit is 15 s)")
         #expect(policy.reasonToWait(fix: Self.fix(0, eph: 40), now: Self.t0, last: nil) == "the fix is uncertain (±40 m)")
         // No error estimate (an NMEA receiver): not held back for it.
         #expect(policy.reasonToWait(fix: Self.fix(0, eph: nil), now: Self.t0, last: nil) == nil)

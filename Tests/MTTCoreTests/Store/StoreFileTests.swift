@@ -49,7 +49,7 @@ struct StoreFileTests {
         #expect {
             try Store(path: path)
         } throws: { error in
-            "\(error)" == "\(path) is not an SQLite database; mtt left it untouched (give another --db)"
+            "\(error)" == "\(path) is not an SQLite database; mtt left it untouched"
         }
         #expect(try contents(path) == text)
         #expect(!FileManager.default.fileExists(atPath: path + "-wal"))

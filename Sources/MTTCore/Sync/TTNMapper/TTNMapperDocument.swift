@@ -60,7 +60,8 @@ public struct TTNMapperDocument: Codable, Sendable, Hashable {
         bandwidth = u.bandwidth
         spreading_factor = u.spreadingFactor
         coding_rate = u.codingRate
-        gateways = u.receptions.map { r in
+        // A reception that names no real gateway (Packet Broker without its forwarder) cannot be mapped.
+        gateways = u.receptions.filter(\.namesAGateway).map { r in
             Gateway(
                 gtw_id: r.gatewayID, gtw_eui: r.gatewayEUI, antenna_index: r.antennaIndex,
                 time: r.time?.nanosecondsSinceEpoch, timestamp: r.concentratorTimestamp, channel: r.channelIndex,

@@ -1,7 +1,8 @@
 import Foundation
 
-/// Counts an upload run's outcomes and writes them to the store in groups: often enough that a crash
-/// loses few answers, seldom enough that a commit per record does not limit the rate.
+/// Counts an upload run's outcomes and writes them to the store. A worker writes what is pending
+/// before it sends its next request, so a crash can lose only the answers of requests in flight;
+/// answers that arrive together still share one commit.
 actor SyncLedger {
     private let store: Store
     private let target: SyncTarget
@@ -9,7 +10,6 @@ actor SyncLedger {
     private let report: @Sendable (SyncProgress) -> Void
     private let started = Date()
     private var pending: [SyncOutcome] = []
-    private var lastCommit = Date()
     private var failuresInARow = 0
     private var rejections: [String: Int] = [:]
     private var counts: SyncProgress
@@ -47,9 +47,6 @@ actor SyncLedger {
         }
         if outcomes.contains(where: { $0.state != .held }) { failuresInARow = 0 }
         pending += outcomes
-        if pending.count >= policy.outcomesPerCommit || Date().timeIntervalSince(lastCommit) >= policy.commitInterval {
-            try commit()
-        }
         report(progress)
     }
 
@@ -68,13 +65,7 @@ actor SyncLedger {
     /// The last reason a record could not be delivered, for the summary.
     private(set) var lastFailure: String?
 
-    /// Commits outcomes that have waited a commit interval, for runs where answers come slowly.
-    func commitIfDue() throws {
-        if Date().timeIntervalSince(lastCommit) >= policy.commitInterval { try commit() }
-    }
-
     func commit() throws {
-        lastCommit = Date()
         guard !pending.isEmpty else { return }
         try store.recordSync(pending, target: target)
         pending.removeAll(keepingCapacity: true)

@@ -11,10 +11,5 @@ public struct SyncPolicy: Sendable, Hashable {
     public var backoff = Backoff(initial: 0.5, maximum: 30, multiplier: 2, jitter: 0.25)
     /// Records read from the queue at a time.
     public var pageSize = 500
-    /// Outcomes are written to the store at least this often (seconds) and in groups of at most
-    /// `outcomesPerCommit`: a crash can lose no more than this many answers, which are then sent again.
-    public var commitInterval = 0.25
-    public var outcomesPerCommit = 256
-
     public init() {}
 }

@@ -16,28 +16,27 @@ public struct Uploader: Sendable {
         self.policy = policy
     }
 
-    /// Runs until the queue is empty, the run is stopped by the target, or the task is cancelled.
-    /// Outcomes already known are in the store whichever way it ends.
-    public func run(progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }) async throws -> SyncSummary {
+    /// Runs until the queue is empty, the run is stopped by the target, or `stopRequested` says so.
+    /// A stop request sends nothing new but waits for the answers in flight and writes them down;
+    /// cancelling the task instead abandons them (they are sent again next time). Outcomes already
+    /// known are in the store whichever way it ends.
+    public func run(
+        stopRequested: @escaping @Sendable () -> Bool = { false },
+        progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
+    ) async throws -> SyncSummary {
         let target = destination.target
         let total = try store.syncQueueCount(target, includingHeld: destination.includesHeld)
         let ledger = SyncLedger(store: store, target: target, total: total, policy: policy, progress: progress)
         let feed = SyncWorkFeed(store: store, destination: destination, pageSize: policy.pageSize)
         var stopReason: String?
-        let committer = Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(nanoseconds: UInt64(policy.commitInterval * 1e9))
-                try? await ledger.commitIfDue()
-            }
-        }
-        defer { committer.cancel() }
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<max(1, policy.concurrency) {
-                    group.addTask { try await worker(feed: feed, ledger: ledger) }
+                    group.addTask { try await worker(feed: feed, ledger: ledger, stopRequested: stopRequested) }
                 }
                 try await group.waitForAll()
             }
+            if stopRequested() { stopReason = "interrupted" }
         } catch let stop as SyncStop {
             stopReason = stop.reason
         } catch is CancellationError {
@@ -58,20 +57,24 @@ public struct Uploader: Sendable {
             seconds: counts.elapsed, notes: notes, stopReason: stopReason)
     }
 
-    private func worker(feed: SyncWorkFeed, ledger: SyncLedger) async throws {
-        while let work = try await feed.next() {
+    private func worker(feed: SyncWorkFeed, ledger: SyncLedger, stopRequested: @Sendable () -> Bool) async throws {
+        while true {
+            // What is known is written down before anything new goes out: a crash repeats at most
+            // the requests in flight.
+            try await ledger.commit()
+            guard !stopRequested(), let work = try await feed.next() else { return }
             try Task.checkCancellation()
             switch work {
             case .hold(let kind, let id, let reason):
                 try await ledger.add([SyncOutcome(kind: kind, recordID: id, state: .held, tries: 0, message: reason)])
             case .upload(let request):
-                try await deliver(request, feed: feed, ledger: ledger)
+                try await deliver(request, feed: feed, ledger: ledger, stopRequested: stopRequested)
             }
         }
     }
 
     /// Sends one request until the target answers for good or its tries run out.
-    private func deliver(_ request: SyncRequest, feed: SyncWorkFeed, ledger: SyncLedger) async throws {
+    private func deliver(_ request: SyncRequest, feed: SyncWorkFeed, ledger: SyncLedger, stopRequested: @Sendable () -> Bool) async throws {
         var backoff = policy.backoff
         var tries = 0
         while true {
@@ -84,7 +87,6 @@ public struct Uploader: Sendable {
             } catch let error as SyncTransportError {
                 verdict = .retry(error.description)
             }
-            try Task.checkCancellation()
             switch verdict {
             case .accepted, .rejected:
                 var state = SyncOutcome.State.sent
@@ -108,7 +110,12 @@ public struct Uploader: Sendable {
                     await ledger.giveUp(request.recordIDs.count, reason: reason)
                     return
                 }
-                try await Task.sleep(nanoseconds: UInt64(backoff.nextDelay() * 1e9))
+                // A stop request ends the wait: the record stays queued, as it would after its tries.
+                let resume = Date().addingTimeInterval(backoff.nextDelay())
+                while Date() < resume {
+                    if stopRequested() { return }
+                    try await Task.sleep(nanoseconds: UInt64(min(0.05, max(0, resume.timeIntervalSinceNow)) * 1e9))
+                }
             }
         }
     }

@@ -1,0 +1,92 @@
+import Foundation
+
+/// The elements of a JSON array in a file, read a piece at a time: a data set of hundreds of
+/// megabytes is never held whole (read at once, a 171 MB walk test took 1.27 GB). Each element's
+/// bytes are cut out by tracking strings and nesting, then decoded on their own.
+struct JSONArrayStream {
+    struct Malformed: Error {}
+
+    private let handle: FileHandle
+    private var buffer: [UInt8] = []
+    private var position = 0
+    private var finished = false
+    private var started = false
+
+    init(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
+        self.handle = handle
+    }
+
+    /// The next element's bytes; nil after the closing bracket. Throws for anything that is not an
+    /// array of values.
+    mutating func next() throws -> [UInt8]? {
+        if !started {
+            guard let open = try nextSignificant(), open == UInt8(ascii: "[") else { throw Malformed() }
+            started = true
+            if try peekSignificant() == UInt8(ascii: "]") {
+                position += 1
+                return nil
+            }
+        } else if finished {
+            return nil
+        } else {
+            switch try nextSignificant() {
+            case UInt8(ascii: ","): break
+            case UInt8(ascii: "]"):
+                finished = true
+                return nil
+            default: throw Malformed()
+            }
+        }
+        guard try peekSignificant() != nil else { throw Malformed() }
+        var element: [UInt8] = []
+        var depth = 0
+        var inString = false
+        var escaped = false
+        while true {
+            guard let byte = try peek() else {
+                if depth == 0 && !inString && !element.isEmpty { return element }
+                throw Malformed()
+            }
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+                case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                    if depth == 0 { return element }
+                    depth -= 1
+                case UInt8(ascii: ","):
+                    if depth == 0 { return element }
+                default: break
+                }
+            }
+            element.append(byte)
+            position += 1
+        }
+    }
+
+    private mutating func peek() throws -> UInt8? {
+        if position == buffer.count {
+            buffer = [UInt8](try handle.read(upToCount: 1 << 16) ?? Data())
+            position = 0
+            if buffer.isEmpty { return nil }
+        }
+        return buffer[position]
+    }
+
+    private mutating func peekSignificant() throws -> UInt8? {
+        while let byte = try peek() {
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return byte }
+            position += 1
+        }
+        return nil
+    }
+
+    private mutating func nextSignificant() throws -> UInt8? {
+        let byte = try peekSignificant()
+        if byte != nil { position += 1 }
+        return byte
+    }
+}
