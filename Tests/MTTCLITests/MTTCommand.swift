@@ -20,7 +20,7 @@ struct MTTCommand {
     }
 
     /// Starts mtt and returns while it runs.
-    func start(_ arguments: [String]) throws -> ChildProcess.Running {
-        try ChildProcess.Running(BuiltProducts.path("mtt"), arguments, environment: environment)
+    func start(_ arguments: [String], environment: [String: String] = [:]) throws -> ChildProcess.Running {
+        try ChildProcess.Running(BuiltProducts.path("mtt"), arguments, environment: self.environment.merging(environment) { _, new in new })
     }
 }

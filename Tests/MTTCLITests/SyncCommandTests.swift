@@ -153,6 +153,30 @@ struct SyncCommandTests {
         #expect(try await unsynced() == ["mapthethings": 0, "ttnmapper": 1])
     }
 
+    /// The default credentials file is under $HOME (the account's home only when HOME is unset).
+    @Test func theDefaultCredentialsFileFollowsHOME() async throws {
+        try SyncTestData.addConfirmedAttempts(2, to: Store(path: mtt.database))
+        let server = try LoopbackHTTPServer { _ in .status(201, "{}") }
+        let home = mtt.dir.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: home + "/.config/mtt", withIntermediateDirectories: true)
+        let file = home + "/.config/mtt/mapthethings"
+        try "user = bob\ntoken = t\nsecret = s\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
+        let result = try await mtt.run(
+            ["sync", "--target", "mapthethings", "--url", server.baseURL, "--db", mtt.database],
+            environment: ["HOME": home, "XDG_CONFIG_HOME": ""])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requests.count == 2)
+    }
+
+    /// A failure is said once, in the closing line.
+    @Test func aFailureIsPrintedOnce() async throws {
+        try SyncTestData.addConfirmedAttempts(2, to: Store(path: mtt.database))
+        let result = try await mtt.run(["sync", "--target", "mapthethings", "--db", mtt.database])
+        #expect(result.status == 1)
+        #expect(result.stderr.components(separatedBy: "there are no credentials").count == 2, "\(result.stderr)")
+    }
+
     @Test func nothingToUploadNeedsNoCredentialsAndExitsZero() async throws {
         _ = try Store(path: mtt.database)
         let result = try await mtt.run(["sync", "--db", mtt.database])

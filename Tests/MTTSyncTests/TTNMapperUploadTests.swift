@@ -117,6 +117,22 @@ struct TTNMapperFieldTests {
         }
     }
 
+    /// A Packet Broker reception that does not name its forwarder's gateway cannot be put on
+    /// TTN Mapper's map; the reception that does is sent.
+    @Test func aReceptionWithoutARealGatewayIdIsLeftOut() async throws {
+        let path = dir.file("pb.json")
+        try Data(#"""
+            {"end_device_ids":{"device_id":"d","dev_eui":"0004A30B001C0530"},"received_at":"2026-06-21T10:20:00Z",
+             "uplink_message":{"f_cnt":7,"rx_metadata":[
+               {"gateway_ids":{"gateway_id":"packetbroker"},"packet_broker":{"forwarder_net_id":"000013"},"rssi":-110,"snr":-3},
+               {"gateway_ids":{"gateway_id":"utrecht-dom","eui":"B827EBFFFE000001"},"rssi":-97,"snr":7}],
+             "settings":{"data_rate":{"lora":{"bandwidth":125000,"spreading_factor":7}},"frequency":"868100000"}}}
+            """#.utf8).write(to: URL(fileURLWithPath: path))
+        let (document, _) = try await uploadToTTNMapper(path, dir: dir)
+        let gateways = document["gateways"] as? [[String: Any]] ?? []
+        #expect(gateways.map { $0["gtw_id"] as? String } == ["utrecht-dom"])
+    }
+
     @Test func threeGatewaysHasTheExactUnits() async throws {
         let (d, _) = try await uploadToTTNMapper(FixtureFiles.own("ttn/three-gateways.json"), dir: dir)
         #expect((d["time"] as? NSNumber)?.int64Value == 1_782_036_903_498_765_432)

@@ -70,6 +70,8 @@ public final class Store: Sendable {
                     throw StoreError.unreadable(path: path, reason: "damaged: " + problems.prefix(3).joined(separator: "; "))
                 }
             }
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB {
+            throw StoreError.unreadable(path: path, reason: "damaged: \(error.message ?? "malformed")")
         } catch let error as DatabaseError {
             throw StoreError.wrapping(error)
         }

@@ -52,6 +52,7 @@ public final class ModemEmulator: Sendable {
     private let machine: Mutex<any ModemPersonality>
     private let behaviour = Mutex(ModemEmulatorBehaviour())
     private let stopped = Atomic<Bool>(false)
+    private let transmitHandler = Mutex<(@Sendable (Transmission) -> Void)?>(nil)
 
     public var slavePath: String { pair.slavePath }
 
@@ -75,6 +76,11 @@ public final class ModemEmulator: Sendable {
 
     public func behave(_ change: (inout ModemEmulatorBehaviour) -> Void) {
         behaviour.withLock { change(&$0) }
+    }
+
+    /// Called for each frame the emulated radio sends (the simulated network hears it there).
+    public func onTransmit(_ handler: @escaping @Sendable (Transmission) -> Void) {
+        transmitHandler.withLock { $0 = handler }
     }
 
     /// What the emulated radio actually sent: the ground truth for tests.
@@ -112,7 +118,12 @@ public final class ModemEmulator: Sendable {
     private func handle(_ command: String) {
         var current = behaviour.withLock { $0 }
         if current.silent { return }
-        let replies = machine.withLock { $0.answer(command, behaviour: &current) }
+        let (replies, sent) = machine.withLock { m in
+            let before = m.transmissions.count
+            let replies = m.answer(command, behaviour: &current)
+            return (replies, Array(m.transmissions.dropFirst(before)))
+        }
+        if let handler = transmitHandler.withLock({ $0 }) { sent.forEach(handler) }
         behaviour.withLock { $0.scriptedSends = current.scriptedSends }
         for reply in replies {
             if reply.delay > 0 { usleep(UInt32(reply.delay * 1_000_000)) }

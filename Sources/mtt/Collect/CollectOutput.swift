@@ -18,6 +18,8 @@ final class CollectOutput: Sendable {
         var lastAttempt: (time: Timestamp, node: String)?
         var lastSuccess: (time: Timestamp, uplink: Uplink)?
         var network = "no network source"
+        var gpsSeen = false
+        var networkSeen = false
         var unsynced: [String: Int] = [:]
     }
 
@@ -27,15 +29,21 @@ final class CollectOutput: Sendable {
     private let nodeInfos: [String: NodeInfo]
     private let stats = Mutex(Stats())
     private let events = Mutex<[(Timestamp, CollectEvent)]>([])
-    private let writing = Mutex(())
+    /// Whether the GPS and the network were ever connected, kept by the one flusher: "lost" is
+    /// for a source that went away, "not available" for one that never came.
+    private let writing = Mutex((gps: false, network: false))
     private let encoder: JSONEncoder
 
     /// Events waiting for their lines before the collector writes them itself. Each holds its
     /// uplink, so this bounds memory as much as the store's queue does.
     static let backlogLimit = 512
 
-    init(style: Style, clock: CollectClock, nodeInfos: [String: NodeInfo]) {
+    /// Whether anything can tell heard from lost in this run (MQTT or the simulated network).
+    private let hasNetworkSource: Bool
+
+    init(style: Style, clock: CollectClock, nodeInfos: [String: NodeInfo], hasNetworkSource: Bool = true) {
         self.style = style
+        self.hasNetworkSource = hasNetworkSource
         self.clock = clock
         self.nodeInfos = nodeInfos
         nodes = nodeInfos.keys.sorted()
@@ -90,7 +98,8 @@ final class CollectOutput: Sendable {
                                 best?.rssi.map { String(format: "%.0f", $0) } ?? "?", best?.snr.map { String(format: "%.1f", $0) } ?? "?",
                                 success.uplink.receptions.count))
         }
-        let loss = StoreStatus.lossPercent(confirmed: s.confirmed, failed: s.failed, heard: s.heard).map { String(format: "%.0f %%", $0) } ?? "n/a"
+        let loss = !hasNetworkSource ? "not known (no network source)"
+            : StoreStatus.lossPercent(confirmed: s.confirmed, failed: s.failed, heard: s.heard).map { String(format: "%.0f %%", $0) } ?? "n/a"
         lines.append("Counts   attempts \(s.attempts)  confirmed \(s.confirmed)  failed \(s.failed)  heard \(s.heard)  loss \(loss)  uplinks \(s.uplinks)")
         lines.append("To sync  " + s.unsynced.keys.sorted().map { "\($0) \(s.unsynced[$0] ?? 0)" }.joined(separator: ", "))
         StandardOutput.write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n") + "\n")
@@ -103,9 +112,11 @@ final class CollectOutput: Sendable {
             s.lastFix = fix
             if s.gps.hasPrefix("STALE") { s.gps = "fix" }
         case .gps(.noFix): s.gps = "no fix"
-        case .gps(.connected(let spec)): s.gps = "connected to \(spec)"
+        case .gps(.connected(let spec)):
+            s.gps = "connected to \(spec)"
+            s.gpsSeen = true
         case .gps(.lost(let reason)):
-            s.gps = "lost: \(reason)"
+            s.gps = (s.gpsSeen ? "lost: " : "not available: ") + reason
             s.lastFix = nil
         case .trackPoint, .sample, .nodeLost: break
         case .stale(_, let reason): s.gps = "STALE: \(reason)"
@@ -120,16 +131,26 @@ final class CollectOutput: Sendable {
                 s.heard += 1
                 s.lastSuccess = (uplink.receivedAt, uplink)
             }
-        case .network(let connected, let detail): s.network = connected ? "connected: \(detail)" : "lost: \(detail)"
+        case .network(let connected, let detail):
+            s.network = connected ? "connected: \(detail)" : (s.networkSeen ? "lost: " : "not reachable: ") + detail
+            if connected { s.networkSeen = true }
+        }
+    }
+
+    private static func note(_ event: CollectEvent, in seen: inout (gps: Bool, network: Bool)) {
+        switch event {
+        case .gps(.connected): seen.gps = true
+        case .network(true, _): seen.network = true
+        default: break
         }
     }
 
     /// The event's log line, if it deserves one.
-    private static func line(for event: CollectEvent) -> String? {
+    private static func line(for event: CollectEvent, seen: (gps: Bool, network: Bool)) -> String? {
         switch event {
         case .gps(.fix), .gps(.noFix), .trackPoint: return nil
         case .gps(.connected(let spec)): return "GPS connected: \(spec)"
-        case .gps(.lost(let reason)): return "GPS lost: \(reason)"
+        case .gps(.lost(let reason)): return seen.gps ? "GPS lost: \(reason)" : "GPS not available: \(reason)"
         case .attempt(let node, let id, let fix):
             return String(format: "attempt %lld by %@ at %.6f, %.6f", id, node, fix.latitude, fix.longitude)
         case .confirmed(let node, let id, let counter):
@@ -143,7 +164,9 @@ final class CollectOutput: Sendable {
                 return String(format: "sample %@ at %.6f, %.6f", sample.method.rawValue, p.latitude, p.longitude)
             }
             return "sample without a position: \(sample.reason ?? "?")"
-        case .network(let connected, let detail): return connected ? "network connected: \(detail)" : "network lost: \(detail)"
+        case .network(let connected, let detail):
+            if connected { return "network connected: \(detail)" }
+            return seen.network ? "network lost: \(detail)" : "network not reachable: \(detail)"
         case .nodeLost(let node, let reason): return "node \(node) lost: \(reason)"
         case .stale(let node, let reason): return "\(node) is not sending, GPS STALE: \(reason)"
         }
@@ -199,7 +222,7 @@ final class CollectOutput: Sendable {
     /// Writes the lines of the events so far (called ten times a second, and at the end).
     func flush() {
         // One flusher at a time, so lines come out in the order of their events.
-        writing.withLock { _ in
+        writing.withLock { seen in
             let batch = events.withLock { list -> [(Timestamp, CollectEvent)] in
                 defer { list = [] }
                 return list
@@ -213,6 +236,7 @@ final class CollectOutput: Sendable {
                 for (_, event) in batch { Self.count(event, in: &s) }
             }
             for (time, event) in batch {
+                defer { Self.note(event, in: &seen) }
                 if burst {
                     switch event {
                     case .heard:
@@ -226,7 +250,8 @@ final class CollectOutput: Sendable {
                 }
                 switch style {
                 case .json: data += jsonLine(event, at: time)
-                case .lines: if let line = Self.line(for: event) { data += Data("\(RFC3339.string(time, fractionDigits: 0))  \(line)\n".utf8) }
+                case .lines:
+                    if let line = Self.line(for: event, seen: seen) { data += Data("\(RFC3339.string(time, fractionDigits: 0))  \(line)\n".utf8) }
                 case .live: break
                 }
             }

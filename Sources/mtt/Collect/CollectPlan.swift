@@ -39,12 +39,15 @@ final class CollectRun: @unchecked Sendable {
     private let keepAlive: [Any]
     let publisher: MQTTPublisher?
     let resolvedAtStart: Int
+    let placedAtStart: Int
     let nodeInfos: [String: NodeInfo]
 
     init(plan: CollectPlan) async throws {
         store = try Store(explicitPath: plan.databasePath)
         // Attempts a killed or stopped run left pending never got their result.
         resolvedAtStart = try store.failPendingAttempts(reason: "mtt stopped before the node reported a result")
+        // Uplinks a stopped run left waiting for the track get their sample now.
+        placedAtStart = try store.placeUnplacedUplinks()
         clock = plan.speed == 1 ? .wall : CollectClock(scale: plan.speed)
         fixes = FixSources.make(plan.gps, clock: clock)
 
@@ -91,13 +94,22 @@ final class CollectRun: @unchecked Sendable {
                 infos[node.link.name] = info
                 nodes.append(ActiveNode(link: node.link, devEUI: info.devEUI))
                 keepAlive.append(node)
-                if case .mapTheThings(_, let emulator?) = node, let feed {
-                    let devEUI = info.devEUI ?? "0000000000000000"
-                    let devAddr = info.devAddr ?? "00000000"
-                    let deviceID = node.link.name.replacingOccurrences(of: ":", with: "-")
+                // The simulated network hears every emulated radio, BLE node or serial modem.
+                guard let feed else { continue }
+                let devEUI = info.devEUI ?? "0000000000000000"
+                let devAddr = info.devAddr ?? "00000000"
+                let deviceID = node.link.name.replacingOccurrences(of: ":", with: "-")
+                switch node {
+                case .mapTheThings(_, let emulator?):
                     await emulator.onTransmit { t in
                         feed.transmit(deviceID: deviceID, devEUI: devEUI, devAddr: devAddr, frameCounter: t.frameCounter, spreadingFactor: t.spreadingFactor, payload: t.payload)
                     }
+                case .modem(let opened):
+                    let spreadingFactor = info.spreadingFactor ?? 7
+                    opened.emulator?.onTransmit { t in
+                        feed.transmit(deviceID: deviceID, devEUI: devEUI, devAddr: devAddr, frameCounter: t.frameCounter, spreadingFactor: spreadingFactor, payload: t.payload)
+                    }
+                default: break
                 }
             }
         }

@@ -165,9 +165,13 @@ extension CollectionMode: ExpressibleByArgument {}
 enum CollectSession {
     static func run(_ plan: CollectPlan, style: CollectOutput.Style, duration: Double?, truthOut: String? = nil) async throws {
         let run = try await CollectRun(plan: plan)
-        let out = CollectOutput(style: style, clock: run.clock, nodeInfos: run.nodeInfos)
+        let hasNetworkSource = plan.mqtt != nil || plan.fakeNetwork
+        let out = CollectOutput(style: style, clock: run.clock, nodeInfos: run.nodeInfos, hasNetworkSource: hasNetworkSource)
         if run.resolvedAtStart > 0 && style != .json {
             Console.error("mtt: \(run.resolvedAtStart) attempt(s) left pending by an interrupted run are now marked failed")
+        }
+        if run.placedAtStart > 0 && style != .json {
+            Console.error("mtt: \(run.placedAtStart) uplink(s) an interrupted run left without a sample are now placed on their track")
         }
         let emit: @Sendable (CollectEvent) -> Void = { out.handle($0) }
         let finished = StopSignal()
@@ -181,28 +185,29 @@ enum CollectSession {
             case .matching:
                 guard let uplinks = run.uplinks else { return }
                 let collector = MatchingCollector(store: run.store, session: run.session, fixes: run.fixes, uplinks: uplinks, interval: plan.interval, clock: run.clock, emit: emit)
-                do {
-                    try await collector.run()
-                } catch {
-                    // Stopped: uplinks still waiting for the track get their position (or reason) now.
-                    try? await collector.flush()
-                    throw error
-                }
+                // However the run ends (a stop ends it without an error as often as with one),
+                // uplinks still waiting for the track get their position, or the reason, now.
+                var ended: (any Error)?
+                do { try await collector.run() } catch { ended = error }
+                try await collector.flush()
+                if let ended { throw ended }
             case .listener, .imported:
                 guard let uplinks = run.uplinks else { return }
                 let collector = ListenerCollector(store: run.store, session: run.session, fixes: run.fixes, uplinks: uplinks, interval: plan.interval, clock: run.clock, emit: emit)
-                do {
-                    try await collector.run()
-                } catch {
-                    try? await collector.flush()
-                    throw error
-                }
+                var ended: (any Error)?
+                do { try await collector.run() } catch { ended = error }
+                try await collector.flush()
+                if let ended { throw ended }
             }
         }
 
         // Stop on Ctrl-C, SIGTERM or the duration; redraw the live status each second meanwhile.
         let stop = StopSignal()
         let interrupts = InterruptWatch { stop.fire() }
+        // Output that cannot be written stops the run as a signal does: the session is closed and
+        // nothing is left pending. A reader that went away (`| head`) is a stop like SIGTERM;
+        // any other write error ends the command with exit 1 afterwards.
+        StandardOutput.onFailure(closedPipeIsAStop: true) { _ in stop.fire() }
         defer { interrupts.cancel() }
         let started = Date()
         var failure: (any Error)?
@@ -238,7 +243,7 @@ enum CollectSession {
         if style != .json {
             if style == .live { out.redraw() }
             Console.out("")
-            Console.out(StatusText.render(try run.store.status(), path: run.store.path))
+            Console.out(StatusText.render(try run.store.status(), path: run.store.path, networkKnown: hasNetworkSource))
         }
         if let failure { throw RuntimeFailure("collection stopped: \(failure)") }
     }

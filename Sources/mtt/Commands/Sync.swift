@@ -98,8 +98,8 @@ struct Sync: AsyncParsableCommand {
                     failures.append("\(target.rawValue): \(summary.failed) record(s) could not be delivered and stay queued")
                 }
             } catch let failure as RuntimeFailure {
+                // Said once, in the closing line with the other targets' failures.
                 failures.append("\(target.rawValue): \(failure.description)")
-                if !output.json { Console.error("mtt: \(target.rawValue): \(failure.description)") }
             }
         }
         if !failures.isEmpty {

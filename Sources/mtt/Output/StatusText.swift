@@ -3,8 +3,13 @@ import MTTCore
 
 /// The human summary of `mtt status` and the end of `mtt demo`.
 enum StatusText {
-    static func render(_ status: StoreStatus, path: String) -> String {
+    /// - Parameter networkKnown: false at the end of a run that had no network source, where
+    ///   "heard 0" would read as every attempt lost.
+    static func render(_ status: StoreStatus, path: String, networkKnown: Bool = true) -> String {
         let loss = status.lossPercent.map { String(format: "%.0f %%", $0) } ?? "n/a"
+        let heard = networkKnown
+            ? "\(status.heard) attempts (loss \(loss))"
+            : "not known: no network source in this run (mtt fetch, or a run with --mqtt-url, tells)"
         let queues = status.unsynced.keys.sorted().map { target in
             let held = status.held[target] ?? 0
             return "\(target) \(status.unsynced[target] ?? 0)" + (held > 0 ? " (+\(held) held by the quality gate, for --experiment)" : "")
@@ -13,7 +18,7 @@ enum StatusText {
             Database   \(path)
             Sessions   \(status.sessions)
             Attempts   \(status.attempts) (confirmed \(status.confirmed), failed \(status.failed), pending \(status.pending))
-            Heard      \(status.heard) attempts (loss \(loss))
+            Heard      \(heard)
             Uplinks    \(status.uplinks)
             GPS fixes  \(status.gpsSamples)
             Samples    \(status.samples) with a position

@@ -35,4 +35,22 @@ struct SendPolicyTests {
         #expect(standing.reasonToWait(fix: Self.fix(29), now: Self.t0.adding(seconds: 29), last: last) == "moved only 0 m")
         #expect(standing.reasonToWait(fix: Self.fix(30), now: Self.t0.adding(seconds: 30), last: last) == nil)
     }
+
+    /// `--every 0s` used to send on every fix: a real node would break its duty cycle.
+    @Test func everyNeverGoesBelowTheMinimumInterval() {
+        var eager = policy
+        eager.every = 0
+        #expect(eager.reasonToWait(fix: Self.fix(5), now: Self.t0.adding(seconds: 5), last: last) == "sent 5 s ago")
+        #expect(eager.reasonToWait(fix: Self.fix(12), now: Self.t0.adding(seconds: 12), last: last) == nil)
+    }
+
+    /// A replay of an old capture: held back, and the reason says how old and why.
+    @Test func aFixFromAnOldCaptureIsStaleWithAReason() {
+        var old = Self.fix(0)
+        old.source = "nmea:drive-2012.nmea"
+        let now = Self.t0.adding(seconds: 5 * 86_400)
+        #expect(policy.staleness(of: old, now: now) == "the fix is 5 days old (the limit is 15 s): the NMEA capture was recorded at another time")
+        #expect(policy.reasonToWait(fix: old, now: now, last: nil) == policy.staleness(of: old, now: now))
+        #expect(policy.staleness(of: Self.fix(0), now: Self.t0.adding(seconds: 3)) == nil)
+    }
 }

@@ -19,3 +19,13 @@ struct HexTests {
         #expect(Hex.bytes("A:B") == nil)
     }
 }
+
+@Suite("Console keys")
+struct ConsoleKeyTests {
+    /// A wrong key is still a secret: described, never shown. An EUI is no secret.
+    @Test func aMalformedAppKeyIsDescribedNotShown() {
+        let key = "2B7E151628AED2A6ABF7158809CF4F3"
+        #expect { try ConsoleKey.bytes(key, bytes: 16, "AppKey") } throws: { "\($0)" == "AppKey must be 32 hex digits, got 31 characters" }
+        #expect { try ConsoleKey.bytes("0004A30B001C05ZZ", bytes: 8, "DevEUI") } throws: { "\($0)" == "DevEUI must be 16 hex digits, got 0004A30B001C05ZZ" }
+    }
+}

@@ -28,3 +28,14 @@ struct RFC3339Tests {
         #expect(RFC3339.parse("2262-04-11T23:47:16Z") != nil)
     }
 }
+
+@Suite("Times out of range")
+struct RFC3339RangeTests {
+    @Test func goZeroTimeIsOutOfRangeNotMalformed() {
+        #expect(RFC3339.parse("0001-01-01T00:00:00Z") == nil)
+        #expect(RFC3339.isOutOfRange("0001-01-01T00:00:00Z"))
+        #expect(RFC3339.isOutOfRange("9999-12-31T23:59:59.999Z"))
+        #expect(!RFC3339.isOutOfRange("yesterday at noon, UTC"))
+        #expect(!RFC3339.isOutOfRange("2026-06-21T10:15:00Z"))
+    }
+}

@@ -62,6 +62,58 @@ struct MapTheThingsDataSetTests {
         #expect(throws: MapTheThingsDataSet.ImportError.self) { try MapTheThingsDataSet.importFile(bad, into: store) }
         #expect(throws: MapTheThingsDataSet.ImportError.self) { try MapTheThingsDataSet.importFile(FixtureFiles.own("README.md"), into: store) }
         #expect(try store.status().uplinks == 0)
+        // No session is left behind by a failed import either.
+        #expect(try store.status().sessions == 0)
+    }
+
+    /// A malformed entry at the very end: the entries before it were already written in the
+    /// transaction, and none of them, nor the session, stays.
+    @Test func anImportThatFailsLateLeavesNoTrace() throws {
+        let store = try Store(path: dir.file("late.sqlite"))
+        let file = dir.file("late.json")
+        try #"[{"gps":[52.09,5.12],"time":"2026-06-21 10:15:00"},{"gps":[52.1,5.2],"time":"2026-06-21 10:16:00"},{"gps":[52.1,5.2],"time":"yesterday"}]"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(throws: MapTheThingsDataSet.ImportError.self) { try MapTheThingsDataSet.importFile(file, into: store) }
+        let status = try store.status()
+        #expect(status.sessions == 0 && status.uplinks == 0 && status.samples == 0)
+    }
+
+    /// Two nodes walking together: each node's gaps are its own.
+    @Test func gapsAreCountedPerNode() throws {
+        let store = try Store(path: dir.file("nodes.sqlite"))
+        let file = dir.file("nodes.json")
+        let entries = [("A", 0), ("B", 10), ("A", 1), ("B", 11), ("A", 3), ("B", 12)].enumerated().map { i, e in
+            #"{"gps":"52.0907N,5.1214E","time":"2026-06-21T10:15:\#(String(format: "%02d", i))Z","nodeEui":"\#(e.0)","payload_seq":\#(e.1)}"#
+        }
+        try ("[" + entries.joined(separator: ",\n") + "]").write(toFile: file, atomically: true, encoding: .utf8)
+        let summary = try MapTheThingsDataSet.importFile(file, into: store)
+        // A lost 2; B lost nothing (it used to be charged A's numbers 2…9).
+        #expect(summary.lost == 1 && summary.counterResets == 0)
+        #expect(try store.status().failed == 1)
+    }
+
+    /// A jump from 0 to 3,000,000 is a node that restarted its counter, not 2,999,999 losses.
+    @Test func aHugeJumpIsACounterResetNotLosses() throws {
+        let store = try Store(path: dir.file("reset.sqlite"))
+        let file = dir.file("reset.json")
+        try #"[{"gps":"52.09N,5.12E","time":"2026-06-21T10:15:00Z","nodeEui":"A","payload_seq":0},{"gps":"52.09N,5.12E","time":"2026-06-21T10:15:10Z","nodeEui":"A","payload_seq":3000000},{"gps":"52.09N,5.12E","time":"2026-06-21T10:15:20Z","nodeEui":"A","payload_seq":3000002}]"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let summary = try MapTheThingsDataSet.importFile(file, into: store)
+        #expect(summary.lost == 1 && summary.counterResets == 1)
+        #expect(try store.status().attempts == 4)
+    }
+
+    /// Entries are read one at a time from the file: strings holding brackets and commas, escapes
+    /// and nesting split where JSON says, not where the bytes look like it.
+    @Test func theStreamedReaderSplitsWhereJSONDoes() throws {
+        let store = try Store(path: dir.file("s.sqlite"))
+        let file = dir.file("s.json")
+        try "\n [ {\"gps\":[52.09, 5.12],\"time\":\"2026-06-21 10:15:00\",\"gateway\":\"a],\\\"{b\"} ,\n{\"gps\":[52.1,5.2],\"time\":\"2026-06-21 10:16:00\",\"extra\":{\"x\":[1,[2]]}} ] \n"
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let summary = try MapTheThingsDataSet.importFile(file, into: store)
+        #expect(summary.samples == 2)
+        guard case .uplink(let id) = try store.samples(session: summary.session)[0].subject else { return }
+        #expect(try store.uplink(id)?.receptions.first?.gatewayID == "a],\"{b")
     }
 }
 
