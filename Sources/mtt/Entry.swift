@@ -11,6 +11,7 @@ enum Entry {
         // their freed pages: a listener burst left about 1 MB more resident with the default than
         // with two arenas, at the same speed (scripts/load). mtt has a handful of threads.
         mallopt(M_ARENA_MAX, 2)
+        StandardOutput.guardStandardDescriptors()
         LoggingSetup.bootstrap()
         // A parent may have left SIGINT/SIGTERM blocked (test runners do); mtt must hear them to
         // stop cleanly.

@@ -43,7 +43,7 @@ final class CollectRun: @unchecked Sendable {
     let nodeInfos: [String: NodeInfo]
 
     init(plan: CollectPlan) async throws {
-        store = try Store(explicitPath: plan.databasePath)
+        store = try DatabaseOptions.open(plan.databasePath, .create)
         // Attempts a killed or stopped run left pending never got their result.
         resolvedAtStart = try store.failPendingAttempts(reason: "mtt stopped before the node reported a result")
         // Uplinks a stopped run left waiting for the track get their sample now.

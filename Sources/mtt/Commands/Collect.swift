@@ -52,28 +52,28 @@ struct Collect: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this long, e.g. 90s, 10m, 2h.", valueName: "duration"))
     var duration: DurationArgument?
 
-    @Option(help: ArgumentHelp("Active mode: also send every this long when standing still.", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Active mode: also send every this long when standing still.", valueName: "duration"))
     var every: DurationArgument?
 
-    @Option(name: .customLong("max-fix-age"), help: ArgumentHelp("Active mode: do not send on a fix older than this.", valueName: "duration"))
+    @Option(name: .customLong("max-fix-age"), parsing: .unconditional, help: ArgumentHelp("Active mode: do not send on a fix older than this.", valueName: "duration"))
     var maxFixAge = DurationArgument(seconds: 15)
 
-    @Option(name: .customLong("max-eph"), help: ArgumentHelp("Active mode: do not send when the GPS error estimate is this many metres or more.", valueName: "metres"))
+    @Option(name: .customLong("max-eph"), parsing: .unconditional, help: ArgumentHelp("Active mode: do not send when the GPS error estimate is this many metres or more.", valueName: "metres"))
     var maxEPH: Double = 25
 
-    @Option(name: .customLong("min-distance"), help: ArgumentHelp("Active mode: metres to move between sends.", valueName: "metres"))
+    @Option(name: .customLong("min-distance"), parsing: .unconditional, help: ArgumentHelp("Active mode: metres to move between sends.", valueName: "metres"))
     var minDistance: Double = 10
 
-    @Option(name: .customLong("min-interval"), help: ArgumentHelp("Active mode: time between sends.", valueName: "duration"))
+    @Option(name: .customLong("min-interval"), parsing: .unconditional, help: ArgumentHelp("Active mode: time between sends.", valueName: "duration"))
     var minInterval = DurationArgument(seconds: 12)
 
     @Option(name: .customLong("fake-gateway"), help: ArgumentHelp("With --network fake: a simulated gateway at LAT,LON (repeatable; default three around the fake route).", valueName: "lat,lon"))
     var fakeGateway: [String] = []
 
-    @Option(help: ArgumentHelp("Matching and listener modes: seconds between track points (default 5 and 1).", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Matching and listener modes: seconds between track points (default 5 and 1).", valueName: "duration"))
     var interval: DurationArgument?
 
-    @Option(help: ArgumentHelp("Run a fully simulated collection this many times faster than real time (\(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText)).", valueName: "factor"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run a fully simulated collection this many times faster than real time (\(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText)).", valueName: "factor"))
     var speed: Double = 1
 
     /// Faster than 1000× the simulated drive outruns the store and the clock's own sleeps.

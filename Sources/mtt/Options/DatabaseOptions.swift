@@ -15,6 +15,11 @@ struct DatabaseOptions: ParsableArguments {
     /// The store, for what the command does with it: collect and import create a missing database;
     /// other commands say it is missing rather than make an empty one.
     func openStore(_ access: Store.Access = .create) throws -> Store {
+        try Self.open(path, access)
+    }
+
+    /// The store at `path` (or the default), with the flag to check added to errors about the path.
+    static func open(_ path: String?, _ access: Store.Access) throws -> Store {
         do {
             return try Store(explicitPath: path, access: access)
         } catch let error as StoreError {

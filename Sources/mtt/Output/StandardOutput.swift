@@ -1,3 +1,4 @@
+import Glibc
 import MTTCore
 import Synchronization
 
@@ -28,22 +29,41 @@ enum StandardOutput {
         }
     }
 
+    /// Makes sure descriptors 0, 1 and 2 are open before mtt opens anything else: a closed one would
+    /// be handed to the next file opened (the database), and text meant for stdout written into it.
+    /// A stdout that was closed stays a failed output, as the user asked for nothing to be written.
+    static func guardStandardDescriptors() {
+        for fd in Int32(0)...2 where fcntl(fd, F_GETFD) == -1 {
+            let placeholder = open("/dev/null", O_RDWR)
+            if placeholder != fd && placeholder >= 0 { close(placeholder) }
+            if fd == 1 { state.withLock { $0.failure = OutputError(target: "stdout", errno: EBADF) } }
+        }
+    }
+
     /// Writes the bytes unless an earlier write failed; returns whether they were written.
     @discardableResult
     static func write(_ bytes: [UInt8]) -> Bool {
-        guard failure == nil else { return false }
+        if let failure {
+            // A stdout closed before mtt started: the first write is where that is noticed.
+            notifyOnce(failure)
+            return false
+        }
         do {
             try OutputError.writeAll(bytes, to: 1, target: "stdout")
             return true
         } catch {
-            let handler = state.withLock { s -> (@Sendable (OutputError) -> Void)? in
-                guard s.failure == nil else { return nil }
-                s.failure = error
-                return s.onFailure
-            }
-            handler?(error)
+            state.withLock { s in if s.failure == nil { s.failure = error } }
+            notifyOnce(error)
             return false
         }
+    }
+
+    private static func notifyOnce(_ error: OutputError) {
+        let handler = state.withLock { s -> (@Sendable (OutputError) -> Void)? in
+            defer { s.onFailure = nil }
+            return s.onFailure
+        }
+        handler?(error)
     }
 
     static func write(_ text: String) {

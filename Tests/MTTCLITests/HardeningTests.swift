@@ -1,0 +1,180 @@
+import Foundation
+import MTTCore
+import TestSupport
+import Testing
+
+/// What a hostile user and real data broke (issue 22), one test per item, as the user meets it.
+@Suite("Hardening: output, signals, options, files, messages")
+struct HardeningTests {
+    let mtt = MTTCommand()
+
+    /// Runs mtt through sh with stdout redirected as `redirect` says (`>/dev/full`, `>&-`, `| head -1`).
+    func run(_ arguments: [String], stdout redirect: String, timeout: Double = 90) async throws -> ChildProcess.Result {
+        let quoted = ([BuiltProducts.path("mtt")] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        return try await ChildProcess.run("/bin/sh", ["-c", "\(quoted) \(redirect)"], environment: mtt.environment, timeout: timeout)
+    }
+
+    /// The latest session is closed and no attempt is left pending.
+    func expectSessionClosedNothingPending(_ context: String) throws {
+        let store = try Store(path: mtt.database, access: .readOnly)
+        let status = try store.status()
+        #expect(status.pending == 0, "\(context)")
+        #expect(try store.session(Int64(status.sessions))?.endedAt != nil, "\(context): the session was left open")
+    }
+
+    static let fakeCollect = ["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "50"]
+
+    // MARK: Unwritable output
+
+    @Test(arguments: [">/dev/full", ">&-"])
+    func collectWithUnwritableOutputClosesItsSessionAndSaysWhyOnce(redirect: String) async throws {
+        let result = try await run(Self.fakeCollect + ["--duration", "20s", "--db", mtt.database], stdout: redirect)
+        #expect(result.status == 1)
+        let reason = redirect == ">&-" ? "Bad file descriptor" : "No space left on device"
+        #expect(result.stderr.hasSuffix("mtt: cannot write stdout: \(reason)\n"), "\(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("crashed"))
+        try expectSessionClosedNothingPending(redirect)
+    }
+
+    @Test func everyPrintingCommandEndsCleanlyOnAFullDisk() async throws {
+        try await #require(run(Self.fakeCollect + ["--duration", "2s", "--db", mtt.database], stdout: ">/dev/null").status == 0)
+        let file = mtt.dir.file("walk.json")
+        try #"[{"gps":[52.09,5.12],"time":"2026-06-21 10:15:00"}]"#.write(toFile: file, atomically: true, encoding: .utf8)
+        for command in [
+            ["gps", "--gps", "fake", "--count", "3"], ["gps", "--gps", "fake", "--count", "3", "--json"],
+            ["import", file, "--db", mtt.database], ["status", "--db", mtt.database, "--json"],
+            ["status", "--db", mtt.database], ["export", "--format", "geojson", "--db", mtt.database],
+            ["demo", "--duration", "2s"],
+        ] {
+            let result = try await run(command, stdout: ">/dev/full")
+            #expect(result.status == 1, "\(command)")
+            #expect(result.stderr.split(separator: "\n").last == "mtt: cannot write stdout: No space left on device", "\(command): \(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("NSCocoaErrorDomain"), "\(command)")
+        }
+    }
+
+    /// `mtt collect | head -1`: the reader goes away, and mtt stops as SIGTERM stops it.
+    @Test func aClosedPipeStopsCollectLikeSIGTERM() async throws {
+        let result = try await run(Self.fakeCollect + ["--duration", "60s", "--json", "--db", mtt.database], stdout: "| head -1")
+        #expect(result.status == 0)
+        #expect(result.stdout.split(separator: "\n").count == 1)
+        try expectSessionClosedNothingPending("| head -1")
+    }
+
+    @Test func sighupStopsCollectLikeSIGTERM() async throws {
+        let running = try mtt.start(Self.fakeCollect + ["--duration", "60s", "--db", mtt.database])
+        #expect(await running.waitForOutput(timeout: 30) { $0.contains("attempt") })
+        running.signal(SIGHUP)
+        #expect(await running.wait(timeout: 20))
+        #expect(running.result.status == 0, "\(running.stderr)")
+        try expectSessionClosedNothingPending("SIGHUP")
+    }
+
+    // MARK: Options
+
+    @Test(arguments: ["nan", "inf", "0", "-1", "1e-300", "1e9", "1e7"])
+    func aSpeedOutsideItsRangeIsAUsageError(_ speed: String) async throws {
+        let result = try await mtt.run(Self.fakeCollect.dropLast() + [speed, "--duration", "5s", "--db", mtt.database])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--speed takes 0.1 to 1000"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: mtt.database))
+    }
+
+    @Test func usageErrorsSayWhatIsWrong() async throws {
+        let cases: [([String], String)] = [
+            (["collect", "--mode", "active", "--node", "fake", "--duration", "-5s"], "Error: --duration takes a length of time above 0"),
+            (["collect", "--mode", "active", "--node", "fake", "--network", "fake", "--fake-gateway", "91,0"],
+             "Error: --fake-gateway takes LAT,LON (latitude -90…90, longitude -180…180), not 91,0"),
+            (["collect", "--mod", "active"], "Error: Unknown option '--mod'"),
+            (["status", "--db", ""], "Error: --db needs a file path"),
+            (["collect", "--mode", "active", "--node", "fake", "--every", "-1s"], "Error: --every takes a length of time above 0"),
+        ]
+        for (arguments, message) in cases {
+            let result = try await mtt.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    // MARK: Files
+
+    @Test func readOnlyCommandsOnAMistypedDatabaseCreateNothing() async throws {
+        let typo = mtt.dir.file("typo.sqlite")
+        for command in [["status"], ["export", "--format", "csv"], ["sync"]] {
+            let result = try await mtt.run(command + ["--db", typo])
+            #expect(result.status == 1)
+            #expect(result.stderr == "mtt: there is no database at \(typo); nothing has been collected there yet (check --db or MTT_DB)\n", "\(command): \(result.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: typo))
+        let devNull = try await mtt.run(Self.fakeCollect + ["--duration", "2s", "--db", "/dev/null"])
+        #expect(devNull.status == 1 && devNull.stderr == "mtt: /dev/null is a device, not a database file; mtt left it untouched (check --db or MTT_DB)\n", "\(devNull.stderr)")
+    }
+
+    @Test func exportRefusesToWriteOverTheDatabase() async throws {
+        try await #require(mtt.run(Self.fakeCollect + ["--duration", "2s", "--db", mtt.database]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: mtt.database))
+        for out in [mtt.database, mtt.database + "-wal", mtt.database + "-shm"] {
+            let result = try await mtt.run(["export", "--format", "csv", "--out", out, "--db", mtt.database])
+            #expect(result.status == 1 && result.stderr.contains("is the database or one of its files"), "\(out): \(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: mtt.database)) == before)
+        #expect(try Store(path: mtt.database, access: .readOnly).integrityCheck() == "ok")
+    }
+
+    @Test func fakeNodeRemovesOnlyAStaleSocket() async throws {
+        let file = mtt.dir.file("notes.txt")
+        try "keep me".write(toFile: file, atomically: true, encoding: .utf8)
+        let refused = try await mtt.run(["fake-node", "--listen", "unix:" + file])
+        #expect(refused.status == 1 && refused.stderr.contains("a file that is not a socket is there; mtt left it untouched"), "\(refused.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me")
+
+        let socket = mtt.dir.file("node.sock")
+        let live = try mtt.start(["fake-node", "--listen", "unix:" + socket])
+        defer { live.stop() }
+        #expect(await live.waitForOutput(timeout: 20) { $0.contains("listening") })
+        let second = try await mtt.run(["fake-node", "--listen", "unix:" + socket])
+        #expect(second.status == 1 && second.stderr.contains("another emulator is listening there"), "\(second.stderr)")
+        // The first still answers.
+        let info = try await mtt.run(["node", "info", "--node", "unix:" + socket])
+        #expect(info.status == 0, "\(info.stderr)")
+    }
+
+    // MARK: Messages
+
+    @Test func aGPSThatNeverCameIsNotAvailableNotLost() async throws {
+        let result = try await mtt.run(["collect", "--mode", "active", "--node", "fake", "--gps", "gpsd://127.0.0.1:9", "--duration", "2s", "--db", mtt.database])
+        #expect(result.stdout.contains("GPS not available:"), "\(result.stdout)")
+        #expect(!result.stdout.contains("GPS lost"))
+    }
+
+    @Test func withoutANetworkSourceHeardIsNotKnownRatherThanAllLost() async throws {
+        let result = try await mtt.run(["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--speed", "50", "--duration", "3s", "--db", mtt.database])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Heard      not known: no network source in this run"), "\(result.stdout)")
+        #expect(!result.stdout.contains("loss 100 %"))
+    }
+
+    /// The simulated network hears the emulated serial modems as it hears the emulated BLE node.
+    @Test func theSimulatedNetworkHearsAnEmulatedModem() async throws {
+        let result = try await mtt.run([
+            "collect", "--mode", "active", "--node", "fake-rn2483", "--gps", "fake", "--network", "fake",
+            "--min-interval", "1s", "--duration", "6s", "--db", mtt.database,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let status = try Store(path: mtt.database, access: .readOnly).status()
+        #expect(status.attempts >= 1 && status.uplinks >= 1, "\(result.stdout)")
+    }
+
+    /// A capture from June replayed in November: active mode says once why it does not send.
+    @Test func activeModeOnAStaleCaptureSaysWhyOnce() async throws {
+        let result = try await mtt.run([
+            "collect", "--mode", "active", "--node", "fake", "--gps", "nmea:" + FixtureFiles.own("nmea/utrecht-drive.nmea"),
+            "--duration", "3s", "--db", mtt.database,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").filter { $0.contains("GPS STALE") }
+        #expect(lines.count == 1, "\(result.stdout)")
+        #expect(lines.first?.contains("the NMEA capture was recorded at another time") == true)
+        #expect(try Store(path: mtt.database, access: .readOnly).status().attempts == 0)
+    }
+}
