@@ -12,7 +12,7 @@ let package = Package(
         .library(name: "MTTGPS", targets: ["MTTGPS"]),
         .library(name: "MTTBluetooth", targets: ["MTTBluetooth"]),
         .library(name: "MTTSerial", targets: ["MTTSerial"]),
-        .library(name: "TestSupport", targets: ["TestSupport"]),
+        .library(name: "MTTHTTP", targets: ["MTTHTTP"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -25,28 +25,29 @@ let package = Package(
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
-        // The same libsqlite3 GRDB opens; MTTCore binds the rows of its hottest inserts itself.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // TLS for https:// uploads, over mtt's own HTTP/1.1 client (the libssl libmosquitto already loads).
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // glibc's <malloc.h>, for mallopt.
         .systemLibrary(name: "CMalloc"),
 
+        // The domain, the store, the runs and the ports: no C library but SQLite, through GRDB (its
+        // GRDBSQLite module is the same libsqlite3, for the rows MTTCore binds itself).
         .target(
             name: "MTTCore",
             dependencies: [
-                "CSQLite", "COpenSSL",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .target(name: "MTTBluetooth", dependencies: ["MTTCore", "CBlueZ"]),
         .target(name: "MTTSerial", dependencies: ["MTTCore"]),
         .target(name: "MTTMQTT", dependencies: ["MTTCore", "CMosquitto"]),
         .target(name: "MTTGPS", dependencies: ["MTTCore", "CGPS"]),
+        .target(name: "MTTHTTP", dependencies: ["MTTCore", "COpenSSL"]),
         .executableTarget(
             name: "mtt",
             dependencies: [
-                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS", "CMalloc",
+                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS", "MTTHTTP", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -60,12 +61,15 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MTTCore", "MTTSerial"], path: "Tests/Support"),
         .testTarget(
             name: "MTTCoreTests",
-            dependencies: ["MTTCore", "TestSupport", "mtt-store-writer", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "MTTCore", "TestSupport", "mtt-store-writer",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]),
         .testTarget(name: "MTTBluetoothTests", dependencies: ["MTTBluetooth", "TestSupport"]),
         .testTarget(name: "MTTSerialTests", dependencies: ["MTTSerial", "TestSupport"]),
         .testTarget(name: "MTTMQTTTests", dependencies: ["MTTMQTT", "TestSupport"]),
         .testTarget(name: "MTTGPSTests", dependencies: ["MTTGPS", "TestSupport"]),
-        .testTarget(name: "MTTSyncTests", dependencies: ["MTTCore", "MTTMQTT", "TestSupport"]),
+        .testTarget(name: "MTTSyncTests", dependencies: ["MTTCore", "MTTMQTT", "MTTHTTP", "TestSupport"]),
         .testTarget(name: "MTTCLITests", dependencies: ["mtt", "TestSupport", "MTTSerial", "MTTBluetooth"]),
     ],
     swiftLanguageModes: [.v6]

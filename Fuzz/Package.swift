@@ -20,5 +20,5 @@ let package = Package(
         fuzzTarget("FuzzATT", ["MTTBluetooth"]),
         fuzzTarget("FuzzModemLines", ["MTTSerial"]),
         fuzzTarget("FuzzEIR", ["MTTBluetooth"]),
-        fuzzTarget("FuzzHTTPResponse", ["MTTCore"]),
+        fuzzTarget("FuzzHTTPResponse", ["MTTHTTP"]),
     ])

@@ -1,5 +1,6 @@
 import Foundation
 import MTTCore
+import MTTHTTP
 import Synchronization
 import TestSupport
 import Testing

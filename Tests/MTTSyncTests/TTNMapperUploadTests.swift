@@ -1,5 +1,6 @@
 import Foundation
 import MTTCore
+import MTTHTTP
 import MTTMQTT
 import TestSupport
 import Testing

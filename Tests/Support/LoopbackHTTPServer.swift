@@ -54,24 +54,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     public init(handler: @escaping @Sendable (Request) -> Action) throws {
         self.handler = handler
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.listener = listener
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && getsockname(listener, pointer, &length) == 0
-            }
-        }
-        guard bound, listen(listener, 64) == 0 else {
-            close(listener)
-            throw LoopbackHTTPServerError(reason: "cannot listen on 127.0.0.1: \(String(cString: strerror(errno)))")
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (listener, port) = try LoopbackPort.listen()
         let thread = Thread { [self] in acceptLoop() }
         thread.start()
     }

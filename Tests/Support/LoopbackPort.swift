@@ -44,6 +44,28 @@ public enum LoopbackPort {
         }
     }
 
+    /// A listening TCP socket on 127.0.0.1 at a port of the kernel's choosing, for servers written
+    /// in the tests (the port is read back, so no other server can be handed it meanwhile).
+    public static func listen() throws -> (fd: Int32, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound, Glibc.listen(fd, 64) == 0 else {
+            close(fd)
+            throw LoopbackHTTPServerError(reason: "cannot listen on 127.0.0.1: \(String(cString: strerror(errno)))")
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
     public static func waitUntilListening(_ port: Int, timeout: TimeInterval = 10) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {

@@ -1,6 +1,7 @@
 import Foundation
 import FuzzDriver
-@testable import MTTCore
+import MTTCore
+@testable import MTTHTTP
 
 /// What a server answers, read by mtt's HTTP client: up to four answers in turn on one kept-alive
 /// connection, arriving in pieces whose size the input's first byte sets (as TCP may cut them).

@@ -17,9 +17,17 @@ public enum GPSSpec: Sendable, Hashable, CustomStringConvertible {
         if text == "gpsd" {
             self = .gpsd(host: "127.0.0.1", port: Self.defaultGPSDPort)
         } else if text.hasPrefix("gpsd://") {
-            let rest = String(text.dropFirst("gpsd://".count))
-            let (host, port) = try Self.hostAndPort(rest, in: text)
-            self = .gpsd(host: host, port: port)
+            let rest = text.dropFirst("gpsd://".count)
+            if rest.isEmpty {
+                self = .gpsd(host: "127.0.0.1", port: Self.defaultGPSDPort)
+            } else {
+                do {
+                    let address = try HostPort(parsing: rest, defaultPort: Self.defaultGPSDPort)
+                    self = .gpsd(host: address.host, port: address.port)
+                } catch {
+                    throw SpecError("bad GPS spec \(text): \(error) (use gpsd://HOST:PORT)")
+                }
+            }
         } else if text.hasPrefix("nmea:") {
             var path = String(text.dropFirst("nmea:".count))
             var speed = 1.0
@@ -50,31 +58,10 @@ public enum GPSSpec: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    private static func hostAndPort(_ rest: String, in text: String) throws -> (String, Int) {
-        if rest.isEmpty { return ("127.0.0.1", defaultGPSDPort) }
-        // [v6::addr]:port, host:port, or host alone.
-        if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-            let host = String(rest[rest.index(after: rest.startIndex)..<close])
-            let after = rest[rest.index(after: close)...]
-            if after.isEmpty { return (host, defaultGPSDPort) }
-            guard after.hasPrefix(":"), let port = Int(after.dropFirst()), (1...65535).contains(port) else {
-                throw SpecError("bad GPS spec \(text): the port must be 1 to 65535")
-            }
-            return (host, port)
-        }
-        let pieces = rest.split(separator: ":", omittingEmptySubsequences: false)
-        guard pieces.count <= 2, !pieces[0].isEmpty else { throw SpecError("bad GPS spec \(text): use gpsd://HOST:PORT") }
-        if pieces.count == 1 { return (String(pieces[0]), defaultGPSDPort) }
-        guard let port = Int(pieces[1]), (1...65535).contains(port) else {
-            throw SpecError("bad GPS spec \(text): the port must be 1 to 65535")
-        }
-        return (String(pieces[0]), port)
-    }
-
     public var description: String {
         switch self {
         case .gpsd(let host, let port):
-            return host.contains(":") ? "gpsd://[\(host)]:\(port)" : "gpsd://\(host):\(port)"
+            return "gpsd://\(HostPort(host: host, port: port))"
         case .nmea(let path, let speed):
             if speed == 1 { return "nmea:\(path)" }
             return "nmea:\(path)?speed=\(speed.plainText)"

@@ -1,4 +1,4 @@
-import CSQLite
+import GRDBSQLite
 import GRDB
 
 /// One row bound straight into a statement GRDB compiled and caches, for the inserts that run for

@@ -1,7 +1,7 @@
-import CSQLite
 import Synchronization
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// mtt's one SQLite database (WAL). Every write is durable when the call returns:
 /// a crash or `kill -9` afterwards loses nothing that was reported stored.
@@ -84,8 +84,8 @@ public final class Store: Sendable {
     /// calls that store an uplink took and released those two mutexes, about 7 % of a listener
     /// burst's CPU.
     private static let libraryConfigured: Void = {
-        _ = mtt_sqlite3_config_multithread()
-        _ = mtt_sqlite3_config_memstatus(0)
+        _ = SQLiteLibrary.configure(SQLITE_CONFIG_MULTITHREAD)
+        _ = SQLiteLibrary.configure(SQLITE_CONFIG_MEMSTATUS, 0)
     }()
 
     /// Opens the database that the user named, `MTT_DB` or the XDG default names.

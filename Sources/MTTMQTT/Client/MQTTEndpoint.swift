@@ -24,20 +24,14 @@ public struct MQTTEndpoint: Sendable, Hashable, CustomStringConvertible {
         } else {
             throw SpecError("bad MQTT URL \(text): use mqtt://HOST:1883 or mqtts://HOST:8883")
         }
-        let hostPort = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        let pieces = hostPort.split(separator: ":", omittingEmptySubsequences: false)
-        guard !hostPort.isEmpty, pieces.count <= 2, !pieces[0].isEmpty else {
-            throw SpecError("bad MQTT URL \(text): no host")
+        let authority = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        do {
+            let address = try HostPort(parsing: authority, defaultPort: tls ? 8883 : 1883)
+            self.init(host: address.host, port: address.port, usesTLS: tls)
+        } catch {
+            throw SpecError("bad MQTT URL \(text): \(error)")
         }
-        var port = tls ? 8883 : 1883
-        if pieces.count == 2 {
-            guard let p = Int(pieces[1]), (1...65535).contains(p) else {
-                throw SpecError("bad MQTT URL \(text): the port must be 1 to 65535")
-            }
-            port = p
-        }
-        self.init(host: String(pieces[0]), port: port, usesTLS: tls)
     }
 
-    public var description: String { "\(usesTLS ? "mqtts" : "mqtt")://\(host):\(port)" }
+    public var description: String { "\(usesTLS ? "mqtts" : "mqtt")://\(HostPort(host: host, port: port))" }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MTTCore
+import MTTHTTP
 
 struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,6 +20,11 @@ struct Sync: AsyncParsableCommand {
             ttnmapper: each heard uplink with its gateways and your position. Positions failing TTN \
             Mapper's quality gate (fewer than 4 satellites, accuracy over 15 m, HDOP over 5) are held \
             back from the main map and go only with --experiment.
+
+            Behind a proxy: https_proxy (or HTTPS_PROXY), http_proxy, all_proxy and no_proxy are \
+            honoured as curl honours them; https:// goes through a CONNECT tunnel, so the proxy \
+            sees neither the records nor the credentials. A proxy password goes in the URL: \
+            http://USER:PASSWORD@HOST:PORT.
             """)
 
     @Option(help: "mapthethings or ttnmapper (default: both).")
@@ -80,6 +86,12 @@ struct Sync: AsyncParsableCommand {
         policy.triesPerRecord = tries
         policy.backoff.initial = retryDelay.seconds
 
+        let proxies: ProxyConfiguration
+        do {
+            proxies = try ProxyConfiguration(environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw RuntimeFailure("\(error)")
+        }
         let stopped = StopSignal()
         var failures: [String] = []
         for target in targets {
@@ -90,7 +102,7 @@ struct Sync: AsyncParsableCommand {
                 }
                 defer { claim.release() }
                 guard let destination = try destination(for: target, store: store) else { continue }
-                let summary = try await upload(to: destination, store: store, policy: policy, stopped: stopped)
+                let summary = try await upload(to: destination, store: store, policy: policy, proxies: proxies, stopped: stopped)
                 report(summary)
                 if let reason = summary.stopReason {
                     failures.append("\(target.rawValue): \(reason); \(summary.queued) record(s) stay queued")
@@ -128,11 +140,13 @@ struct Sync: AsyncParsableCommand {
         }
     }
 
-    private func upload(to destination: any SyncDestination, store: Store, policy: SyncPolicy, stopped: StopSignal) async throws -> SyncSummary {
+    private func upload(
+        to destination: any SyncDestination, store: Store, policy: SyncPolicy, proxies: ProxyConfiguration, stopped: StopSignal
+    ) async throws -> SyncSummary {
         let bar = !output.json && isatty(2) == 1 ? SyncProgressBar() : nil
         let uploader = Uploader(
             store: store, destination: destination,
-            transport: HTTPTransport(timeout: timeout.seconds, connections: policy.concurrency, trusting: ca),
+            transport: HTTPTransport(timeout: timeout.seconds, connections: policy.concurrency, trusting: ca, proxies: proxies),
             policy: policy)
         let task = Task { try await uploader.run(stopRequested: { stopped.fired }) { progress in bar?.update(progress) } }
         // The first signal lets the requests in flight finish and writes their answers down; a

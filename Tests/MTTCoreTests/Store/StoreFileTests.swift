@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import MTTCore
 import TestSupport
 import Testing
@@ -117,5 +118,18 @@ struct StoreFileTests {
         let stored = Set(try store.fixes(session: 1).map { Int(round(($0.latitude - 40) / 1e-5)) })
         let missing = indices.filter { !stored.contains($0) }
         #expect(missing.isEmpty, "writes reported as returned but not in the database: \(missing.prefix(10))")
+    }
+}
+
+@Suite("Store: SQLite's process settings")
+struct SQLiteSettingsTests {
+    /// mtt turns SQLite's memory counters off (a global mutex on every allocation): once a store
+    /// is open, SQLite has counted nothing.
+    @Test func memoryCountersAreOffAndTheSettingWasMadeBeforeStart() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.file("m.sqlite"))
+        _ = try store.startSession(mode: .active)
+        #expect(sqlite3_memory_used() == 0)
+        #expect(sqlite3_memory_highwater(0) == 0)
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
+import MTTCore
+
+#if canImport(Glibc)
 #endif
 
 /// A non-blocking TCP socket whose calls wait with poll(2) until a deadline.

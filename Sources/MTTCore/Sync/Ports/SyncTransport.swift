@@ -1,5 +1,5 @@
-/// Carries sync requests to a server (`HTTPTransport` in the field); the seam lets the uploader's
-/// retry logic be read apart from HTTP.
+/// Carries sync requests to a server (`HTTPTransport` of MTTHTTP in the field); the seam keeps
+/// HTTP, TLS and proxies out of MTTCore and lets the uploader's retry logic be read apart from them.
 public protocol SyncTransport: Sendable {
     /// Sends one request. Throws `SyncTransportError` when no answer came.
     func send(_ request: SyncRequest) async throws -> SyncResponse
@@ -11,8 +11,8 @@ public enum SyncTransportError: Error, Sendable, CustomStringConvertible {
     case timedOut(seconds: Double)
     /// Worth retrying later: refused, dropped, not HTTP, a broken TLS exchange.
     case connectionFailed(String)
-    /// The server's certificate is not trusted (or the CA file cannot be read): trying again
-    /// cannot help, so the run stops for this target.
+    /// Trying again cannot help, so the run stops for this target: the server's certificate is
+    /// not trusted (or the CA file cannot be read), or a proxy refuses to let mtt through.
     case untrusted(String)
 
     public var description: String {

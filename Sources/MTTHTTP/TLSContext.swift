@@ -1,4 +1,5 @@
 import COpenSSL
+import MTTCore
 
 /// OpenSSL's client settings, shared by every TLS connection of one transport: TLS 1.2 or later,
 /// the server's certificate checked against the system's CAs (and `caFile`, for a server with a

@@ -1,5 +1,6 @@
 import COpenSSL
 import Foundation
+import MTTCore
 
 /// TLS over a `TCPStream`. OpenSSL reads and writes two memory buffers and this type moves the
 /// bytes between them and the socket, so every wait is the TCP stream's poll with its deadline

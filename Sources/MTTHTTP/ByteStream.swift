@@ -1,4 +1,5 @@
 import Foundation
+import MTTCore
 
 /// A connection HTTP is spoken over: plain TCP, or TLS over TCP. Blocking calls bounded by a
 /// deadline; `timeout` only words the error.

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import MTTCore
 import Synchronization
 
 /// HTTP/1.1 over kept-alive connections, plain for `http://` and TLS (OpenSSL) for `https://`.
@@ -14,6 +15,7 @@ public final class HTTPTransport: SyncTransport {
     private let timeout: Double
     private let maximumIdle: Int
     private let caFile: String?
+    private let proxies: ProxyConfiguration
     private let idle = Mutex<[String: [HTTPConnection]]>([:])
     private let tls = Mutex<TLSContext?>(nil)
 
@@ -21,10 +23,13 @@ public final class HTTPTransport: SyncTransport {
     ///   - timeout: seconds to wait for an answer to one request (connecting included).
     ///   - connections: the most idle connections kept open to one server.
     ///   - caFile: a PEM CA certificate trusted for https:// besides the system's.
-    public init(timeout: Double, connections: Int, trusting caFile: String? = nil) {
+    ///   - proxies: which requests go through a proxy (`ProxyConfiguration(environment:)` as curl
+    ///     reads it; none by default).
+    public init(timeout: Double, connections: Int, trusting caFile: String? = nil, proxies: ProxyConfiguration = .direct) {
         self.timeout = timeout
         maximumIdle = connections
         self.caFile = caFile
+        self.proxies = proxies
     }
 
     public func send(_ request: SyncRequest) async throws -> SyncResponse {
@@ -34,14 +39,23 @@ public final class HTTPTransport: SyncTransport {
         }
         let secure = scheme == "https"
         let port = request.url.port ?? (secure ? 443 : 80)
+        let server = HostPort(host: host, port: port)
+        let proxy = proxies.proxy(scheme: secure ? "https" : "http", host: host)
         var path = request.url.path.isEmpty ? "/" : request.url.path
         if let query = request.url.query { path += "?" + query }
-        var head = "POST \(path) HTTP/1.1\r\nHost: \(request.url.port.map { "\(host):\($0)" } ?? host)\r\n"
+        // The Host header as the URL wrote it: with the port only when the URL has one.
+        let bracketed = host.contains(":") ? "[\(host)]" : host
+        let authority = request.url.port == nil ? bracketed : server.description
+        // Through a proxy, plain HTTP names the whole URL; HTTPS goes through a CONNECT tunnel
+        // and talks to the server itself.
+        let target = proxy != nil && !secure ? "http://\(authority)\(path)" : path
+        var head = "POST \(target) HTTP/1.1\r\nHost: \(authority)\r\n"
+        if let authorization = proxy?.authorization, !secure { head += "Proxy-Authorization: \(authorization)\r\n" }
         head += "User-Agent: mtt/\(MTTVersion.current)\r\nContent-Type: application/json\r\n"
         head += "Content-Length: \(request.body.count)\r\nConnection: keep-alive\r\n"
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
         let bytes = Data((head + "\r\n").utf8) + request.body
-        let key = "\(secure ? "https" : "http")://\(host):\(port)"
+        let key = "\(secure ? "https" : "http")://\(server)" + (proxy.map { " via \($0.address)" } ?? "")
         let timeout = self.timeout
         return try await withCheckedThrowingContinuation { continuation in
             // Blocking socket calls run on Dispatch's threads, never on Swift's cooperative pool.
@@ -53,7 +67,13 @@ public final class HTTPTransport: SyncTransport {
                         connection = open
                     } else {
                         let context = secure ? try self.tlsContext() : nil
-                        let tcp = try TCPStream(host: host, port: port, deadline: deadline)
+                        let tcp: TCPStream
+                        if let proxy {
+                            tcp = try TCPStream(host: proxy.address.host, port: proxy.address.port, deadline: deadline)
+                            if secure { try ProxyTunnel.open(to: server, through: tcp, proxy: proxy, deadline: deadline, timeout: timeout) }
+                        } else {
+                            tcp = try TCPStream(host: host, port: port, deadline: deadline)
+                        }
                         if let context {
                             let tls = try TLSStream(over: tcp, host: host, context: context, deadline: deadline, timeout: timeout)
                             connection = HTTPConnection(over: tls)

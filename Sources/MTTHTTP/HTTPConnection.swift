@@ -1,4 +1,5 @@
 import Foundation
+import MTTCore
 
 /// One HTTP/1.1 connection that can carry many requests in turn (keep-alive), over plain TCP or
 /// TLS. Used by one request at a time, which the transport's pool ensures.
