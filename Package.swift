@@ -52,17 +52,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
-        // Test-only helper: writes store records in a loop so a test can SIGKILL it mid-write.
-        .executableTarget(
-            name: "mtt-store-writer",
-            dependencies: ["MTTCore"],
-            path: "Tests/Tools/StoreWriter"),
-
         .target(name: "TestSupport", dependencies: ["MTTCore", "MTTSerial"], path: "Tests/Support"),
         .testTarget(
             name: "MTTCoreTests",
             dependencies: [
-                "MTTCore", "TestSupport", "mtt-store-writer",
+                "MTTCore", "TestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
         .testTarget(name: "MTTBluetoothTests", dependencies: ["MTTBluetooth", "TestSupport"]),
@@ -70,7 +64,7 @@ let package = Package(
         .testTarget(name: "MTTMQTTTests", dependencies: ["MTTMQTT", "TestSupport"]),
         .testTarget(name: "MTTGPSTests", dependencies: ["MTTGPS", "TestSupport"]),
         .testTarget(name: "MTTSyncTests", dependencies: ["MTTCore", "MTTMQTT", "MTTHTTP", "TestSupport"]),
-        .testTarget(name: "MTTCLITests", dependencies: ["mtt", "TestSupport", "MTTSerial", "MTTBluetooth"]),
+        .testTarget(name: "MTTCLITests", dependencies: ["mtt", "TestSupport", "MTTSerial", "MTTBluetooth", "MTTMQTT"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,13 +10,21 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // The main package's test support (a link to ../Tests/Support), built here as a target of
+        // this package: the main package ships no test library.
+        .target(
+            name: "TestSupport",
+            dependencies: [.product(name: "MTTCore", package: "mtt"), .product(name: "MTTSerial", package: "mtt")],
+            path: "Benchmarks/TestSupport",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(
             name: "MTTBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "MTTCore", package: "mtt"),
                 .product(name: "MTTMQTT", package: "mtt"),
-                .product(name: "TestSupport", package: "mtt"),
+                .product(name: "MTTHTTP", package: "mtt"),
+                "TestSupport",
             ],
             path: "Benchmarks/MTTBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],

@@ -84,6 +84,21 @@ public final class MosquittoBroker: @unchecked Sendable {
         guard result.status == 0 else { throw MosquittoBrokerError.setup("mosquitto_pub: \(result.stderr)") }
     }
 
+    /// A mosquitto_sub on `topic` that keeps every message payload, one per line, until stopped:
+    /// what a test sees on the wire, next to what mtt made of it.
+    public func subscribe(topic: String) async throws -> ChildProcess.Running {
+        let subscriber = try ChildProcess.Running(try Self.tool("mosquitto_sub"), ["-h", "127.0.0.1", "-p", String(port), "-t", topic, "-q", "0"], environment: [:])
+        // mosquitto_sub says nothing once subscribed: a message of its own shows it is listening.
+        let probe = "mtt-test-subscribed-\(UUID().uuidString)"
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            try await publish(topic: topic.replacingOccurrences(of: "#", with: "probe").replacingOccurrences(of: "+", with: "probe"), lines: [probe])
+            if await subscriber.waitForOutput(timeout: 0.3, { $0.contains(probe) }) { return subscriber }
+        }
+        subscriber.stop()
+        throw MosquittoBrokerError.setup("mosquitto_sub did not subscribe to \(topic)")
+    }
+
     static func tool(_ name: String) throws -> String {
         for folder in ["/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin"] {
             let path = folder + "/" + name

@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import MTTCore
+import MTTHTTP
 import MTTMQTT
 import TestSupport
 

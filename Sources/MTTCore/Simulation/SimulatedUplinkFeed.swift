@@ -3,19 +3,12 @@ import Synchronization
 /// The simulated network as an uplink source: each transmission of a fake node goes through the
 /// radio model, and what the gateways heard comes out as TTN would report it — straight to the
 /// collector, or through `forward` (a real MQTT broker, so the MQTT path runs for real).
-/// It remembers every transmission's outcome: the ground truth tests compare the database with.
+/// `transmit` returns what was heard, so a caller can see the network's decision.
 public final class SimulatedUplinkFeed: UplinkSource, Sendable {
-    public struct Truth: Sendable, Hashable {
-        public var devEUI: String
-        public var frameCounter: UInt32
-        /// Nil when no gateway heard it.
-        public var uplink: Uplink?
-    }
-
     public let network: SimulatedNetwork
     private let clock: CollectClock
     private let forward: (@Sendable (Uplink) -> Void)?
-    private let state = Mutex<(subscribers: [AsyncStream<UplinkEvent>.Continuation], truth: [Truth])>(([], []))
+    private let subscribers = Mutex<[AsyncStream<UplinkEvent>.Continuation]>([])
 
     public init(network: SimulatedNetwork, clock: CollectClock = .wall, forward: (@Sendable (Uplink) -> Void)? = nil) {
         self.network = network
@@ -28,11 +21,9 @@ public final class SimulatedUplinkFeed: UplinkSource, Sendable {
     public func events() -> AsyncStream<UplinkEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: UplinkEvent.self)
         continuation.yield(.connected(description))
-        state.withLock { $0.subscribers.append(continuation) }
+        subscribers.withLock { $0.append(continuation) }
         return stream
     }
-
-    public var truth: [Truth] { state.withLock { $0.truth } }
 
     /// A fake node transmitted `payload` (a location packet: the radio model reads where it was sent from).
     @discardableResult
@@ -46,15 +37,11 @@ public final class SimulatedUplinkFeed: UplinkSource, Sendable {
         let uplink = network.uplink(
             deviceID: deviceID, devEUI: devEUI, devAddr: devAddr, frameCounter: frameCounter,
             spreadingFactor: spreadingFactor, payload: payload, from: position, at: clock.now())
-        let subscribers = state.withLock { s in
-            s.truth.append(Truth(devEUI: devEUI, frameCounter: frameCounter, uplink: uplink))
-            return s.subscribers
-        }
         guard let uplink else { return nil }
         if let forward {
             forward(uplink)
         } else {
-            for subscriber in subscribers { subscriber.yield(.uplink(uplink)) }
+            for subscriber in subscribers.withLock({ $0 }) { subscriber.yield(.uplink(uplink)) }
         }
         return uplink
     }

@@ -79,9 +79,6 @@ struct Collect: AsyncParsableCommand {
     /// Faster than 1000× the simulated drive outruns the store and the clock's own sleeps.
     static let speeds = 0.1...1000.0
 
-    @Option(name: .customLong("truth-out"), help: .hidden)
-    var truthOut: String?
-
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
@@ -155,7 +152,7 @@ struct Collect: AsyncParsableCommand {
             mqtt.password = try SecretInput.read(file: mqttPasswordFile, environment: "MTT_MQTT_PASSWORD", what: "the MQTT password")
             plan.mqtt = mqtt
         }
-        try await CollectSession.run(plan, style: output.json ? .json : (isatty(1) == 1 ? .live : .lines), duration: duration?.seconds, truthOut: truthOut)
+        try await CollectSession.run(plan, style: output.json ? .json : (isatty(1) == 1 ? .live : .lines), duration: duration?.seconds)
     }
 }
 
@@ -163,7 +160,7 @@ extension CollectionMode: ExpressibleByArgument {}
 
 /// One run of `mtt collect` or `mtt demo`: open, collect until stopped, close, summarise.
 enum CollectSession {
-    static func run(_ plan: CollectPlan, style: CollectOutput.Style, duration: Double?, truthOut: String? = nil) async throws {
+    static func run(_ plan: CollectPlan, style: CollectOutput.Style, duration: Double?) async throws {
         let run = try await CollectRun(plan: plan)
         let hasNetworkSource = plan.mqtt != nil || plan.fakeNetwork
         let out = CollectOutput(style: style, clock: run.clock, nodeInfos: run.nodeInfos, hasNetworkSource: hasNetworkSource)
@@ -237,7 +234,6 @@ enum CollectSession {
         if ended, case .failure(let error) = await work.result, !(error is CancellationError) {
             failure = error
         }
-        if let truthOut, let feed = run.feed { try? TruthFile.write(feed.truth, to: truthOut) }
         await run.close()
         out.flush()
         if style != .json {
@@ -246,31 +242,5 @@ enum CollectSession {
             Console.out(StatusText.render(try run.store.status(), path: run.store.path, networkKnown: hasNetworkSource))
         }
         if let failure { throw RuntimeFailure("collection stopped: \(failure)") }
-    }
-}
-
-/// `--truth-out`: what the simulated network decided for each transmission, for tests.
-enum TruthFile {
-    struct Line: Encodable {
-        var dev_eui: String
-        var f_cnt: UInt32
-        var heard: Bool
-        var gateways: [String]
-        var rssi: [Double?]
-        var snr: [Double?]
-    }
-
-    static func write(_ truth: [SimulatedUplinkFeed.Truth], to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        var data = Data()
-        for t in truth {
-            let receptions = t.uplink?.receptions ?? []
-            data += try encoder.encode(Line(
-                dev_eui: t.devEUI, f_cnt: t.frameCounter, heard: t.uplink != nil,
-                gateways: receptions.map(\.gatewayID), rssi: receptions.map(\.rssi), snr: receptions.map(\.snr)))
-            data.append(0x0A)
-        }
-        try data.write(to: URL(fileURLWithPath: path))
     }
 }

@@ -55,9 +55,6 @@ struct Sync: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Requests per record before it is left queued for the next run.", valueName: "n"))
     var tries = 6
 
-    @Option(name: .customLong("retry-delay"), help: .hidden)
-    var retryDelay = DurationArgument(seconds: 0.5)
-
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
@@ -84,7 +81,6 @@ struct Sync: AsyncParsableCommand {
         var policy = SyncPolicy()
         policy.concurrency = connections
         policy.triesPerRecord = tries
-        policy.backoff.initial = retryDelay.seconds
 
         let proxies: ProxyConfiguration
         do {

@@ -62,21 +62,6 @@ struct StoreAccessTests {
         }
     }
 
-    /// Two processes creating one new database at once: both open it, one schema.
-    @Test func twoProcessesCreatingOneDatabaseBothSucceed() async throws {
-        for round in 1...10 {
-            let path = dir.file("race-\(round)/mtt.sqlite")
-            let writers = try (0..<2).map { _ in
-                try ChildProcess.Running(BuiltProducts.path("mtt-store-writer"), [path, "5"], environment: [:])
-            }
-            for writer in writers {
-                #expect(await writer.wait(timeout: 30))
-                #expect(writer.result.status == 0, "round \(round): \(writer.stderr)")
-            }
-            #expect(try Store(path: path).integrityCheck() == "ok")
-        }
-    }
-
     @Test func exportNeverWritesOverTheDatabase() throws {
         let path = dir.file("own.sqlite")
         let store = try Store(path: path)

@@ -99,26 +99,6 @@ struct StoreFileTests {
         }
         #expect(try contents(path) == other)
     }
-
-    @Test func everyReturnedWriteSurvivesSIGKILL() async throws {
-        let path = dir.file("crash.sqlite")
-        let writer = try ChildProcess.Running(BuiltProducts.path("mtt-store-writer"), [path], environment: [:])
-        // Let a few hundred writes return, then kill it mid-loop.
-        let enough = await writer.waitForOutput(timeout: 60) { $0.split(separator: "\n").count >= 300 }
-        writer.kill()
-        _ = await writer.wait(timeout: 30)
-        #expect(enough)
-        #expect(writer.result.status != 0)
-
-        let indices = writer.stdout.split(separator: "\n").compactMap { Int($0) }
-        #expect(indices.count >= 300)
-
-        let store = try Store(path: path)
-        #expect(try store.integrityCheck() == "ok")
-        let stored = Set(try store.fixes(session: 1).map { Int(round(($0.latitude - 40) / 1e-5)) })
-        let missing = indices.filter { !stored.contains($0) }
-        #expect(missing.isEmpty, "writes reported as returned but not in the database: \(missing.prefix(10))")
-    }
 }
 
 @Suite("Store: SQLite's process settings")
