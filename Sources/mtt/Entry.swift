@@ -1,6 +1,7 @@
 import ArgumentParser
 import CMalloc
 import Foundation
+import MTTCore
 
 /// Parses the command line and runs the command. Usage errors exit 64 with ArgumentParser's help;
 /// runtime failures print one line, `mtt: reason`, on stderr and exit 1.
@@ -42,6 +43,8 @@ enum Entry {
             Foundation.exit(ExitCode.validationFailure.rawValue)
         } catch where isArgumentParserError(error) {
             MTT.exit(withError: error)
+        } catch NodeError.notJoined(let node) {
+            fail("\(NodeError.notJoined(node: node)): give it its keys and join with mtt node provision --node \(node) --join")
         } catch {
             fail(StandardOutput.failure.map { "\($0)" } ?? RuntimeFailure.oneLine(error))
         }
@@ -55,10 +58,9 @@ enum Entry {
         Foundation.exit(1)
     }
 
-    /// Help requests, usage errors and exit codes keep ArgumentParser's own handling (and exit 64 for
-    /// usage); some of its error types are internal, so they are known by their module.
+    /// Help requests and exit codes a command throws keep ArgumentParser's own handling. (Its
+    /// internal error types come only from parsing, which `parseAsRoot` handles above.)
     private static func isArgumentParserError(_ error: any Error) -> Bool {
-        error is ExitCode || error is CleanExit || error is ValidationError
-            || String(reflecting: type(of: error)).hasPrefix("ArgumentParser.")
+        error is ExitCode || error is CleanExit
     }
 }

@@ -148,7 +148,7 @@ struct SyncCommandTests {
         let server = try LoopbackHTTPServer { _ in .status(201, "{}") }
         let result = try await mtt.run(["sync", "--url", server.baseURL, "--db", mtt.database], environment: login)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("only mapthethings is synced"))
+        #expect(result.stderr.contains("only MapTheThings is synced (--url without --target)"), "\(result.stderr)")
         #expect(server.requests.map(\.path) == ["/api/v0/samples"])
         #expect(try await unsynced() == ["mapthethings": 0, "ttnmapper": 1])
     }

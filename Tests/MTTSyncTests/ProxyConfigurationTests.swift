@@ -1,6 +1,7 @@
 import Foundation
 import MTTCore
 import MTTHTTP
+import TestSupport
 import Testing
 
 /// The proxy environment read as curl reads it.
@@ -33,5 +34,24 @@ struct ProxyConfigurationTests {
         #expect {
             try ProxyConfiguration(environment: ["https_proxy": "socks5://mapper:secret@proxy:1080"])
         } throws: { "\($0)" == "https_proxy: mtt speaks to http:// proxies only, not socks5://" }
+    }
+}
+
+@Suite("Which targets a sync covers")
+struct SyncSelectionTests {
+    @Test func aServerURLWithoutATargetIsMapTheThingsOnly() {
+        #expect(SyncSelection().targets == [.mapthethings, .ttnmapper])
+        #expect(SyncSelection(target: .ttnmapper).targets == [.ttnmapper])
+        let custom = SyncSelection(url: URL(string: "http://my-server:8080"))
+        #expect(custom.targets == [.mapthethings] && custom.narrowing != nil)
+        #expect(SyncSelection(target: .ttnmapper, url: URL(string: "http://x")).narrowing == nil)
+    }
+
+    @Test func theTTNMapperUserIDIsMadeOnceAndKept() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.file("id.sqlite"))
+        let first = try store.ttnMapperUserID()
+        #expect(first.hasPrefix("mtt-") && first.count == 40)
+        #expect(try store.ttnMapperUserID() == first)
     }
 }

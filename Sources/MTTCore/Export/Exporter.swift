@@ -26,8 +26,7 @@ public enum Exporter {
             }
         case .geojson:
             try sink.write(#"{"type":"FeatureCollection","features":["#)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let encoder = JSONEncoder.stable()
             try store.forEachExportRecord(filter) { r in
                 var coordinates = [r.longitude, r.latitude]
                 if let alt = r.altitude { coordinates.append(alt) }

@@ -54,7 +54,7 @@ public enum NodeError: Error, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .notJoined(let node): return "\(node) has not joined the network: join it first (mtt node provision)"
+        case .notJoined(let node): return "\(node) has not joined the network"
         case .disconnected(let node, let reason): return "\(node): \(reason)"
         case .noAnswer(let node, let command, let seconds):
             return "\(node) did not answer \(command) within \(seconds.plainText) s"

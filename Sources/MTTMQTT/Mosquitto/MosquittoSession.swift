@@ -228,7 +228,7 @@ final class MosquittoSession: Sendable {
         case 4, 5:
             // MQTT 3.1.1 CONNACK 4 "bad user name or password", 5 "not authorised": retrying cannot help.
             let who = settings.username.map { " for \($0)" } ?? ""
-            emit(.failed(reason: "\(endpoint.host):\(endpoint.port) refused the credentials\(who) (\(String(cString: mosquitto_connack_string(rc))), CONNACK \(rc)): check --mqtt-user and the API key"))
+            emit(.failed(reason: "\(endpoint.host):\(endpoint.port) refused the credentials\(who) (\(String(cString: mosquitto_connack_string(rc))), CONNACK \(rc)): check the username and the API key"))
             flush()
             state.withLock { $0.gaveUp = true }
             _ = mosquitto_disconnect(mosq)
@@ -251,7 +251,7 @@ final class MosquittoSession: Sendable {
     private func loggedError(_ line: String) {
         let endpoint = settings.endpoint
         guard endpoint.usesTLS, line.contains("OpenSSL") || line.contains("certificate") || line.contains("SSL") else { return }
-        reportLoss("TLS with \(endpoint.host):\(endpoint.port) failed: \(Self.tlsReason(line)); give --mqtt-ca for a private CA")
+        reportLoss("TLS with \(endpoint.host):\(endpoint.port) failed: \(Self.tlsReason(line)); a server with a private CA needs that CA's certificate")
     }
 
     private func connectFailure(rc: Int32, errno code: Int32) -> String {

@@ -8,7 +8,7 @@ public enum TTNTopics {
         guard !username.isEmpty, !username.contains(where: { "+#/".contains($0) }) else {
             throw SpecError("bad MQTT username \(username): use APP_ID@TENANT, e.g. my-mapper@ttn")
         }
-        guard !devices.isEmpty else { throw SpecError("no device to hear: give --device ID (or --device + for all)") }
+        guard !devices.isEmpty else { throw SpecError("no device to hear: name a device ID, or + for all") }
         return try devices.map { device throws(SpecError) in
             guard device == "+" || isDeviceID(device) else {
                 throw SpecError("bad device ID \(device): TTS device IDs are 2–36 lower-case letters, digits and dashes, or + for all")

@@ -31,8 +31,7 @@ public enum UplinkEncoder {
                 consumed_airtime: u.airtime.map { "\($0)s" },
                 network_ids: netID.map { .init(net_id: $0, tenant_id: "ttn") }),
             simulated: nil)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.stable()
         return [UInt8]((try? encoder.encode(message)) ?? Data())
     }
 }

@@ -47,8 +47,7 @@ final class CollectOutput: Sendable {
         self.clock = clock
         self.nodeInfos = nodeInfos
         nodes = nodeInfos.keys.sorted()
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder = JSONEncoder.stable()
     }
 
     /// Counts the event; its line is written at the next `flush()`, on the caller of `flush()`, so the

@@ -109,6 +109,7 @@ struct Collect: AsyncParsableCommand {
                 topics = mqttTopic
             } else {
                 let devices = device.isEmpty && network == "fake" ? ["+"] : device
+                if devices.isEmpty { throw ValidationError("give --device ID for each device to hear (or --device + for all of the application's)") }
                 topics = try spec { try TTNTopics.uplinks(username: mqttUser ?? "mtt-demo@ttn", devices: devices) }
             }
         } else if mode != .active && network == nil {
@@ -241,6 +242,15 @@ enum CollectSession {
             Console.out("")
             Console.out(StatusText.render(try run.store.status(), path: run.store.path, networkKnown: hasNetworkSource))
         }
-        if let failure { throw RuntimeFailure("collection stopped: \(failure)") }
+        if let failure { throw RuntimeFailure("collection stopped: \(failure)" + Self.flagsFor(failure)) }
+    }
+}
+
+extension CollectSession {
+    /// The options that settle a failure the collection could not go on after: the adapters say
+    /// what is wrong, the command line says where to change it.
+    static func flagsFor(_ failure: any Error) -> String {
+        guard case CollectError.network = failure else { return "" }
+        return " (MQTT settings: --mqtt-url, --mqtt-user, --mqtt-password-file or MTT_MQTT_PASSWORD, --mqtt-ca)"
     }
 }

@@ -74,9 +74,9 @@ struct Sync: AsyncParsableCommand {
 
     func run() async throws {
         let store = try database.openStore(.existing)
-        let targets = target.map { [$0] } ?? (url == nil ? SyncTarget.allCases : [.mapthethings])
-        if target == nil && url != nil && !output.json {
-            Console.error("mtt: --url names one server, so only mapthethings is synced; use --target ttnmapper for TTN Mapper")
+        let selection = SyncSelection(target: target, url: url.flatMap(URL.init(string:)), experiment: experiment)
+        if let narrowing = selection.narrowing, !output.json {
+            Console.error("mtt: \(narrowing) (--url without --target); use --target ttnmapper for TTN Mapper")
         }
         var policy = SyncPolicy()
         policy.concurrency = connections
@@ -90,14 +90,14 @@ struct Sync: AsyncParsableCommand {
         }
         let stopped = StopSignal()
         var failures: [String] = []
-        for target in targets {
+        for target in selection.targets {
             if stopped.fired { break }
             do {
                 guard let claim = try store.claimSync(target) else {
                     throw RuntimeFailure("another mtt sync is uploading from this database to \(target.displayName); try again when it is done")
                 }
                 defer { claim.release() }
-                guard let destination = try destination(for: target, store: store) else { continue }
+                guard let destination = try destination(for: target, in: selection, store: store) else { continue }
                 let summary = try await upload(to: destination, store: store, policy: policy, proxies: proxies, stopped: stopped)
                 report(summary)
                 if let reason = summary.stopReason {
@@ -116,23 +116,15 @@ struct Sync: AsyncParsableCommand {
     }
 
     /// The target's server and settings, or nil (with a line saying why) when it has nothing to do.
-    private func destination(for target: SyncTarget, store: Store) throws -> (any SyncDestination)? {
-        switch target {
-        case .mapthethings:
-            let queued = try store.syncQueueCount(.mapthethings)
-            if queued == 0 {
+    private func destination(for target: SyncTarget, in selection: SyncSelection, store: Store) throws -> (any SyncDestination)? {
+        do {
+            guard let destination = try selection.destination(for: target, store: store, credentials: { try MapTheThingsLogin.load(file: credentials) }) else {
                 report(SyncSummary(target: target))
                 return nil
             }
-            guard let login = try MapTheThingsLogin.load(file: credentials) else {
-                throw RuntimeFailure("\(queued) record(s) wait for MapTheThings but there are no credentials: \(MapTheThingsLogin.howToSet)")
-            }
-            let base = url.flatMap(URL.init(string:)) ?? MapTheThingsDestination.defaultBaseURL
-            return MapTheThingsDestination(baseURL: base, credentials: login, databaseID: try store.databaseID())
-        case .ttnmapper:
-            let userID = try store.metaValue("ttnmapper.userid") { "mtt-" + UUID().uuidString.lowercased() }
-            let endpoint = (target == self.target ? url.flatMap(URL.init(string:)) : nil) ?? TTNMapperDestination.defaultURL
-            return TTNMapperDestination(url: endpoint, experiment: experiment, userID: userID)
+            return destination
+        } catch SyncSelection.Problem.noCredentials(let queued) {
+            throw RuntimeFailure("\(queued) record(s) wait for MapTheThings but there are no credentials: \(MapTheThingsLogin.howToSet)")
         }
     }
 

@@ -22,8 +22,7 @@ public struct MapTheThingsDestination: SyncDestination {
     }
 
     public func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.stable()
         switch kind {
         case .attempt:
             return try store.queuedAttempts(ids).map { a in
@@ -72,7 +71,7 @@ public struct MapTheThingsDestination: SyncDestination {
         case 404, 405:
             switch kind {
             case .attempt:
-                return .stop("\(baseURL.absoluteString) has no /api/v0/transmissions (HTTP \(response.status)): is --url a MapTheThings server?")
+                return .stop("\(baseURL.absoluteString) has no /api/v0/transmissions (HTTP \(response.status)): is it a MapTheThings server?")
             case .sample:
                 return .kindNotAccepted("this server does not accept listener samples (HTTP \(response.status) for /api/v0/samples)")
             case .fix:
