@@ -9,7 +9,7 @@ struct MapTheThingsNodeTests {
     static let payload = LocationPayload(format: .tracked, latitude: 40.6714, longitude: -73.9863).bytes
 
     @Test func infoReadsTheNodesIdentity() async throws {
-        let fake = try await FakeNode.start()
+        let fake = try await EmulatedNode.start()
         let info = try await fake.node.info()
         #expect(info.model == "MapTheThings 0.1.0")
         #expect(info.devEUI == "0004A30B001C0501")  // stored LSB first, shown as the console does
@@ -22,7 +22,7 @@ struct MapTheThingsNodeTests {
     /// end send 256's wait (CI once saw send 256 fail this way, its result arriving later).
     @Test func threeHundredTrackedSendsWrapBLESequencePast255() async throws {
         let timeout = 10.0
-        let fake = try await FakeNode.start(sendTimeout: timeout)
+        let fake = try await EmulatedNode.start(sendTimeout: timeout)
         await fake.emulator.configure { $0.airtime = 0.001 }
         let start = ContinuousClock.now
         var results: [SendResult] = []
@@ -49,7 +49,7 @@ struct MapTheThingsNodeTests {
     }
 
     @Test func aSendDroppedByTheBusyNodeIsAFailedAttempt() async throws {
-        let fake = try await FakeNode.start(sendTimeout: 0.5)
+        let fake = try await EmulatedNode.start(sendTimeout: 0.5)
         await fake.emulator.occupyRadio()
         let dropped = try await fake.node.send(Self.payload)
         guard case .failed(let reason) = dropped.outcome else {
@@ -66,7 +66,7 @@ struct MapTheThingsNodeTests {
     }
 
     @Test func aResultThatNeverComesIsAFailedAttempt() async throws {
-        let fake = try await FakeNode.start(sendTimeout: 0.4)
+        let fake = try await EmulatedNode.start(sendTimeout: 0.4)
         await fake.emulator.configure { $0.withholdResults = true }
         let result = try await fake.node.send(Self.payload)
         #expect(result.outcome == .failed(reason: "no TX result within 0.4 s (the node reports only successes)"))
@@ -75,7 +75,7 @@ struct MapTheThingsNodeTests {
     }
 
     @Test func refusesToSendBeforeTheNodeHasJoined() async throws {
-        let fake = try await FakeNode.start(joined: false)
+        let fake = try await EmulatedNode.start(joined: false)
         await #expect(throws: NodeError.notJoined(node: "fake:1")) { try await fake.node.send(Self.payload) }
         #expect(await fake.emulator.transmissions.isEmpty)
         #expect(await !fake.emulator.isWedged)
@@ -83,7 +83,7 @@ struct MapTheThingsNodeTests {
     }
 
     @Test func provisioningWritesTheEUIsReversedThenJoins() async throws {
-        let fake = try await FakeNode.start(joined: false)
+        let fake = try await EmulatedNode.start(joined: false)
         let joined = try await fake.node.provisionOTAA(devEUI: "0004A30B001C0530", joinEUI: "70B3D57ED0000123", appKey: "2B7E151628AED2A6ABF7158809CF4F3C", timeout: 5)
         #expect(joined)
         #expect(await fake.emulator.storedValue(MapTheThingsProfile.devEUI) == Hex.bytes("30051C000BA30400"))
@@ -96,7 +96,7 @@ struct MapTheThingsNodeTests {
     }
 
     @Test func spreadingFactorIsWrittenAndReadBack() async throws {
-        let fake = try await FakeNode.start()
+        let fake = try await EmulatedNode.start()
         try await fake.node.setSpreadingFactor(7)
         #expect(try await fake.node.info().spreadingFactor == 7)
         await #expect(throws: NodeError.self) { try await fake.node.setSpreadingFactor(12) }
@@ -104,7 +104,7 @@ struct MapTheThingsNodeTests {
     }
 
     @Test func logLinesAreReassembledFromTwentyByteChunks() async throws {
-        let fake = try await FakeNode.start()
+        let fake = try await EmulatedNode.start()
         let line = "EV_TXCOMPLETE (includes waiting for RX windows) seq=17"
         await fake.emulator.log(line)
         await fake.emulator.log("short")
@@ -115,7 +115,7 @@ struct MapTheThingsNodeTests {
     }
 
     @Test func batteryNotificationsUpdateTheLevel() async throws {
-        let fake = try await FakeNode.start()
+        let fake = try await EmulatedNode.start()
         await fake.emulator.setBattery(64)
         let deadline = ContinuousClock.now + .seconds(30)
         while await fake.node.batteryLevel != 64, ContinuousClock.now < deadline {
@@ -126,7 +126,7 @@ struct MapTheThingsNodeTests {
     }
 
     @Test func aDroppedLinkMakesSendsThrow() async throws {
-        let fake = try await FakeNode.start()
+        let fake = try await EmulatedNode.start()
         try await fake.node.disconnect()
         await #expect(throws: (any Error).self) { try await fake.node.send(Self.payload) }
     }

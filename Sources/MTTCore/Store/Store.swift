@@ -1,4 +1,3 @@
-import Synchronization
 import Foundation
 import GRDB
 import GRDBSQLite
@@ -177,43 +176,5 @@ extension Store {
     /// (track ids, idempotency keys) so two databases never collide.
     public func databaseID() throws -> String {
         try metaValue("database.id") { UUID().uuidString.lowercased() }
-    }
-}
-
-/// A target's upload right on one database; see `Store.claimSync`.
-public final class SyncClaim: Sendable {
-    private let lock: FileLock
-    private let released = Mutex(false)
-
-    init(_ lock: FileLock) {
-        self.lock = lock
-    }
-
-    public func release() {
-        guard released.withLock({ r in defer { r = true }; return !r }) else { return }
-        lock.release()
-    }
-
-    deinit { release() }
-}
-
-extension Store {
-    /// Whether writing to `other` would overwrite the database or one of SQLite's files beside it
-    /// (by the file itself, through any link, or by name where the file does not exist yet).
-    public func isOwnFile(_ other: String) -> Bool {
-        func absolute(_ p: String) -> String {
-            let full = p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p
-            let folder = (full as NSString).deletingLastPathComponent
-            let resolvedFolder = (try? FileManager.default.destinationOfSymbolicLink(atPath: folder)) ?? folder
-            return ((resolvedFolder as NSString).appendingPathComponent((full as NSString).lastPathComponent) as NSString).standardizingPath
-        }
-        var otherInfo = stat()
-        let otherExists = stat(other, &otherInfo) == 0
-        for own in [path, path + "-wal", path + "-shm", path + "-journal"] {
-            var info = stat()
-            if otherExists, stat(own, &info) == 0, info.st_dev == otherInfo.st_dev, info.st_ino == otherInfo.st_ino { return true }
-            if absolute(own) == absolute(other) { return true }
-        }
-        return false
     }
 }

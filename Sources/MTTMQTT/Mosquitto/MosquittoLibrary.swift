@@ -1,6 +1,4 @@
-import CMosquitto
-
-/// The libmosquitto that mtt is linked against, initialised once per process as the library requires.
+/// The libmosquitto that mtt is linked against.
 public enum MosquittoLibrary {
     public struct Version: Sendable, Hashable, CustomStringConvertible {
         public var major: Int32
@@ -10,17 +8,7 @@ public enum MosquittoLibrary {
     }
 
     public static var version: Version {
-        var major: Int32 = 0
-        var minor: Int32 = 0
-        var revision: Int32 = 0
-        _ = mosquitto_lib_version(&major, &minor, &revision)
-        return Version(major: major, minor: minor, revision: revision)
+        let v = MosquittoClient.libraryVersion
+        return Version(major: v.major, minor: v.minor, revision: v.revision)
     }
-
-    private static let initialised: Bool = {
-        mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue
-    }()
-
-    /// Call before creating a client; later calls cost nothing.
-    public static func initialise() -> Bool { initialised }
 }

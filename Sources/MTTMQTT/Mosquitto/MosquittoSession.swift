@@ -1,8 +1,8 @@
-import CMosquitto
 import Foundation
 import Synchronization
 
-/// One libmosquitto client: the only file in MTTMQTT that calls libmosquitto's client API.
+/// A subscribing MQTT connection over `MosquittoClient`: the network loop, reconnecting, batching
+/// and what the user is told.
 ///
 /// The network loop runs on a thread of mtt's own rather than `mosquitto_loop_start`'s, for one
 /// reason: libmosquitto's loop reads one packet per `select`, and hands each message to the
@@ -23,7 +23,7 @@ final class MosquittoSession: Sendable {
     /// Messages handed over in one batch at most; a longer burst goes as several.
     static let batchLimit = 256
 
-    private nonisolated(unsafe) let mosq: OpaquePointer
+    private let client: MosquittoClient
     private let settings: MQTTSettings
     private let topics: [String]
     private let continuation: AsyncStream<[MQTTEvent]>.Continuation
@@ -41,53 +41,33 @@ final class MosquittoSession: Sendable {
         settings: MQTTSettings, topics: [String], credits: MessageCredits? = nil,
         continuation: AsyncStream<[MQTTEvent]>.Continuation
     ) throws(MQTTError) {
-        guard MosquittoLibrary.initialise() else { throw MQTTError("libmosquitto failed to initialise") }
-        guard let mosq = mosquitto_new(settings.clientID, true, nil) else {
-            throw MQTTError("cannot create an MQTT client: \(String(cString: strerror(errno)))")
-        }
-        self.mosq = mosq
+        client = try MosquittoClient(clientID: settings.clientID, settings: settings)
         self.settings = settings
         self.topics = topics
         self.continuation = continuation
         self.credits = credits
-        do {
-            try MosquittoOptions.apply(settings, to: mosq)
-        } catch {
-            mosquitto_destroy(mosq)
-            throw error
-        }
     }
 
     func start() {
-        // The callbacks find this session through libmosquitto's user data; the retain is released
-        // in stop(), after the loop thread has ended.
-        mosquitto_user_data_set(mosq, Unmanaged.passRetained(self).toOpaque())
-        mosquitto_connect_callback_set(mosq) { _, userData, rc in
-            MosquittoSession.from(userData)?.connected(rc: rc)
-        }
-        mosquitto_disconnect_callback_set(mosq) { _, userData, rc in
-            MosquittoSession.from(userData)?.disconnected(rc: rc)
-        }
-        mosquitto_message_callback_set(mosq) { _, userData, message in
-            guard let session = MosquittoSession.from(userData), let message = message?.pointee else { return }
-            let topic = String(cString: message.topic)
-            let payload = message.payloadlen > 0
-                ? Array(UnsafeRawBufferPointer(start: message.payload, count: Int(message.payloadlen)))
-                : []
-            session.received(.message(topic: topic, payload: payload))
-        }
-        followLog(true)
+        // The handlers hold this session until stop() has destroyed the client.
+        client.setHandlers(MosquittoClient.Handlers(
+            connected: { [self] rc in connected(rc: rc) },
+            disconnected: { [self] rc in disconnected(rc: rc) },
+            message: { [self] topic, payload in received(.message(topic: topic, payload: payload)) },
+            errorLogged: { [self] line in loggedError(line) }))
+        // The log is only needed while connecting (see `loggedError`): followed about 5 % of a
+        // listener's CPU in a burst.
+        client.followErrorLog(true)
 
-        let endpoint = settings.endpoint
-        let rc = mosquitto_connect_async(mosq, endpoint.host, Int32(endpoint.port), Int32(settings.keepAlive))
-        if rc != MOSQ_ERR_SUCCESS.rawValue {
+        let result = client.connectAsync(settings.endpoint, keepAlive: settings.keepAlive)
+        if !result.isSuccess {
             // The loop below keeps retrying; the user hears why the first try failed.
-            reportLoss(connectFailure(rc: rc, errno: errno))
+            reportLoss(connectFailure(result, errno: errno))
         }
         // From here calls from other threads (disconnect in stop) queue their packets and wake the
         // loop instead of writing themselves. (Set after the first connect, as mosquitto_loop_start
         // would be, so that a refused loopback connection is reported as refused at once.)
-        _ = mosquitto_threaded_set(mosq, true)
+        client.setThreaded()
         let thread = Thread { [self] in
             runLoop()
             loopEnded.signal()
@@ -103,11 +83,10 @@ final class MosquittoSession: Sendable {
         }
         guard !alreadyStopped else { return }
         credits?.close()
-        _ = mosquitto_disconnect(mosq)
+        client.disconnect()
         wake.signal()
         loopEnded.wait()
-        mosquitto_destroy(mosq)
-        Unmanaged.passUnretained(self).release()
+        client.destroy()
     }
 
     // MARK: The network loop
@@ -116,18 +95,12 @@ final class MosquittoSession: Sendable {
 
     private func runLoop() {
         while !isStopped {
-            var rc = mosquitto_loop(mosq, 1000, 1)
-            if rc == MOSQ_ERR_SUCCESS.rawValue { rc = readWhileMessagesArrive() }
+            var result = client.loop(timeoutMilliseconds: 1000)
+            if result.isSuccess { result = readWhileMessagesArrive() }
             flush()
-            if rc == MOSQ_ERR_SUCCESS.rawValue { continue }
-            // As mosquitto_loop_forever: these cannot get better by reconnecting.
-            let fatal: [mosq_err_t] = [
-                MOSQ_ERR_NOMEM, MOSQ_ERR_PROTOCOL, MOSQ_ERR_INVAL, MOSQ_ERR_NOT_FOUND, MOSQ_ERR_TLS,
-                MOSQ_ERR_PAYLOAD_SIZE, MOSQ_ERR_NOT_SUPPORTED, MOSQ_ERR_AUTH, MOSQ_ERR_ACL_DENIED,
-                MOSQ_ERR_UNKNOWN, MOSQ_ERR_EAI, MOSQ_ERR_PROXY,
-            ]
-            if fatal.contains(where: { $0.rawValue == rc }) || errno == EPROTO {
-                reportLoss("the MQTT connection to \(settings.endpoint.host):\(settings.endpoint.port) failed: \(String(cString: mosquitto_strerror(rc)))")
+            if result.isSuccess { continue }
+            if result.isFatal || errno == EPROTO {
+                reportLoss("the MQTT connection to \(settings.endpoint) failed: \(result.text)")
                 flush()
                 return
             }
@@ -137,16 +110,16 @@ final class MosquittoSession: Sendable {
 
     /// After a pass that read something, reads on until a read brings no message (the socket is
     /// empty, or the packet was not a message) or a batch is full.
-    private func readWhileMessagesArrive() -> Int32 {
+    private func readWhileMessagesArrive() -> MosquittoClient.Result {
         var count = 0
         while count < Self.batchLimit {
             let before = messagesTaken.load(ordering: .relaxed)
-            let rc = mosquitto_loop_read(mosq, 1)
-            guard rc == MOSQ_ERR_SUCCESS.rawValue else { return rc }
+            let result = client.loopRead()
+            guard result.isSuccess else { return result }
             guard messagesTaken.load(ordering: .relaxed) != before else { break }
             count += 1
         }
-        return MOSQ_ERR_SUCCESS.rawValue
+        return .success
     }
 
     /// Waits the reconnect delay (doubling from the first to the last of `reconnectDelay`), then
@@ -160,10 +133,10 @@ final class MosquittoSession: Sendable {
             let delay = min(settings.reconnectDelay.upperBound, settings.reconnectDelay.lowerBound << min(attempt, 16))
             _ = wake.wait(timeout: .now() + .seconds(delay))
             if isStopped { return }
-            followLog(true)
-            let rc = mosquitto_reconnect(mosq)
-            if rc == MOSQ_ERR_SUCCESS.rawValue { return }
-            reportLoss(connectFailure(rc: rc, errno: errno))
+            client.followErrorLog(true)
+            let result = client.reconnect()
+            if result.isSuccess { return }
+            reportLoss(connectFailure(result, errno: errno))
             flush()
         }
     }
@@ -193,57 +166,36 @@ final class MosquittoSession: Sendable {
         }
     }
 
-    /// The log is only needed while connecting (see `loggedError`). With a log callback set,
-    /// libmosquitto formats and allocates a debug line for every message it receives: about 5 %
-    /// of a listener's CPU in a burst.
-    private func followLog(_ on: Bool) {
-        guard on else {
-            mosquitto_log_callback_set(mosq, nil)
-            return
-        }
-        mosquitto_log_callback_set(mosq) { _, userData, level, text in
-            guard level & Int32(MOSQ_LOG_ERR) != 0, let text, let session = MosquittoSession.from(userData) else { return }
-            session.loggedError(String(cString: text))
-        }
-    }
-
-    private static func from(_ userData: UnsafeMutableRawPointer?) -> MosquittoSession? {
-        guard let userData else { return nil }
-        return Unmanaged<MosquittoSession>.fromOpaque(userData).takeUnretainedValue()
-    }
-
     private func connected(rc: Int32) {
         let endpoint = settings.endpoint
         switch rc {
         case 0:
-            for topic in topics {
-                _ = mosquitto_subscribe(mosq, nil, topic, 0)
-            }
+            for topic in topics { client.subscribe(topic) }
             state.withLock {
                 $0.lossReported = false
                 $0.reconnects = 0
             }
-            followLog(false)
+            client.followErrorLog(false)
             emit(.connected)
         case 4, 5:
             // MQTT 3.1.1 CONNACK 4 "bad user name or password", 5 "not authorised": retrying cannot help.
             let who = settings.username.map { " for \($0)" } ?? ""
-            emit(.failed(reason: "\(endpoint.host):\(endpoint.port) refused the credentials\(who) (\(String(cString: mosquitto_connack_string(rc))), CONNACK \(rc)): check the username and the API key"))
+            emit(.failed(reason: "\(endpoint.host):\(endpoint.port) refused the credentials\(who) (\(MosquittoClient.connackText(rc)), CONNACK \(rc)): check the username and the API key"))
             flush()
             state.withLock { $0.gaveUp = true }
-            _ = mosquitto_disconnect(mosq)
+            client.disconnect()
             // Not here: finishing runs onTermination, whose stop() would wait for this very thread.
             let continuation = self.continuation
             DispatchQueue.global().async { continuation.finish() }
         default:
-            reportLoss("\(endpoint.host):\(endpoint.port) refused the connection: \(String(cString: mosquitto_connack_string(rc)))")
+            reportLoss("\(endpoint.host):\(endpoint.port) refused the connection: \(MosquittoClient.connackText(rc))")
         }
     }
 
     private func disconnected(rc: Int32) {
         guard rc != 0, !state.withLock({ $0.stopped || $0.gaveUp }) else { return }
         let endpoint = settings.endpoint
-        reportLoss("lost the connection to \(endpoint.host):\(endpoint.port): \(String(cString: mosquitto_strerror(rc)))")
+        reportLoss("lost the connection to \(endpoint.host):\(endpoint.port): \(MosquittoClient.Result(code: rc).text)")
     }
 
     /// A failed TLS handshake never reaches the connect or disconnect callbacks: libmosquitto only
@@ -254,18 +206,18 @@ final class MosquittoSession: Sendable {
         reportLoss("TLS with \(endpoint.host):\(endpoint.port) failed: \(Self.tlsReason(line)); a server with a private CA needs that CA's certificate")
     }
 
-    private func connectFailure(rc: Int32, errno code: Int32) -> String {
+    private func connectFailure(_ result: MosquittoClient.Result, errno code: Int32) -> String {
         let endpoint = settings.endpoint
-        if rc == MOSQ_ERR_EAI.rawValue {
+        if result.isUnknownHost {
             return "cannot find the MQTT server \(endpoint.host) (unknown host)"
         }
-        if rc == MOSQ_ERR_ERRNO.rawValue {
+        if result.isSystemError {
             if code == ECONNREFUSED {
                 return "\(endpoint.host):\(endpoint.port) refused the connection (is the MQTT server running?)"
             }
             return "cannot connect to \(endpoint.host):\(endpoint.port): \(String(cString: strerror(code)))"
         }
-        return "cannot connect to \(endpoint.host):\(endpoint.port): \(String(cString: mosquitto_strerror(rc)))"
+        return "cannot connect to \(endpoint.host):\(endpoint.port): \(result.text)"
     }
 
     /// Only the first loss of an outage is reported; retries stay quiet until the next `.connected`.

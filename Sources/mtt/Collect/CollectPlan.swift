@@ -83,7 +83,7 @@ final class CollectRun: @unchecked Sendable {
             let opened: [OpenedNode]
             if case .fake(let count) = spec {
                 opened = try await (1...count).asyncMap { index in
-                    let fake = try await MTTBluetooth.FakeNode.start(index: index)
+                    let fake = try await EmulatedNode.start(index: index)
                     return OpenedNode.mapTheThings(fake.node, emulator: fake.emulator)
                 }
             } else {

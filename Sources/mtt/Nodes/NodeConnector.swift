@@ -21,7 +21,7 @@ enum NodeConnector {
         if let modem = try await SerialNodes.open(spec) { return .modem(modem) }
         switch spec {
         case .fake:
-            let fake = try await FakeNode.start(index: 1)
+            let fake = try await EmulatedNode.start(index: 1)
             return .mapTheThings(fake.node, emulator: fake.emulator)
         case .unix(let path):
             let bearer = try SeqPacketBearer.connect(unixPath: path)

@@ -1,0 +1,22 @@
+import Foundation
+
+extension Store {
+    /// Whether writing to `other` would overwrite the database or one of SQLite's files beside it
+    /// (by the file itself, through any link, or by name where the file does not exist yet).
+    public func isOwnFile(_ other: String) -> Bool {
+        func absolute(_ p: String) -> String {
+            let full = p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p
+            let folder = (full as NSString).deletingLastPathComponent
+            let resolvedFolder = (try? FileManager.default.destinationOfSymbolicLink(atPath: folder)) ?? folder
+            return ((resolvedFolder as NSString).appendingPathComponent((full as NSString).lastPathComponent) as NSString).standardizingPath
+        }
+        var otherInfo = stat()
+        let otherExists = stat(other, &otherInfo) == 0
+        for own in [path, path + "-wal", path + "-shm", path + "-journal"] {
+            var info = stat()
+            if otherExists, stat(own, &info) == 0, info.st_dev == otherInfo.st_dev, info.st_ino == otherInfo.st_ino { return true }
+            if absolute(own) == absolute(other) { return true }
+        }
+        return false
+    }
+}
