@@ -41,7 +41,9 @@ enum Entry {
             // Options checked when the command runs: the same words and exit code as ArgumentParser's.
             StandardOutput.writeError("Error: \(error.message)\n  See 'mtt \(type(of: command)._commandName) --help' for more information.\n")
             Foundation.exit(ExitCode.validationFailure.rawValue)
-        } catch where isArgumentParserError(error) {
+        } catch where MTT.exitCode(for: error) != .failure {
+            // Help, versions and usage errors, as ArgumentParser classifies them (some of its error
+            // types are internal): its own words and exit codes (0, 64).
             MTT.exit(withError: error)
         } catch NodeError.notJoined(let node) {
             fail("\(NodeError.notJoined(node: node)): give it its keys and join with mtt node provision --node \(node) --join")
@@ -56,11 +58,5 @@ enum Entry {
     private static func fail(_ reason: String) -> Never {
         StandardOutput.writeError("mtt: \(reason)\n")
         Foundation.exit(1)
-    }
-
-    /// Help requests and exit codes a command throws keep ArgumentParser's own handling. (Its
-    /// internal error types come only from parsing, which `parseAsRoot` handles above.)
-    private static func isArgumentParserError(_ error: any Error) -> Bool {
-        error is ExitCode || error is CleanExit
     }
 }

@@ -19,4 +19,9 @@ struct MTT: AsyncParsableCommand {
             GPS.self, Scan.self, Node.self, FakeNodeCommand.self, Demo.self,
         ]
     )
+
+    /// `mtt` alone, or `mtt --help`: the overview and the commands.
+    func run() async throws {
+        throw CleanExit.helpRequest(self)
+    }
 }
