@@ -30,12 +30,7 @@ public final class ConnectProxy: Sendable {
 
     private func acceptLoop() {
         defer { close(listener) }
-        while true {
-            let fd = accept(listener, nil, nil)
-            if fd < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+        while let fd = LoopbackPort.accept(on: listener) {
             Thread { [self] in tunnel(fd) }.start()
         }
     }

@@ -81,12 +81,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     private func acceptLoop() {
         defer { close(listener) }
-        while true {
-            let fd = accept(listener, nil, nil)
-            if fd < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+        while let fd = LoopbackPort.accept(on: listener) {
             let number = state.withLock { s -> Int? in
                 if s.stopped { return nil }
                 s.connections.append(fd)

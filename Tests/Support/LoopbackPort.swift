@@ -66,6 +66,15 @@ public enum LoopbackPort {
         return (fd, Int(UInt16(bigEndian: address.sin_port)))
     }
 
+    /// The next connection on a listening socket; nil once the listener is shut down.
+    public static func accept(on listener: Int32) -> Int32? {
+        while true {
+            let fd = Glibc.accept(listener, nil, nil)
+            if fd >= 0 { return fd }
+            if errno != EINTR { return nil }
+        }
+    }
+
     public static func waitUntilListening(_ port: Int, timeout: TimeInterval = 10) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
