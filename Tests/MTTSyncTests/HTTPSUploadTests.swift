@@ -106,11 +106,14 @@ struct HTTPSUploadTests {
         let store = try Store(path: dir.file("faults.sqlite"))
         let expected = try SyncTestData.addConfirmedAttempts(60, to: store)
         let accepted = AcceptedRecords()
-        let server = try LoopbackHTTPServer.faulty(recording: accepted)
+        // A new TLS connection costs socat a fork and a handshake: on a busy two-core machine that
+        // took more than 0.8 s (an accepted answer came too late and was sent again), so the
+        // timeout is 2.5 s and the stalls 4 s.
+        let server = try LoopbackHTTPServer.faulty(recording: accepted, stall: 4)
         let certificates = try await TestCertificates.make(in: dir)
         let front = try await TLSFront.start(certificates: certificates, backendPort: server.port)
 
-        let summary = try await run(store, front.baseURL, trusting: certificates.caCertificate, timeout: 0.8) { $0.triesPerRecord = 12 }
+        let summary = try await run(store, front.baseURL, trusting: certificates.caCertificate, timeout: 2.5) { $0.triesPerRecord = 12 }
 
         #expect(summary.sent == 60, "notes: \(summary.notes), stop: \(summary.stopReason ?? "-")")
         #expect(accepted.all.sorted() == expected.map(\.msgSeq), "some record was accepted twice or never")

@@ -54,8 +54,9 @@ struct MapTheThingsUploadTests {
         let store = try Store(path: dir.file("faults.sqlite"))
         let expected = try SyncTestData.addConfirmedAttempts(120, to: store)
         let accepted = AcceptedRecords()
-        let server = try LoopbackHTTPServer.faulty(recording: accepted)
-        let summary = try await uploader(store, server, timeout: 0.5) { $0.triesPerRecord = 12 }.run()
+        // The timeout well below the stalls and well above an answer's time on a busy machine.
+        let server = try LoopbackHTTPServer.faulty(recording: accepted, stall: 3)
+        let summary = try await uploader(store, server, timeout: 1.2) { $0.triesPerRecord = 12 }.run()
 
         #expect(summary.sent == 120, "notes: \(summary.notes), stop: \(summary.stopReason ?? "-")")
         #expect(summary.failed == 0 && summary.queued == 0)
