@@ -21,18 +21,21 @@ struct MapTheThingsNodeTests {
     /// Also: send 1's timeout timer is still pending when ble_seq comes round to 1 again, and must not
     /// end send 256's wait (CI once saw send 256 fail this way, its result arriving later).
     @Test func threeHundredTrackedSendsWrapBLESequencePast255() async throws {
-        let timeout = 10.0
+        // Long enough that 255 sends fit before it on a busy machine (13.5 s seen while the whole
+        // suite ran on two cores).
+        let timeout = 30.0
         let fake = try await EmulatedNode.start(sendTimeout: timeout)
         await fake.emulator.configure { $0.airtime = 0.001 }
         let start = ContinuousClock.now
         var results: [SendResult] = []
         for n in 1...300 {
             if n == 256 {
-                // Send 256 starts after 5 s and its result takes 6 s: send 1's timer (due at 10 s) fires while it waits.
+                // Send 256 starts after at least 5 s, and its result comes 2 s after send 1's timer
+                // (due at the timeout) fires while it waits.
                 try await Task.sleep(until: start + .seconds(5))
-                let startedAt = ContinuousClock.now - start
-                try #require(startedAt < .seconds(timeout), "255 sends took \(startedAt), longer than the timeout this test needs to outlast")
-                await fake.emulator.configure { $0.airtime = 6 }
+                let startedAt = (ContinuousClock.now - start) / .seconds(1)
+                try #require(startedAt < timeout - 5, "255 sends took \(startedAt) s, longer than the timeout this test needs to outlast")
+                await fake.emulator.configure { $0.airtime = timeout + 2 - startedAt }
             }
             results.append(try await fake.node.send(Self.payload))
             if n == 256 { await fake.emulator.configure { $0.airtime = 0.001 } }
