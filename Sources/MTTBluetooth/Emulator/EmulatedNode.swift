@@ -1,20 +1,38 @@
 import MTTCore
 
-/// `--node fake[:N]`: emulated nodes on in-process socket pairs, driven by the same GATT client
-/// code as a real node.
-public struct EmulatedNode: Sendable {
+/// `--node fake[:N]`: an emulated node on in-process socket pairs, driven by the same GATT client
+/// code as a real node. It connects again after a drop as a real node does: a new link to the same
+/// node, which kept its keys and frame counter.
+public struct EmulatedNode: NodeConnector {
     public let node: MapTheThingsNode
     public let emulator: NodeEmulator
+    private let index: Int
+    private let sendTimeout: Double
+    private let attTimeout: Double
+
+    public var name: String { "fake:\(index)" }
 
     /// Starts an emulator and connects a node driver to it.
     public static func start(
         index: Int = 1, joined: Bool = true, sendTimeout: Double = MapTheThingsProfile.sendTimeout, attTimeout: Double = 30
     ) async throws -> EmulatedNode {
-        let (client, server) = try SeqPacketBearer.pair(name: "fake:\(index)")
         // Distinct DevEUIs, so several fake nodes are told apart on the (simulated) network.
         let emulator = NodeEmulator(joined: joined, devEUI: "0004A30B001C05" + Hex.string([UInt8(truncatingIfNeeded: index)]))
+        let node = try await link(to: emulator, name: "fake:\(index)", sendTimeout: sendTimeout, attTimeout: attTimeout)
+        return EmulatedNode(node: node, emulator: emulator, index: index, sendTimeout: sendTimeout, attTimeout: attTimeout)
+    }
+
+    /// A new link to the same emulated node; refused while it is "out of range".
+    public func connect() async throws -> any NodeLink {
+        guard await emulator.acceptsConnections else {
+            throw NodeError.disconnected(node: name, reason: "the node does not answer (out of range)")
+        }
+        return try await Self.link(to: emulator, name: name, sendTimeout: sendTimeout, attTimeout: attTimeout)
+    }
+
+    private static func link(to emulator: NodeEmulator, name: String, sendTimeout: Double, attTimeout: Double) async throws -> MapTheThingsNode {
+        let (client, server) = try SeqPacketBearer.pair(name: name)
         Task { await emulator.serve(server) }
-        let node = try await MapTheThingsNode.connect(bearer: client, name: "fake:\(index)", sendTimeout: sendTimeout, attTimeout: attTimeout)
-        return EmulatedNode(node: node, emulator: emulator)
+        return try await MapTheThingsNode.connect(bearer: client, name: name, sendTimeout: sendTimeout, attTimeout: attTimeout)
     }
 }

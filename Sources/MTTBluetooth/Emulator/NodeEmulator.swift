@@ -23,6 +23,8 @@ public actor NodeEmulator {
         public var airtime = 0.05
         /// Never report success (as if every transmission failed).
         public var withholdResults = false
+        /// Out of range: new connections are refused.
+        public var refusesConnections = false
         public init() {}
     }
 
@@ -89,6 +91,14 @@ public actor NodeEmulator {
         for attribute in table.attributes where attribute.type == .clientCharacteristicConfiguration {
             table.setValue([0, 0], at: attribute.handle)
         }
+    }
+
+    /// Whether a central may connect now.
+    public var acceptsConnections: Bool { !behaviour.refusesConnections }
+
+    /// The link drops, as when the car drives out of range: the central sees its bearer close.
+    public func dropLink() {
+        bearer?.close()
     }
 
     /// Keeps the radio busy until `freeRadio()`, as a transmission mtt did not ask for would (another

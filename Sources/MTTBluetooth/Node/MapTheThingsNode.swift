@@ -91,7 +91,13 @@ public actor MapTheThingsNode: NodeLink {
         }
         sends.take()
         defer { sends.release() }
-        guard try await read(MapTheThingsProfile.devAddr).contains(where: { $0 != 0 }) else {
+        let devAddr: [UInt8]
+        do {
+            devAddr = try await read(MapTheThingsProfile.devAddr)
+        } catch GATTError.linkDropped(let reason) {
+            throw NodeError.disconnected(node: name, reason: reason)
+        }
+        guard devAddr.contains(where: { $0 != 0 }) else {
             throw NodeError.notJoined(node: name)
         }
         let seq = sequence.take()

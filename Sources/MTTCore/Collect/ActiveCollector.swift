@@ -18,11 +18,16 @@ public actor ActiveCollector {
     private var joiner = UplinkJoiner()
     private var attemptFixes: [Int64: Fix] = [:]
     private let logger = Logger(label: "mtt.collect")
+    /// Between tries to reach a lost node again (DESIGN.md "On the road").
+    private let reconnectBackoff: Backoff
 
     public init(
         store: Store, session: Int64, nodes: [ActiveNode], fixes: any FixSource, uplinks: (any UplinkSource)?,
-        policy: SendPolicy = SendPolicy(), clock: CollectClock = .wall, emit: @escaping @Sendable (CollectEvent) -> Void
+        policy: SendPolicy = SendPolicy(), clock: CollectClock = .wall,
+        reconnectBackoff: Backoff = Backoff(initial: 0.5, maximum: 30, multiplier: 2, jitter: 0.2),
+        emit: @escaping @Sendable (CollectEvent) -> Void
     ) {
+        self.reconnectBackoff = reconnectBackoff
         self.store = store
         self.session = session
         self.nodes = nodes
@@ -44,8 +49,9 @@ public actor ActiveCollector {
             for node in nodes {
                 group.addTask { try await self.drive(node) }
             }
-            try await group.next()
-            group.cancelAll()
+            // Every part runs until the run is stopped: a node that is lost for good ends only its
+            // own part. The first error (a storage failure) ends the run.
+            for try await _ in group {}
         }
     }
 
@@ -61,7 +67,8 @@ public actor ActiveCollector {
         try await Task.sleep(for: .seconds(365 * 86_400))
     }
 
-    private func drive(_ node: ActiveNode) async throws {
+    private func drive(_ first: ActiveNode) async throws {
+        var node = first
         let name = node.link.name
         var saidStale = false
         while !Task.isCancelled {
@@ -72,15 +79,46 @@ public actor ActiveCollector {
                 lastSends[name] = .init(time: fix.time, position: fix.point)
                 do {
                     try await attempt(with: node, fix: fix)
-                } catch let error as NodeError {
-                    if case .disconnected(_, let reason) = error {
-                        emit(.nodeLost(node: name, reason: reason))
-                        return
-                    }
+                } catch NodeError.disconnected(_, let reason) {
+                    // The attempt in flight is stored failed with the reason (in `attempt`).
+                    emit(.nodeLost(node: name, reason: reason))
+                    await node.link.close()
+                    guard let connector = node.connector else { return }
+                    node = try await reconnect(connector, devEUI: node.devEUI)
+                    lastSends[name] = nil
+                    continue
+                } catch let error as StoreError {
+                    // The database cannot take more: the run ends, with what it stored so far.
+                    throw error
+                } catch is CancellationError {
+                    return
+                } catch {
+                    // One node's trouble (not joined, a command refused) never ends the run.
                     logger.warning("\(name): \(error)")
                 }
             }
             try await Task.sleep(for: .seconds(clock.realSeconds(1)))
+        }
+    }
+
+    /// Tries to open the node again, waiting 0.5 s doubling to 30 s (with jitter) between tries,
+    /// for as long as the run lasts; no attempt is made meanwhile. Real seconds, whatever the
+    /// run's speed: the node is in the real world.
+    private func reconnect(_ connector: any NodeConnector, devEUI: String?) async throws -> ActiveNode {
+        let lost = ContinuousClock.now
+        var backoff = reconnectBackoff
+        while true {
+            try await Task.sleep(for: .seconds(backoff.nextDelay()))
+            do {
+                let link = try await connector.connect()
+                let info = try await link.info()
+                emit(.nodeBack(node: connector.name, outage: (ContinuousClock.now - lost) / .seconds(1)))
+                return ActiveNode(link: link, devEUI: info.devEUI ?? devEUI, connector: connector)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                logger.debug("\(connector.name): still unreachable: \(error)")
+            }
         }
     }
 

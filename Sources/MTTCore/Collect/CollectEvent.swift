@@ -14,6 +14,8 @@ public enum CollectEvent: Sendable {
     /// Active mode holds back because the fix is too old to send (a replayed capture, a GPS that
     /// stopped updating); said once each time it starts.
     case stale(node: String, reason: String)
-    /// A node that cannot be used any more (unplugged, link dropped).
+    /// A node whose link dropped (out of range, unplugged); mtt reconnects it when it can.
     case nodeLost(node: String, reason: String)
+    /// A lost node reached again after `outage` seconds; it is driven as before.
+    case nodeBack(node: String, outage: Double)
 }

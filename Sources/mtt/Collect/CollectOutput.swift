@@ -19,6 +19,10 @@ final class CollectOutput: Sendable {
         var lastSuccess: (time: Timestamp, uplink: Uplink)?
         var network = "no network source"
         var gpsSeen = false
+        /// Nodes whose link is down now, with the reason.
+        var lostNodes: [String: String] = [:]
+        /// Times each node came back after a loss.
+        var reconnects: [String: Int] = [:]
         var networkSeen = false
         var unsynced: [String: Int] = [:]
     }
@@ -85,7 +89,9 @@ final class CollectOutput: Sendable {
         }
         for name in nodes {
             let info = nodeInfos[name]
-            lines.append("Node     \(name)  battery \(info?.battery.map { "\($0) %" } ?? "?")  SF\(info?.spreadingFactor.map(String.init) ?? "?")")
+            let state = s.lostNodes[name].map { "LOST (\($0)), reconnecting" } ?? "battery \(info?.battery.map { "\($0) %" } ?? "?")  SF\(info?.spreadingFactor.map(String.init) ?? "?")"
+            let back = s.reconnects[name].map { "  back \($0)×" } ?? ""
+            lines.append("Node     \(name)  \(state)\(back)")
         }
         lines.append("Network  \(s.network)")
         if let last = s.lastAttempt {
@@ -117,7 +123,11 @@ final class CollectOutput: Sendable {
         case .gps(.lost(let reason)):
             s.gps = (s.gpsSeen ? "lost: " : "not available: ") + reason
             s.lastFix = nil
-        case .trackPoint, .sample, .nodeLost: break
+        case .trackPoint, .sample: break
+        case .nodeLost(let node, let reason): s.lostNodes[node] = reason
+        case .nodeBack(let node, _):
+            s.lostNodes[node] = nil
+            s.reconnects[node, default: 0] += 1
         case .stale(_, let reason): s.gps = "STALE: \(reason)"
         case .attempt(let node, _, let fix):
             s.attempts += 1
@@ -166,7 +176,8 @@ final class CollectOutput: Sendable {
         case .network(let connected, let detail):
             if connected { return "network connected: \(detail)" }
             return seen.network ? "network lost: \(detail)" : "network not reachable: \(detail)"
-        case .nodeLost(let node, let reason): return "node \(node) lost: \(reason)"
+        case .nodeLost(let node, let reason): return "node \(node) lost: \(reason) (reconnecting)"
+        case .nodeBack(let node, let outage): return String(format: "node %@ back after %.1f s", node, outage)
         case .stale(let node, let reason): return "\(node) is not sending, GPS STALE: \(reason)"
         }
     }
@@ -186,9 +197,11 @@ final class CollectOutput: Sendable {
         var snr: Double?
         var method: String?
         var detail: String?
+        /// Seconds a node was away.
+        var outage: Double?
 
         enum CodingKeys: String, CodingKey {
-            case event, time, node, attempt, uplink, lat, lon, reason, gateways, rssi, snr, method, detail
+            case event, time, node, attempt, uplink, lat, lon, reason, gateways, rssi, snr, method, detail, outage
             case fCnt = "f_cnt"
         }
     }
@@ -211,6 +224,7 @@ final class CollectOutput: Sendable {
             (e.event, e.lat, e.lon, e.method, e.reason) = ("sample", sample.position?.latitude, sample.position?.longitude, sample.method.rawValue, sample.reason)
         case .network(let connected, let detail): (e.event, e.detail) = (connected ? "network_connected" : "network_lost", detail)
         case .nodeLost(let node, let reason): (e.event, e.node, e.reason) = ("node_lost", node, reason)
+        case .nodeBack(let node, let outage): (e.event, e.node, e.outage) = ("node_back", node, outage)
         case .stale(let node, let reason): (e.event, e.node, e.reason) = ("stale", node, reason)
         }
         guard var data = try? encoder.encode(e) else { return Data() }

@@ -80,19 +80,20 @@ final class CollectRun: @unchecked Sendable {
         var infos: [String: NodeInfo] = [:]
         var keepAlive: [Any] = []
         for spec in plan.nodes {
-            let opened: [OpenedNode]
+            let opened: [(node: OpenedNode, connector: any NodeConnector)]
             if case .fake(let count) = spec {
                 opened = try await (1...count).asyncMap { index in
                     let fake = try await EmulatedNode.start(index: index)
-                    return OpenedNode.mapTheThings(fake.node, emulator: fake.emulator)
+                    return (OpenedNode.mapTheThings(fake.node, emulator: fake.emulator), fake)
                 }
             } else {
-                opened = [try await NodeConnector.open(spec)]
+                let node = try await NodeOpener.open(spec)
+                opened = [(node, ReopeningConnector(name: node.link.name, spec: node.reopeningSpec ?? spec))]
             }
-            for node in opened {
+            for (node, connector) in opened {
                 let info = try await node.link.info()
                 infos[node.link.name] = info
-                nodes.append(ActiveNode(link: node.link, devEUI: info.devEUI))
+                nodes.append(ActiveNode(link: node.link, devEUI: info.devEUI, connector: connector))
                 keepAlive.append(node)
                 // The simulated network hears every emulated radio, BLE node or serial modem.
                 guard let feed else { continue }

@@ -25,7 +25,7 @@ struct Node: ParsableCommand {
 
         /// Runs `body` on the opened node and closes it, whatever happens.
         func withNode<T>(_ body: (OpenedNode) async throws -> T) async throws -> T {
-            let opened = try await NodeConnector.open(try NodeSpec(parsing: node))
+            let opened = try await NodeOpener.open(try NodeSpec(parsing: node))
             do {
                 let result = try await body(opened)
                 await opened.link.close()

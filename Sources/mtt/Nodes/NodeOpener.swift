@@ -13,10 +13,17 @@ enum OpenedNode {
         case .mapTheThings(let node, _): return node
         }
     }
+
+    /// The spec that opens this very node again: an emulated modem's own device, rather than a
+    /// new emulator.
+    var reopeningSpec: NodeSpec? {
+        guard case .modem(let opened) = self, let emulator = opened.emulator else { return nil }
+        return .serial("\(emulator.slavePath)?modem=\(emulator.kind.rawValue)")
+    }
 }
 
 /// Builds the node a spec names: the only place that knows every kind of node.
-enum NodeConnector {
+enum NodeOpener {
     static func open(_ spec: NodeSpec, scanSeconds: Double = 10) async throws -> OpenedNode {
         if let modem = try await SerialNodes.open(spec) { return .modem(modem) }
         switch spec {

@@ -1,0 +1,13 @@
+import MTTCore
+
+/// Reaches a node from its spec again after a loss: the same BLE address, Unix socket or serial
+/// device path (a `/dev/serial/by-id/…` link follows the modem to whichever ttyUSBn it comes back as).
+struct ReopeningConnector: NodeConnector {
+    let name: String
+    /// What to open: for an emulated modem, the device it already serves on.
+    let spec: NodeSpec
+
+    func connect() async throws -> any NodeLink {
+        try await NodeOpener.open(spec).link
+    }
+}

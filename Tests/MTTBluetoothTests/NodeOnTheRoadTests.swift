@@ -1,0 +1,83 @@
+import Foundation
+import MTTBluetooth
+import MTTCore
+import Synchronization
+import TestSupport
+import Testing
+
+/// A drive where the BLE node goes out of range again and again: active mode loses it, stores the
+/// attempt in flight as failed, makes none while it is away, reaches it again and goes on.
+@Suite("A BLE node on the road")
+struct NodeOnTheRoadTests {
+    /// A GPS moving north a few metres per clock second, one fix per tenth of a real second.
+    struct MovingFixSource: FixSource {
+        let clock: CollectClock
+        var spec: String { "moving" }
+
+        func events() -> AsyncStream<FixEvent> {
+            let (stream, continuation) = AsyncStream.makeStream(of: FixEvent.self)
+            let task = Task { [clock] in
+                continuation.yield(.connected("moving"))
+                let start = clock.now()
+                while !Task.isCancelled {
+                    let now = clock.now()
+                    let north = now.seconds(since: start) * 5
+                    let point = GeoPoint(latitude: 52.09, longitude: 5.12).offset(metres: north, bearing: 0)
+                    continuation.yield(.fix(Fix(time: now, latitude: point.latitude, longitude: point.longitude, eph: 3, mode: .threeD, source: "moving")))
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+            return stream
+        }
+    }
+
+    @Test func everyOutageIsOneLossAndOneReturnAndTheAttemptsGoOn() async throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.file("road.sqlite"))
+        let clock = CollectClock(scale: 10)
+        let session = try store.startSession(mode: .active, at: clock.now())
+        let fake = try await EmulatedNode.start(sendTimeout: 2)
+        await fake.emulator.configure { $0.airtime = 0.01 }
+        var policy = SendPolicy()
+        policy.minimumInterval = 2
+        policy.minimumDistance = 5
+        let events = Mutex<[CollectEvent]>([])
+        let collector = ActiveCollector(
+            store: store, session: session, nodes: [ActiveNode(link: fake.node, devEUI: "0004A30B001C0501", connector: fake)],
+            fixes: MovingFixSource(clock: clock), uplinks: nil, policy: policy, clock: clock,
+            reconnectBackoff: Backoff(initial: 0.05, maximum: 0.4, jitter: 0.2)) { event in events.withLock { $0.append(event) } }
+        let run = Task { try await collector.run() }
+
+        // Three outages: the link drops and the node refuses connections for 0.6 s (6 clock seconds).
+        for _ in 1...3 {
+            try await Task.sleep(for: .milliseconds(1_200))
+            await fake.emulator.configure { $0.refusesConnections = true }
+            await fake.emulator.dropLink()
+            try await Task.sleep(for: .milliseconds(600))
+            await fake.emulator.configure { $0.refusesConnections = false }
+        }
+        try await Task.sleep(for: .milliseconds(1_200))
+        run.cancel()
+        _ = await run.result
+
+        let seen = events.withLock { $0 }
+        let lost = seen.indices.filter { if case .nodeLost = seen[$0] { true } else { false } }
+        let back = seen.indices.filter { if case .nodeBack = seen[$0] { true } else { false } }
+        #expect(lost.count == 3 && back.count == 3, "lost \(lost.count), back \(back.count)")
+        for (l, b) in zip(lost, back) {
+            #expect(l < b)
+            // No attempt while the node is away; attempts again after it is back.
+            #expect(!seen[l..<b].contains { if case .attempt = $0 { true } else { false } })
+        }
+        for b in back {
+            #expect(seen[b...].contains { if case .attempt = $0 { true } else { false } }, "no attempt after a return")
+        }
+        let status = try store.status()
+        #expect(status.pending == 0, "an attempt in flight at a drop was left pending")
+        #expect(status.confirmed >= 8, "\(status.confirmed) confirmed")
+        // Attempts failed by a drop say so.
+        let failedByDrop = try store.attempts(session: session).filter { $0.attempt.state == .failed }
+        #expect(failedByDrop.allSatisfy { $0.attempt.failureReason?.isEmpty == false })
+    }
+}
