@@ -9,29 +9,6 @@ import Testing
 /// attempt in flight as failed, makes none while it is away, reaches it again and goes on.
 @Suite("A BLE node on the road")
 struct NodeOnTheRoadTests {
-    /// A GPS moving north a few metres per clock second, one fix per tenth of a real second.
-    struct MovingFixSource: FixSource {
-        let clock: CollectClock
-        var spec: String { "moving" }
-
-        func events() -> AsyncStream<FixEvent> {
-            let (stream, continuation) = AsyncStream.makeStream(of: FixEvent.self)
-            let task = Task { [clock] in
-                continuation.yield(.connected("moving"))
-                let start = clock.now()
-                while !Task.isCancelled {
-                    let now = clock.now()
-                    let north = now.seconds(since: start) * 5
-                    let point = GeoPoint(latitude: 52.09, longitude: 5.12).offset(metres: north, bearing: 0)
-                    continuation.yield(.fix(Fix(time: now, latitude: point.latitude, longitude: point.longitude, eph: 3, mode: .threeD, source: "moving")))
-                    try? await Task.sleep(for: .milliseconds(100))
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-            return stream
-        }
-    }
-
     @Test func everyOutageIsOneLossAndOneReturnAndTheAttemptsGoOn() async throws {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.file("road.sqlite"))

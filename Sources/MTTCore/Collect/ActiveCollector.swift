@@ -20,6 +20,9 @@ public actor ActiveCollector {
     private let logger = Logger(label: "mtt.collect")
     /// Between tries to reach a lost node again (DESIGN.md "On the road").
     private let reconnectBackoff: Backoff
+    /// Each node's join-requests so far.
+    private var joinBudgets: [String: JoinBudget] = [:]
+    private let started = ContinuousClock.now
 
     public init(
         store: Store, session: Int64, nodes: [ActiveNode], fixes: any FixSource, uplinks: (any UplinkSource)?,
@@ -81,10 +84,21 @@ public actor ActiveCollector {
                     try await attempt(with: node, fix: fix)
                 } catch NodeError.disconnected(_, let reason) {
                     // The attempt in flight is stored failed with the reason (in `attempt`).
-                    emit(.nodeLost(node: name, reason: reason))
-                    await node.link.close()
-                    guard let connector = node.connector else { return }
-                    node = try await reconnect(connector, devEUI: node.devEUI)
+                    guard let back = try await relink(node, lost: reason) else { return }
+                    node = back
+                    lastSends[name] = nil
+                    continue
+                } catch NodeError.notJoined {
+                    // Every modem starts so after power-up: mtt joins it, within LoRaWAN's budget.
+                    let since = ContinuousClock.now
+                    emit(.nodeLost(node: name, reason: "not joined to the network; joining"))
+                    do {
+                        try await joinUntilJoined(node)
+                        emit(.nodeBack(node: name, outage: (ContinuousClock.now - since) / .seconds(1)))
+                    } catch NodeError.disconnected(_, let reason) {
+                        guard let back = try await relink(node, lost: reason, saidLost: true) else { return }
+                        node = back
+                    }
                     lastSends[name] = nil
                     continue
                 } catch let error as StoreError {
@@ -99,6 +113,14 @@ public actor ActiveCollector {
             }
             try await Task.sleep(for: .seconds(clock.realSeconds(1)))
         }
+    }
+
+    /// A node whose link dropped, reached again; nil when it has no way to be reached again.
+    private func relink(_ node: ActiveNode, lost reason: String, saidLost: Bool = false) async throws -> ActiveNode? {
+        if !saidLost { emit(.nodeLost(node: node.link.name, reason: reason)) }
+        await node.link.close()
+        guard let connector = node.connector else { return nil }
+        return try await reconnect(connector, devEUI: node.devEUI)
     }
 
     /// Tries to open the node again, waiting 0.5 s doubling to 30 s (with jitter) between tries,
@@ -120,6 +142,32 @@ public actor ActiveCollector {
                 logger.debug("\(connector.name): still unreachable: \(error)")
             }
         }
+    }
+
+    /// Join-requests until the node is joined, each within LoRaWAN's retransmission back-off for
+    /// its airtime (at the node's spreading factor; SF12 when it does not say).
+    private func joinUntilJoined(_ node: ActiveNode) async throws {
+        let name = node.link.name
+        let airtime = JoinBudget.joinRequestAirtime(spreadingFactor: (try? await node.link.info().spreadingFactor) ?? 12)
+        while true {
+            let wait = joinBudgets[name, default: JoinBudget()].wait(at: steadySeconds(), airtime: airtime)
+            if wait > 0 {
+                logger.info("\(name): next join-request in \(Int(wait.rounded())) s (LoRaWAN's join back-off)")
+                try await Task.sleep(for: .seconds(wait))
+            }
+            joinBudgets[name, default: JoinBudget()].record(at: steadySeconds(), airtime: airtime)
+            do {
+                if try await node.link.join() { return }
+            } catch let error as NodeError {
+                if case .disconnected = error { throw error }
+                logger.warning("\(name): join failed: \(error)")
+            }
+        }
+    }
+
+    /// Seconds on a steady clock, for the join budget.
+    private func steadySeconds() -> Double {
+        (ContinuousClock.now - started) / .seconds(1)
     }
 
     private func attempt(with node: ActiveNode, fix: Fix) async throws {

@@ -74,5 +74,14 @@ public protocol NodeLink: Sendable {
     /// nothing was sent (not joined, device gone); every send that was tried returns a result.
     func send(_ payload: [UInt8]) async throws -> SendResult
     func setSpreadingFactor(_ sf: Int) async throws
+    /// Joins the network with the keys the node holds (one join-request); true when it is joined.
+    /// Nodes that join by themselves (the MapTheThings firmware) only say whether they have.
+    func join() async throws -> Bool
     func close() async
+}
+
+extension NodeLink {
+    public func join() async throws -> Bool {
+        try await info().isJoined
+    }
 }

@@ -24,6 +24,10 @@ public struct ModemEmulatorBehaviour: Sendable {
     public var scriptedSends: [ScriptedSend] = []
     /// Seconds a transmission takes before its result.
     public var airtime = 0.05
+    /// The next this many join-requests are denied (no join-accept heard).
+    public var deniedJoins = 0
+    /// Join-requests the modem was asked for, accepted or not.
+    public var joinRequests = 0
 }
 
 /// One answer line of an emulated modem, sent after `delay` seconds.
@@ -78,6 +82,9 @@ public final class ModemEmulator: Sendable {
         behaviour.withLock { change(&$0) }
     }
 
+    /// Its behaviour now, with what it counted.
+    public var currentBehaviour: ModemEmulatorBehaviour { behaviour.withLock { $0 } }
+
     /// Called for each frame the emulated radio sends (the simulated network hears it there).
     public func onTransmit(_ handler: @escaping @Sendable (Transmission) -> Void) {
         transmitHandler.withLock { $0 = handler }
@@ -124,7 +131,12 @@ public final class ModemEmulator: Sendable {
             return (replies, Array(m.transmissions.dropFirst(before)))
         }
         if let handler = transmitHandler.withLock({ $0 }) { sent.forEach(handler) }
-        behaviour.withLock { $0.scriptedSends = current.scriptedSends }
+        // What the personality changed: the sends and joins it used up, the joins it counted.
+        behaviour.withLock {
+            $0.scriptedSends = current.scriptedSends
+            $0.deniedJoins = current.deniedJoins
+            $0.joinRequests = current.joinRequests
+        }
         for reply in replies {
             if reply.delay > 0 { usleep(UInt32(reply.delay * 1_000_000)) }
             if current.noise { write([0xFF, 0x00, 0xFE, 0x13, 0x80, 0x0D, 0x0A]) }

@@ -63,6 +63,11 @@ struct RN2483Personality: ModemPersonality {
         case "mac save": return [EmulatorReply(line: "ok")]
         case "mac join otaa":
             guard appKey != String(repeating: "0", count: 32) else { return [EmulatorReply(line: "keys_not_init")] }
+            behaviour.joinRequests += 1
+            if behaviour.deniedJoins > 0 {
+                behaviour.deniedJoins -= 1
+                return [EmulatorReply(line: "ok"), EmulatorReply(line: "denied", delay: behaviour.airtime)]
+            }
             joined = true
             devAddr = "26011F01"
             upctr = 0

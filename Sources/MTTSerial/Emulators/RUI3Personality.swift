@@ -51,7 +51,10 @@ struct RUI3Personality: ModemPersonality {
             dataRate = value
             return status("OK")
         case ("AT+JOIN", _):
-            guard appKey != String(repeating: "0", count: 32) else {
+            behaviour.joinRequests += 1
+            let denied = behaviour.deniedJoins > 0
+            if denied { behaviour.deniedJoins -= 1 }
+            guard appKey != String(repeating: "0", count: 32), !denied else {
                 return status("OK") + [EmulatorReply(line: "+EVT:JOIN_FAILED_RX_TIMEOUT", delay: behaviour.airtime)]
             }
             joined = true

@@ -93,6 +93,11 @@ public actor RN2483Link: NodeLink {
         try await expectOK("mac set dr \(try plan.dataRate(spreadingFactor: sf, node: name))")
     }
 
+    /// One OTAA join-request with the keys the modem holds.
+    public func join() async throws -> Bool {
+        try await joinOTAA()
+    }
+
     /// `mac join otaa`: true when the network accepted.
     public func joinOTAA() async throws -> Bool {
         try await expectOK("mac join otaa")

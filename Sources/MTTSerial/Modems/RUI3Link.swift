@@ -101,7 +101,17 @@ public actor RUI3Link: NodeLink {
 
     /// `AT+JOIN=1:0:10:8`: join now, no auto-join, 10 s between the 8 attempts.
     public func joinOTAA() async throws -> Bool {
-        try await expectOK("AT+JOIN=1:0:10:8")
+        try await joinOTAA(attempts: 8)
+    }
+
+    /// One OTAA join-request (the modem would otherwise retry by itself, outside mtt's join budget).
+    public func join() async throws -> Bool {
+        try await joinOTAA(attempts: 1)
+    }
+
+    /// `AT+JOIN=1:0:10:N`: join now, no auto-join at power-up, N tries 10 s apart.
+    private func joinOTAA(attempts: Int) async throws -> Bool {
+        try await expectOK("AT+JOIN=1:0:10:\(attempts)")
         let accepted = try await conversation.joinOutcome(
             node: name, command: "AT+JOIN", timeout: timeouts.join,
             isOutcome: { $0.hasPrefix("+EVT:JOIN") }, isAccepted: { $0 == "+EVT:JOINED" })

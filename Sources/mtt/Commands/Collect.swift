@@ -20,7 +20,7 @@ struct Collect: AsyncParsableCommand {
     // Optional to ArgumentParser so that a mistyped option (`--mod active`) is named as unknown
     // rather than reported as a missing --mode; `plan()` requires it.
     @Option(help: "active, matching or listener (required).")
-    var mode: CollectionMode?
+    var mode: CollectModeArgument?
 
     @Option(help: ArgumentHelp("A node to drive (repeatable): ble:MAC, ble:auto, serial:DEV?modem=rn2483, unix:PATH, fake[:N], fake-rn2483, fake-rui3.", valueName: "spec"))
     var node: [String] = []
@@ -90,14 +90,13 @@ struct Collect: AsyncParsableCommand {
         func spec<T>(_ parse: () throws -> T) throws -> T {
             do { return try parse() } catch { throw ValidationError("\(error)") }
         }
-        guard let mode else { throw ValidationError("give --mode active, matching or listener") }
+        guard let mode = mode?.mode else { throw ValidationError("give --mode active, matching or listener") }
         let nodes = try node.map { text in try spec { try NodeSpec(parsing: text) } }
         for case .serial(let text) in nodes { _ = try spec { try SerialNodeSpec(parsing: text) } }
         let gpsSpec = try spec { try GPSSpec(parsing: gps) }
         if mode == .active && nodes.isEmpty { throw ValidationError("active mode drives a node: give --node (fake for a simulated one)") }
         if mode != .active && !nodes.isEmpty { throw ValidationError("\(mode.rawValue) mode does not drive nodes: leave out --node") }
         if let network, network != "fake" { throw ValidationError("--network takes only fake (a simulated network)") }
-        if mode == .imported { throw ValidationError("mode is active, matching or listener") }
         var mqtt: MQTTSettings?
         var topics: [String] = []
         if let mqttURL {
