@@ -66,4 +66,11 @@ struct NodeCommandTests {
         #expect(try await mtt.run(["node", "info", "--node", "serial:/dev/ttyUSB0"]).status == 64)
         #expect(try await mtt.run(["node", "info", "--node", "wifi:x"]).status == 64)
     }
+
+    @Test(arguments: ["fake-rn2483", "fake-rui3", "fake"])
+    func joinSendsOneJoinRequestAndSaysSo(node: String) async throws {
+        let result = try await mtt.run(["node", "join", "--node", node])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasSuffix(" joined\n"), "\(result.stdout)")
+    }
 }

@@ -7,7 +7,7 @@ import MTTSerial
 struct Node: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Read or set up a node: its keys, spreading factor, link.",
-        subcommands: [Info.self, Provision.self, SpreadingFactor.self, Disconnect.self])
+        subcommands: [Info.self, Provision.self, Join.self, SpreadingFactor.self, Disconnect.self])
 
     struct NodeOptions: ParsableArguments {
         @Option(help: ArgumentHelp("ble:MAC, ble:auto, serial:DEVICE?modem=rn2483|rui3, unix:PATH, fake, fake-rn2483 or fake-rui3.", valueName: "spec"))
@@ -98,6 +98,24 @@ struct Node: ParsableCommand {
         }
 
         static let joinRefused = RuntimeFailure("the node did not join: check the keys in the TTN console and that a gateway is in range")
+    }
+
+    struct Join: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Send one join-request with the keys the node holds and say whether it joined.",
+            discussion: """
+                A serial modem starts not joined after every power-up; `mtt collect` joins it by itself \
+                (within LoRaWAN's join back-off), so this is for trying keys and coverage by hand. A \
+                MapTheThings node joins by itself: this only says whether it has.
+                """)
+        @OptionGroup var options: NodeOptions
+
+        func run() async throws {
+            try await options.withNode { opened in
+                guard try await opened.link.join() else { throw Provision.joinRefused }
+                Console.out("\(opened.link.name) joined")
+            }
+        }
     }
 
     struct SpreadingFactor: AsyncParsableCommand {
