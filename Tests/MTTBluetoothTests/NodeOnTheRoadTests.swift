@@ -58,3 +58,46 @@ struct NodeOnTheRoadTests {
         #expect(failedByDrop.allSatisfy { $0.attempt.failureReason?.isEmpty == false })
     }
 }
+
+/// The collection run itself, as any front end drives it: MTTCore's `CollectionRun` with the
+/// emulated node, two followers of its events, its stats, a stop.
+@Suite("A collection run")
+struct CollectionRunTests {
+    @Test func followersSeeTheSameEventsStatsCountThemAndStopClosesTheSession() async throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.file("run.sqlite"))
+        let clock = CollectClock(scale: 10)
+        let fake = try await EmulatedNode.start(sendTimeout: 2)
+        await fake.emulator.configure { $0.airtime = 0.01 }
+        var policy = SendPolicy()
+        policy.minimumInterval = 2
+        policy.minimumDistance = 5
+        let run = try CollectionRun(
+            store: store,
+            ports: .init(fixes: MovingFixSource(clock: clock), nodes: [ActiveNode(link: fake.node, devEUI: "0004A30B001C0501", connector: fake)]),
+            settings: .init(mode: .active, policy: policy, interval: 5, clock: clock, nodeNames: "fake"))
+        let followers = (0..<2).map { _ in
+            let events = run.events()
+            return Task { () -> Int in
+                var attempts = 0
+                for await event in events { if case .attempt = event { attempts += 1 } }
+                return attempts
+            }
+        }
+        run.start()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline, run.stats.confirmed < 4 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let failure = await run.stop()
+        #expect(failure == nil)
+        var seen: [Int] = []
+        for follower in followers { seen.append(await follower.value) }
+        let stats = run.stats
+        #expect(stats.confirmed >= 4 && stats.attempts >= stats.confirmed)
+        #expect(seen == [stats.attempts, stats.attempts], "followers saw \(seen), stats say \(stats.attempts)")
+        let status = try store.status()
+        #expect(status.attempts == stats.attempts && status.pending == 0)
+        #expect(try store.session(run.session)?.endedAt != nil)
+    }
+}

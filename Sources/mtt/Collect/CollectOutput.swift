@@ -7,31 +7,13 @@ import Synchronization
 final class CollectOutput: Sendable {
     enum Style { case live, lines, json }
 
-    struct Stats {
-        var gps = "waiting for the GPS"
-        var lastFix: Fix?
-        var attempts = 0
-        var confirmed = 0
-        var failed = 0
-        var heard = 0
-        var uplinks = 0
-        var lastAttempt: (time: Timestamp, node: String)?
-        var lastSuccess: (time: Timestamp, uplink: Uplink)?
-        var network = "no network source"
-        var gpsSeen = false
-        /// Nodes whose link is down now, with the reason.
-        var lostNodes: [String: String] = [:]
-        /// Times each node came back after a loss.
-        var reconnects: [String: Int] = [:]
-        var networkSeen = false
-        var unsynced: [String: Int] = [:]
-    }
-
     let style: Style
     private let clock: CollectClock
     private let nodes: [String]
     private let nodeInfos: [String: NodeInfo]
-    private let stats = Mutex(Stats())
+    /// The run whose numbers the status block shows, once it exists.
+    private let run = Mutex<CollectionRun?>(nil)
+    private let unsynced = Mutex<[String: Int]>([:])
     private let events = Mutex<[(Timestamp, CollectEvent)]>([])
     /// Whether the GPS and the network were ever connected, kept by the one flusher: "lost" is
     /// for a source that went away, "not available" for one that never came.
@@ -58,7 +40,7 @@ final class CollectOutput: Sendable {
     /// collector's own thread spends no time formatting text.
     func handle(_ event: CollectEvent) {
         switch style {
-        case .live: stats.withLock { Self.count(event, in: &$0) }
+        case .live: break
         case .lines, .json:
             let backlog = events.withLock { list in
                 list.append((clock.now(), event))
@@ -70,19 +52,24 @@ final class CollectOutput: Sendable {
         }
     }
 
-    func setUnsynced(_ unsynced: [String: Int]) {
-        stats.withLock { $0.unsynced = unsynced }
+    func attach(_ run: CollectionRun) {
+        self.run.withLock { $0 = run }
+    }
+
+    func setUnsynced(_ counts: [String: Int]) {
+        unsynced.withLock { $0 = counts }
     }
 
     /// The status block, for a terminal: cursor home and clear, then the lines.
     func redraw() {
         guard style == .live else { return }
-        let s = stats.withLock { $0 }
+        let s = run.withLock { $0 }?.stats ?? CollectionStats()
+        let unsynced = self.unsynced.withLock { $0 }
         let now = clock.now()
         var lines = ["mtt collect — Ctrl-C to stop", ""]
         if let fix = s.lastFix {
             lines.append(String(format: "GPS      %@%@  sats %@  hdop %@  age %.0f s  (%.5f, %.5f)",
-                                fix.mode == .threeD ? "3D" : "2D", s.gps.hasPrefix("STALE") ? " STALE" : "", fix.satellites.map(String.init) ?? "?",
+                                fix.mode == .threeD ? "3D" : "2D", s.isStale ? " STALE" : "", fix.satellites.map(String.init) ?? "?",
                                 fix.hdop.map { String(format: "%.1f", $0) } ?? "?", now.seconds(since: fix.time), fix.latitude, fix.longitude))
         } else {
             lines.append("GPS      \(s.gps)")
@@ -104,46 +91,10 @@ final class CollectOutput: Sendable {
                                 success.uplink.receptions.count))
         }
         let loss = !hasNetworkSource ? "not known (no network source)"
-            : StoreStatus.lossPercent(confirmed: s.confirmed, failed: s.failed, heard: s.heard).map { String(format: "%.0f %%", $0) } ?? "n/a"
+            : s.lossPercent.map { String(format: "%.0f %%", $0) } ?? "n/a"
         lines.append("Counts   attempts \(s.attempts)  confirmed \(s.confirmed)  failed \(s.failed)  heard \(s.heard)  loss \(loss)  uplinks \(s.uplinks)")
-        lines.append("To sync  " + s.unsynced.keys.sorted().map { "\($0) \(s.unsynced[$0] ?? 0)" }.joined(separator: ", "))
+        lines.append("To sync  " + unsynced.keys.sorted().map { "\($0) \(unsynced[$0] ?? 0)" }.joined(separator: ", "))
         StandardOutput.write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n") + "\n")
-    }
-
-    /// Counts the event in the status.
-    private static func count(_ event: CollectEvent, in s: inout Stats) {
-        switch event {
-        case .gps(.fix(let fix)):
-            s.lastFix = fix
-            if s.gps.hasPrefix("STALE") { s.gps = "fix" }
-        case .gps(.noFix): s.gps = "no fix"
-        case .gps(.connected(let spec)):
-            s.gps = "connected to \(spec)"
-            s.gpsSeen = true
-        case .gps(.lost(let reason)):
-            s.gps = (s.gpsSeen ? "lost: " : "not available: ") + reason
-            s.lastFix = nil
-        case .trackPoint, .sample: break
-        case .nodeLost(let node, let reason): s.lostNodes[node] = reason
-        case .nodeBack(let node, _):
-            s.lostNodes[node] = nil
-            s.reconnects[node, default: 0] += 1
-        case .stale(_, let reason): s.gps = "STALE: \(reason)"
-        case .attempt(let node, _, let fix):
-            s.attempts += 1
-            s.lastAttempt = (fix.time, node)
-        case .confirmed: s.confirmed += 1
-        case .failed: s.failed += 1
-        case .heard(_, let uplink, let attemptID):
-            s.uplinks += 1
-            if attemptID != nil {
-                s.heard += 1
-                s.lastSuccess = (uplink.receivedAt, uplink)
-            }
-        case .network(let connected, let detail):
-            s.network = connected ? "connected: \(detail)" : (s.networkSeen ? "lost: " : "not reachable: ") + detail
-            if connected { s.networkSeen = true }
-        }
     }
 
     private static func note(_ event: CollectEvent, in seen: inout (gps: Bool, network: Bool)) {
@@ -245,9 +196,6 @@ final class CollectOutput: Sendable {
             // A burst (a broker emptying its queue after a reconnect) gets one line, not thousands.
             let burst = style == .lines && batch.count > 50
             var heard = 0, positioned = 0, unpositioned = 0
-            stats.withLock { s in
-                for (_, event) in batch { Self.count(event, in: &s) }
-            }
             for (time, event) in batch {
                 defer { Self.note(event, in: &seen) }
                 if burst {

@@ -27,10 +27,10 @@ struct CollectPlan {
     }
 }
 
-/// Everything a run holds open, built from a plan; the CLI wires it and the collectors run on it.
-final class CollectRun: @unchecked Sendable {
+/// The adapters a run needs, built from a plan: the command line's part of a collection (it knows
+/// the specs and the hardware); the run itself is MTTCore's `CollectionRun`.
+final class CollectPorts: @unchecked Sendable {
     let store: Store
-    let session: Int64
     let clock: CollectClock
     let fixes: any FixSource
     let uplinks: (any UplinkSource)?
@@ -38,16 +38,10 @@ final class CollectRun: @unchecked Sendable {
     let feed: SimulatedUplinkFeed?
     private let keepAlive: [Any]
     let publisher: MQTTPublisher?
-    let resolvedAtStart: Int
-    let placedAtStart: Int
     let nodeInfos: [String: NodeInfo]
 
     init(plan: CollectPlan) async throws {
         store = try DatabaseOptions.open(plan.databasePath, .create)
-        // Attempts a killed or stopped run left pending never got their result.
-        resolvedAtStart = try store.failPendingAttempts(reason: "mtt stopped before the node reported a result")
-        // Uplinks a stopped run left waiting for the track get their sample now.
-        placedAtStart = try store.placeUnplacedUplinks()
         clock = plan.speed == 1 ? .wall : CollectClock(scale: plan.speed)
         fixes = FixSources.make(plan.gps, clock: clock)
 
@@ -117,15 +111,22 @@ final class CollectRun: @unchecked Sendable {
         self.nodes = nodes
         self.nodeInfos = infos
         self.keepAlive = keepAlive
-        session = try store.startSession(
-            mode: plan.mode, at: clock.now(), nodes: plan.nodes.map(\.description).joined(separator: " "),
-            gps: plan.gps.description, network: plan.fakeNetwork ? "fake" : plan.mqtt?.description, version: MTTVersion.current)
     }
 
-    func close() async {
-        for node in nodes { await node.link.close() }
+    /// The ports and settings of the run, for MTTCore.
+    func run(_ plan: CollectPlan, observe: @escaping @Sendable (CollectEvent) -> Void) throws -> CollectionRun {
+        try CollectionRun(
+            store: store, ports: .init(fixes: fixes, nodes: nodes, uplinks: uplinks),
+            settings: .init(
+                mode: plan.mode, policy: plan.policy, interval: plan.interval, clock: clock,
+                nodeNames: plan.nodes.map(\.description).joined(separator: " "), gpsName: plan.gps.description,
+                networkName: plan.fakeNetwork ? "fake" : plan.mqtt?.description),
+            observe: observe)
+    }
+
+    /// Closes what the run does not: the simulated network's publisher.
+    func close() {
         publisher?.close()
-        try? store.endSession(session, at: clock.now())
     }
 }
 

@@ -158,47 +158,24 @@ struct Collect: AsyncParsableCommand {
 
 extension CollectionMode: ExpressibleByArgument {}
 
-/// One run of `mtt collect` or `mtt demo`: open, collect until stopped, close, summarise.
+/// One run of `mtt collect` or `mtt demo` as the command line shows it: build the adapters, start
+/// MTTCore's run, render its events until a signal, the duration or a failure, stop it, summarise.
 enum CollectSession {
     static func run(_ plan: CollectPlan, style: CollectOutput.Style, duration: Double?) async throws {
-        let run = try await CollectRun(plan: plan)
+        let ports = try await CollectPorts(plan: plan)
         let hasNetworkSource = plan.mqtt != nil || plan.fakeNetwork
-        let out = CollectOutput(style: style, clock: run.clock, nodeInfos: run.nodeInfos, hasNetworkSource: hasNetworkSource)
+        let out = CollectOutput(style: style, clock: ports.clock, nodeInfos: ports.nodeInfos, hasNetworkSource: hasNetworkSource)
+        let run = try ports.run(plan) { out.handle($0) }
+        out.attach(run)
         if run.resolvedAtStart > 0 && style != .json {
             Console.error("mtt: \(run.resolvedAtStart) attempt(s) left pending by an interrupted run are now marked failed")
         }
         if run.placedAtStart > 0 && style != .json {
             Console.error("mtt: \(run.placedAtStart) uplink(s) an interrupted run left without a sample are now placed on their track")
         }
-        let emit: @Sendable (CollectEvent) -> Void = { out.handle($0) }
-        let finished = StopSignal()
-        let work = Task {
-            defer { finished.fire() }
-            switch plan.mode {
-            case .active:
-                try await ActiveCollector(
-                    store: run.store, session: run.session, nodes: run.nodes, fixes: run.fixes, uplinks: run.uplinks,
-                    policy: plan.policy, clock: run.clock, emit: emit).run()
-            case .matching:
-                guard let uplinks = run.uplinks else { return }
-                let collector = MatchingCollector(store: run.store, session: run.session, fixes: run.fixes, uplinks: uplinks, interval: plan.interval, clock: run.clock, emit: emit)
-                // However the run ends (a stop ends it without an error as often as with one),
-                // uplinks still waiting for the track get their position, or the reason, now.
-                var ended: (any Error)?
-                do { try await collector.run() } catch { ended = error }
-                try await collector.flush()
-                if let ended { throw ended }
-            case .listener, .imported:
-                guard let uplinks = run.uplinks else { return }
-                let collector = ListenerCollector(store: run.store, session: run.session, fixes: run.fixes, uplinks: uplinks, interval: plan.interval, clock: run.clock, emit: emit)
-                var ended: (any Error)?
-                do { try await collector.run() } catch { ended = error }
-                try await collector.flush()
-                if let ended { throw ended }
-            }
-        }
+        run.start()
 
-        // Stop on Ctrl-C, SIGTERM or the duration; redraw the live status each second meanwhile.
+        // Stop on Ctrl-C, SIGTERM, SIGHUP or the duration; redraw the live status each second meanwhile.
         let stop = StopSignal()
         let interrupts = InterruptWatch { stop.fire() }
         // Output that cannot be written stops the run as a signal does: the session is closed and
@@ -207,11 +184,9 @@ enum CollectSession {
         StandardOutput.onFailure(closedPipeIsAStop: true) { _ in stop.fire() }
         defer { interrupts.cancel() }
         let started = Date()
-        var failure: (any Error)?
         var queuesCounted = Date.distantPast
-        while !stop.fired {
+        while !stop.fired && !run.hasEnded {
             if let duration, Date().timeIntervalSince(started) >= duration { break }
-            if finished.fired { break }
             // Counting the upload queues reads the whole database: only for the live status, and seldom.
             if style == .live && Date().timeIntervalSince(queuesCounted) >= 10 {
                 out.setUnsynced((try? run.store.status().unsynced) ?? [:])
@@ -221,20 +196,8 @@ enum CollectSession {
             out.flush()
             try? await Task.sleep(for: .milliseconds(style == .live ? 1000 : 100))
         }
-        work.cancel()
-        // An attempt in flight is not waited for beyond a moment: it stays pending in the database
-        // and the next start marks it failed.
-        let ended = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { _ = await work.result; return true }
-            group.addTask { try? await Task.sleep(for: .seconds(2)); return false }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        if ended, case .failure(let error) = await work.result, !(error is CancellationError) {
-            failure = error
-        }
-        await run.close()
+        let failure = await run.stop()
+        ports.close()
         out.flush()
         if style != .json {
             if style == .live { out.redraw() }

@@ -1,0 +1,168 @@
+import Foundation
+import Synchronization
+
+/// One collection run, whatever drives or watches it (the command line, a service, a web page):
+/// it takes the ports (a fix source, the nodes, an uplink source), the mode and the policy; at
+/// start it resolves what a crashed run left (pending attempts, unplaced uplinks) and opens a
+/// session; while it runs, the collector of its mode supervises the nodes and sources; it counts
+/// `stats`, hands every event to the observer and to each `events()` follower; `stop()` ends it
+/// cleanly (waiting uplinks placed, the session closed, the nodes closed).
+public final class CollectionRun: Sendable {
+    /// The sources and nodes, built by whoever knows the hardware (the CLI, from specs).
+    public struct Ports: Sendable {
+        public var fixes: any FixSource
+        public var nodes: [ActiveNode]
+        public var uplinks: (any UplinkSource)?
+
+        public init(fixes: any FixSource, nodes: [ActiveNode] = [], uplinks: (any UplinkSource)? = nil) {
+            self.fixes = fixes
+            self.nodes = nodes
+            self.uplinks = uplinks
+        }
+    }
+
+    public struct Settings: Sendable {
+        public var mode: CollectionMode
+        public var policy: SendPolicy
+        /// Matching and listener modes: seconds between track points.
+        public var interval: Double
+        public var clock: CollectClock
+        /// How the session names its node, GPS and network in the database.
+        public var nodeNames: String?
+        public var gpsName: String?
+        public var networkName: String?
+
+        public init(
+            mode: CollectionMode, policy: SendPolicy = SendPolicy(), interval: Double, clock: CollectClock = .wall,
+            nodeNames: String? = nil, gpsName: String? = nil, networkName: String? = nil
+        ) {
+            self.mode = mode
+            self.policy = policy
+            self.interval = interval
+            self.clock = clock
+            self.nodeNames = nodeNames
+            self.gpsName = gpsName
+            self.networkName = networkName
+        }
+    }
+
+    public let store: Store
+    public let session: Int64
+    /// Attempts a crashed or killed run left pending, marked failed at this start.
+    public let resolvedAtStart: Int
+    /// Uplinks a stopped run left without a sample, placed on their track at this start.
+    public let placedAtStart: Int
+    private let ports: Ports
+    private let settings: Settings
+    private let observer: @Sendable (CollectEvent) -> Void
+    private let counted = Mutex(CollectionStats())
+    private let followers = Mutex<[Int: AsyncStream<CollectEvent>.Continuation]>([:])
+    private let work = Mutex<Task<Void, any Error>?>(nil)
+    private let ended = Mutex(false)
+
+    /// Opens the session. `observe` sees every event first, on the collector's own thread: it must
+    /// be quick (the command line only queues its lines there).
+    public init(store: Store, ports: Ports, settings: Settings, observe: @escaping @Sendable (CollectEvent) -> Void = { _ in }) throws {
+        self.store = store
+        self.ports = ports
+        self.settings = settings
+        observer = observe
+        resolvedAtStart = try store.failPendingAttempts(reason: "mtt stopped before the node reported a result")
+        placedAtStart = try store.placeUnplacedUplinks()
+        session = try store.startSession(
+            mode: settings.mode, at: settings.clock.now(), nodes: settings.nodeNames, gps: settings.gpsName,
+            network: settings.networkName, version: MTTVersion.current)
+    }
+
+    /// The numbers and states so far.
+    public var stats: CollectionStats { counted.withLock { $0 } }
+
+    /// The run's events from now on, for as long as the follower iterates. A follower that falls
+    /// far behind loses the oldest of them, never the run's pace.
+    public func events() -> AsyncStream<CollectEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: CollectEvent.self, bufferingPolicy: .bufferingNewest(4_096))
+        let key = followers.withLock { list in
+            let key = (list.keys.max() ?? 0) + 1
+            list[key] = continuation
+            return key
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.followers.withLock { $0.removeValue(forKey: key) }
+        }
+        return stream
+    }
+
+    /// Whether the run ended by itself (a failure only a stop can follow).
+    public var hasEnded: Bool { work.withLock { $0 == nil } ? false : ended.withLock { $0 } }
+
+    /// Starts collecting in a task of its own.
+    public func start() {
+        let task = Task { [self] in
+            defer { ended.withLock { $0 = true } }
+            try await collect()
+        }
+        work.withLock { $0 = task }
+    }
+
+    /// Stops collecting and closes the session; returns the failure that ended the run, if one did.
+    /// An attempt in flight is waited for `grace` seconds at most: past that it stays pending and
+    /// the next start marks it failed.
+    public func stop(grace: Double = 2) async -> (any Error)? {
+        guard let task = work.withLock({ $0 }) else { return nil }
+        task.cancel()
+        let finished = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { _ = await task.result; return true }
+            group.addTask { try? await Task.sleep(for: .seconds(grace)); return false }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        var failure: (any Error)?
+        if finished, case .failure(let error) = await task.result, !(error is CancellationError) { failure = error }
+        for node in ports.nodes { await node.link.close() }
+        try? store.endSession(session, at: settings.clock.now())
+        // Finished outside the lock: finishing runs onTermination, which takes it again.
+        let following = followers.withLock { list in
+            defer { list.removeAll() }
+            return Array(list.values)
+        }
+        for continuation in following { continuation.finish() }
+        return failure
+    }
+
+    private func emit(_ event: CollectEvent) {
+        counted.withLock { $0.count(event) }
+        observer(event)
+        for follower in followers.withLock({ Array($0.values) }) { follower.yield(event) }
+    }
+
+    private func collect() async throws {
+        let emit: @Sendable (CollectEvent) -> Void = { [self] in self.emit($0) }
+        let store = self.store, session = self.session, ports = self.ports, settings = self.settings
+        switch settings.mode {
+        case .active:
+            try await ActiveCollector(
+                store: store, session: session, nodes: ports.nodes, fixes: ports.fixes, uplinks: ports.uplinks,
+                policy: settings.policy, clock: settings.clock, emit: emit).run()
+        case .matching:
+            guard let uplinks = ports.uplinks else { return }
+            let collector = MatchingCollector(
+                store: store, session: session, fixes: ports.fixes, uplinks: uplinks, interval: settings.interval, clock: settings.clock, emit: emit)
+            try await Self.runThenFlush(collector.run, collector.flush)
+        case .listener, .imported:
+            guard let uplinks = ports.uplinks else { return }
+            let collector = ListenerCollector(
+                store: store, session: session, fixes: ports.fixes, uplinks: uplinks, interval: settings.interval, clock: settings.clock, emit: emit)
+            try await Self.runThenFlush(collector.run, collector.flush)
+        }
+    }
+
+    /// However a track collector's run ends (a stop ends it without an error as often as with one),
+    /// the uplinks still waiting for the track get their position, or the reason, afterwards.
+    private static func runThenFlush(_ run: () async throws -> Void, _ flush: () async throws -> Void) async throws {
+        var failure: (any Error)?
+        do { try await run() } catch { failure = error }
+        try await flush()
+        if let failure { throw failure }
+    }
+}

@@ -1,0 +1,72 @@
+/// What a collection run has done so far: the numbers and states a status block, a web page or a
+/// service's health check shows. Counted from the run's events, in one place.
+public struct CollectionStats: Sendable {
+    /// The GPS in words: waiting, connected, no fix, lost, not available, STALE.
+    public var gps = "waiting for the GPS"
+    /// The GPS ever connected in this run ("lost" is then the word, else "not available").
+    public var gpsSeen = false
+    public var lastFix: Fix?
+    /// The fix is too old to send on (a replayed capture, a GPS that stopped updating).
+    public var isStale = false
+    public var attempts = 0
+    public var confirmed = 0
+    public var failed = 0
+    /// Attempts the network heard.
+    public var heard = 0
+    /// Uplinks stored, heard attempts or not.
+    public var uplinks = 0
+    public var lastAttempt: (time: Timestamp, node: String)?
+    public var lastSuccess: (time: Timestamp, uplink: Uplink)?
+    /// The network source in words: none, connected, lost, not reachable.
+    public var network = "no network source"
+    public var networkSeen = false
+    /// Nodes whose link is down now, with the reason.
+    public var lostNodes: [String: String] = [:]
+    /// Times each node came back after a loss.
+    public var reconnects: [String: Int] = [:]
+
+    public init() {}
+
+    /// Share of resolved attempts the network did not hear; nil before any is resolved.
+    public var lossPercent: Double? {
+        StoreStatus.lossPercent(confirmed: confirmed, failed: failed, heard: heard)
+    }
+
+    public mutating func count(_ event: CollectEvent) {
+        switch event {
+        case .gps(.fix(let fix)):
+            lastFix = fix
+            if isStale { gps = "fix" }
+            isStale = false
+        case .gps(.noFix): gps = "no fix"
+        case .gps(.connected(let spec)):
+            gps = "connected to \(spec)"
+            gpsSeen = true
+        case .gps(.lost(let reason)):
+            gps = (gpsSeen ? "lost: " : "not available: ") + reason
+            lastFix = nil
+        case .trackPoint, .sample: break
+        case .nodeLost(let node, let reason): lostNodes[node] = reason
+        case .nodeBack(let node, _):
+            lostNodes[node] = nil
+            reconnects[node, default: 0] += 1
+        case .stale(_, let reason):
+            gps = "STALE: \(reason)"
+            isStale = true
+        case .attempt(let node, _, let fix):
+            attempts += 1
+            lastAttempt = (fix.time, node)
+        case .confirmed: confirmed += 1
+        case .failed: failed += 1
+        case .heard(_, let uplink, let attemptID):
+            uplinks += 1
+            if attemptID != nil {
+                heard += 1
+                lastSuccess = (uplink.receivedAt, uplink)
+            }
+        case .network(let connected, let detail):
+            network = connected ? "connected: \(detail)" : (networkSeen ? "lost: " : "not reachable: ") + detail
+            if connected { networkSeen = true }
+        }
+    }
+}
