@@ -51,3 +51,57 @@ struct ModemOnTheRoadTests {
         #expect(status.failed == 1)
     }
 }
+
+/// A USB modem unplugged on the road and plugged back: it comes back on another pseudo-terminal
+/// behind the same by-id style link, not joined, holding its keys. Active mode reaches it through
+/// the link, joins it, and sends again; the outage is one loss and one return.
+@Suite("A modem unplugged and plugged back")
+struct ModemReplugTests {
+    @Test(arguments: [ModemKind.rn2483, .rui3])
+    func itIsReopenedByItsLinkJoinedAndDrivenAgain(kind: ModemKind) async throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.file("replug.sqlite"))
+        let byID = dir.file("usb-Microchip_RN2483-if00")
+        let first = try ModemEmulator(kind: kind)
+        first.behave { $0.airtime = 0.02 }
+        try FileManager.default.createSymbolicLink(atPath: byID, withDestinationPath: first.slavePath)
+        let connector = ModemConnector(spec: SerialNodeSpec(path: byID, modem: kind), timeouts: ModemTimeouts(command: 1, transmission: 3, join: 3))
+        let link = try await connector.connect()
+
+        let clock = CollectClock(scale: 10)
+        let session = try store.startSession(mode: .active, at: clock.now())
+        var policy = SendPolicy()
+        policy.minimumInterval = 2
+        policy.minimumDistance = 5
+        let events = Mutex<[CollectEvent]>([])
+        let collector = ActiveCollector(
+            store: store, session: session,
+            nodes: [ActiveNode(link: link, devEUI: try await link.info().devEUI, connector: connector)],
+            fixes: MovingFixSource(clock: clock), uplinks: nil, policy: policy, clock: clock,
+            reconnectBackoff: Backoff(initial: 0.1, maximum: 0.5, jitter: 0.2)) { event in events.withLock { $0.append(event) } }
+        let run = Task { try await collector.run() }
+
+        try await Task.sleep(for: .milliseconds(1_500))
+        let beforeUnplug = try store.status().confirmed
+        first.unplug()
+        try FileManager.default.removeItem(atPath: byID)
+        try await Task.sleep(for: .milliseconds(700))
+        let second = try ModemEmulator(kind: kind, joined: false, holdsKeys: true)
+        second.behave { $0.airtime = 0.02 }
+        try FileManager.default.createSymbolicLink(atPath: byID, withDestinationPath: second.slavePath)
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline, second.transmissions.count < 3 {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        run.cancel()
+        _ = await run.result
+
+        #expect(beforeUnplug >= 2)
+        #expect(second.transmissions.count >= 3, "the modem was not driven after it came back")
+        #expect(second.currentBehaviour.joinRequests >= 1, "mtt did not join the modem")
+        let seen = events.withLock { $0 }
+        #expect(seen.filter { if case .nodeLost = $0 { true } else { false } }.count == 1)
+        #expect(seen.filter { if case .nodeBack = $0 { true } else { false } }.count == 1)
+        #expect(try store.status().pending == 0)
+    }
+}

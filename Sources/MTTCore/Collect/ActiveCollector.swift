@@ -134,8 +134,11 @@ public actor ActiveCollector {
             do {
                 let link = try await connector.connect()
                 let info = try await link.info()
+                let node = ActiveNode(link: link, devEUI: info.devEUI ?? devEUI, connector: connector)
+                // A modem plugged back starts not joined: the outage ends when it can send again.
+                if !info.isJoined { try await joinUntilJoined(node) }
                 emit(.nodeBack(node: connector.name, outage: (ContinuousClock.now - lost) / .seconds(1)))
-                return ActiveNode(link: link, devEUI: info.devEUI ?? devEUI, connector: connector)
+                return node
             } catch is CancellationError {
                 throw CancellationError()
             } catch {

@@ -60,13 +60,15 @@ public final class ModemEmulator: Sendable {
 
     public var slavePath: String { pair.slavePath }
 
-    /// - Parameter joined: start with a LoRaWAN session, as a modem that joined before mtt started.
-    public init(kind: ModemKind, joined: Bool = true) throws(SerialPortError) {
+    /// - Parameters:
+    ///   - joined: start with a LoRaWAN session, as a modem that joined before mtt started.
+    ///   - holdsKeys: not joined but holding OTAA keys, as every modem after a power cycle.
+    public init(kind: ModemKind, joined: Bool = true, holdsKeys: Bool = false) throws(SerialPortError) {
         self.kind = kind
         pair = try PseudoTerminalPair()
         switch kind {
-        case .rn2483: machine = Mutex(RN2483Personality(joined: joined))
-        case .rui3: machine = Mutex(RUI3Personality(joined: joined))
+        case .rn2483: machine = Mutex(RN2483Personality(joined: joined, holdsKeys: holdsKeys))
+        case .rui3: machine = Mutex(RUI3Personality(joined: joined, holdsKeys: holdsKeys))
         }
         let thread = Thread { [self] in self.serve() }
         thread.name = "mtt-modem-emulator"

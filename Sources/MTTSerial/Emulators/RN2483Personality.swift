@@ -12,10 +12,12 @@ struct RN2483Personality: ModemPersonality {
     var abpKeys = 0
     private(set) var transmissions: [ModemEmulator.Transmission] = []
 
-    init(joined: Bool) {
+    /// - Parameter holdsKeys: OTAA keys kept from an earlier provisioning (`mac save`), as a
+    ///   modem that was unplugged and plugged back has them; a joined modem always holds them.
+    init(joined: Bool, holdsKeys: Bool = false) {
         self.joined = joined
         devAddr = joined ? "26011F01" : "00000000"
-        if joined { appKey = "2B7E151628AED2A6ABF7158809CF4F3C" }
+        if joined || holdsKeys { appKey = "2B7E151628AED2A6ABF7158809CF4F3C" }
     }
 
     mutating func answer(_ command: String, behaviour: inout ModemEmulatorBehaviour) -> [EmulatorReply] {
