@@ -49,7 +49,8 @@ struct FixSourceTests {
         let fixes = await Self.collect(FixedPositionSource(point: point, interval: 0.05), fixes: 3).fixes
         #expect(fixes.count >= 3)
         #expect(fixes.allSatisfy { $0.latitude == 52.0907 && $0.longitude == 5.1214 && $0.mode == .threeD })
-        #expect(fixes.allSatisfy { abs(Timestamp.now().seconds(since: $0.time)) < 5 })
+        // Stamped now (a busy test machine can take seconds to hand them over), not at some fixed time.
+        #expect(fixes.allSatisfy { abs(Timestamp.now().seconds(since: $0.time)) < 60 })
     }
 
     @Test func simulatedSourceFollowsTheSeededDrive() async {

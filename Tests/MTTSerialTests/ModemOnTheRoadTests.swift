@@ -81,7 +81,11 @@ struct ModemReplugTests {
             reconnectBackoff: Backoff(initial: 0.1, maximum: 0.5, jitter: 0.2)) { event in events.withLock { $0.append(event) } }
         let run = Task { try await collector.run() }
 
-        try await Task.sleep(for: .milliseconds(1_500))
+        // Driven first as it is, before it is unplugged.
+        let driven = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < driven, try store.status().confirmed < 2 {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         let beforeUnplug = try store.status().confirmed
         first.unplug()
         try FileManager.default.removeItem(atPath: byID)
