@@ -12,6 +12,9 @@ public struct EmulatedNode: NodeConnector {
 
     public var name: String { "fake:\(index)" }
 
+    /// In this process: tried each second.
+    public var longestRetryWait: Double { 1 }
+
     /// Starts an emulator and connects a node driver to it.
     public static func start(
         index: Int = 1, joined: Bool = true, sendTimeout: Double = MapTheThingsProfile.sendTimeout, attTimeout: Double = 30

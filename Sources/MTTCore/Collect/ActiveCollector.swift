@@ -129,6 +129,7 @@ public actor ActiveCollector {
     private func reconnect(_ connector: any NodeConnector, devEUI: String?) async throws -> ActiveNode {
         let lost = ContinuousClock.now
         var backoff = reconnectBackoff
+        backoff.maximum = min(backoff.maximum, connector.longestRetryWait)
         while true {
             try await Task.sleep(for: .seconds(backoff.nextDelay()))
             do {

@@ -14,6 +14,9 @@ public struct ModemConnector: NodeConnector {
 
     public var name: String { spec.description }
 
+    /// A device path: a failed open costs nothing, so it is tried each second.
+    public var longestRetryWait: Double { 1 }
+
     public func connect() async throws -> any NodeLink {
         try await ModemLinks.open(spec, timeouts: timeouts)
     }

@@ -10,4 +10,10 @@ struct ReopeningConnector: NodeConnector {
     func connect() async throws -> any NodeLink {
         try await NodeOpener.open(spec).link
     }
+
+    /// A socket or device on this machine is tried each second; a BLE node at most every 30 s.
+    var longestRetryWait: Double {
+        if case .ble = spec { return 30 }
+        return 1
+    }
 }
