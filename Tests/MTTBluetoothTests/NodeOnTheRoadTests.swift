@@ -1,7 +1,6 @@
 import Foundation
 import MTTBluetooth
 import MTTCore
-import Synchronization
 import TestSupport
 import Testing
 
@@ -16,14 +15,12 @@ struct NodeOnTheRoadTests {
         let session = try store.startSession(mode: .active, at: clock.now())
         let fake = try await EmulatedNode.start(sendTimeout: 2)
         await fake.emulator.configure { $0.airtime = 0.01 }
-        var policy = SendPolicy()
-        policy.minimumInterval = 2
-        policy.minimumDistance = 5
-        let events = Mutex<[CollectEvent]>([])
+        let policy = CollectEventLog.brisk
+        let log = CollectEventLog()
         let collector = ActiveCollector(
             store: store, session: session, nodes: [ActiveNode(link: fake.node, devEUI: "0004A30B001C0501", connector: fake)],
             fixes: MovingFixSource(clock: clock), uplinks: nil, policy: policy, clock: clock,
-            reconnectBackoff: Backoff(initial: 0.05, maximum: 0.4, jitter: 0.2)) { event in events.withLock { $0.append(event) } }
+            reconnectBackoff: Backoff(initial: 0.05, maximum: 0.4, jitter: 0.2), emit: log.emit)
         let run = Task { try await collector.run() }
 
         // Three outages: the link drops and the node refuses connections for 0.6 s (6 clock seconds).
@@ -38,7 +35,7 @@ struct NodeOnTheRoadTests {
         run.cancel()
         _ = await run.result
 
-        let seen = events.withLock { $0 }
+        let seen = log.all
         let lost = seen.indices.filter { if case .nodeLost = seen[$0] { true } else { false } }
         let back = seen.indices.filter { if case .nodeBack = seen[$0] { true } else { false } }
         #expect(lost.count == 3 && back.count == 3, "lost \(lost.count), back \(back.count)")
@@ -69,9 +66,7 @@ struct CollectionRunTests {
         let clock = CollectClock(scale: 10)
         let fake = try await EmulatedNode.start(sendTimeout: 2)
         await fake.emulator.configure { $0.airtime = 0.01 }
-        var policy = SendPolicy()
-        policy.minimumInterval = 2
-        policy.minimumDistance = 5
+        let policy = CollectEventLog.brisk
         let run = try CollectionRun(
             store: store,
             ports: .init(fixes: MovingFixSource(clock: clock), nodes: [ActiveNode(link: fake.node, devEUI: "0004A30B001C0501", connector: fake)]),

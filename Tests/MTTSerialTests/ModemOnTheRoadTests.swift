@@ -1,7 +1,6 @@
 import Foundation
 import MTTCore
 import MTTSerial
-import Synchronization
 import TestSupport
 import Testing
 
@@ -25,13 +24,11 @@ struct ModemOnTheRoadTests {
 
         let clock = CollectClock(scale: 10)
         let session = try store.startSession(mode: .active, at: clock.now())
-        var policy = SendPolicy()
-        policy.minimumInterval = 2
-        policy.minimumDistance = 5
-        let events = Mutex<[CollectEvent]>([])
+        let policy = CollectEventLog.brisk
+        let log = CollectEventLog()
         let collector = ActiveCollector(
             store: store, session: session, nodes: [ActiveNode(link: link, devEUI: "0004A30B001C0530")],
-            fixes: MovingFixSource(clock: clock), uplinks: nil, policy: policy, clock: clock) { event in events.withLock { $0.append(event) } }
+            fixes: MovingFixSource(clock: clock), uplinks: nil, policy: policy, clock: clock, emit: log.emit)
         let run = Task { try await collector.run() }
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline, try store.status().confirmed < 3 {
@@ -42,9 +39,7 @@ struct ModemOnTheRoadTests {
 
         // Two denied join-requests, then the accepted one; one loss and one return for the outage.
         #expect(emulator.currentBehaviour.joinRequests == 3)
-        let seen = events.withLock { $0 }
-        #expect(seen.filter { if case .nodeLost = $0 { true } else { false } }.count == 1)
-        #expect(seen.filter { if case .nodeBack = $0 { true } else { false } }.count == 1)
+        #expect(log.losses == 1 && log.returns == 1)
         let status = try store.status()
         #expect(status.confirmed >= 3 && status.pending == 0, "\(status)")
         // Only the first attempt met the unjoined modem.
@@ -70,15 +65,13 @@ struct ModemReplugTests {
 
         let clock = CollectClock(scale: 10)
         let session = try store.startSession(mode: .active, at: clock.now())
-        var policy = SendPolicy()
-        policy.minimumInterval = 2
-        policy.minimumDistance = 5
-        let events = Mutex<[CollectEvent]>([])
+        let policy = CollectEventLog.brisk
+        let log = CollectEventLog()
         let collector = ActiveCollector(
             store: store, session: session,
             nodes: [ActiveNode(link: link, devEUI: try await link.info().devEUI, connector: connector)],
             fixes: MovingFixSource(clock: clock), uplinks: nil, policy: policy, clock: clock,
-            reconnectBackoff: Backoff(initial: 0.1, maximum: 0.5, jitter: 0.2)) { event in events.withLock { $0.append(event) } }
+            reconnectBackoff: Backoff(initial: 0.1, maximum: 0.5, jitter: 0.2), emit: log.emit)
         let run = Task { try await collector.run() }
 
         // Driven first as it is, before it is unplugged.
@@ -103,9 +96,7 @@ struct ModemReplugTests {
         #expect(beforeUnplug >= 2)
         #expect(second.transmissions.count >= 3, "the modem was not driven after it came back")
         #expect(second.currentBehaviour.joinRequests >= 1, "mtt did not join the modem")
-        let seen = events.withLock { $0 }
-        #expect(seen.filter { if case .nodeLost = $0 { true } else { false } }.count == 1)
-        #expect(seen.filter { if case .nodeBack = $0 { true } else { false } }.count == 1)
+        #expect(log.losses == 1 && log.returns == 1)
         #expect(try store.status().pending == 0)
     }
 }
