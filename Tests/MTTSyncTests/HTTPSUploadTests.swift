@@ -108,12 +108,12 @@ struct HTTPSUploadTests {
         let accepted = AcceptedRecords()
         // A new TLS connection costs socat a fork and a handshake: on a busy two-core machine that
         // took more than 0.8 s (an accepted answer came too late and was sent again), so the
-        // timeout is 2.5 s and the stalls 4 s.
-        let server = try LoopbackHTTPServer.faulty(recording: accepted, stall: 4)
+        // timeout is 3.5 s and the stalls 6 s.
+        let server = try LoopbackHTTPServer.faulty(recording: accepted, stall: 6)
         let certificates = try await TestCertificates.make(in: dir)
         let front = try await TLSFront.start(certificates: certificates, backendPort: server.port)
 
-        let summary = try await run(store, front.baseURL, trusting: certificates.caCertificate, timeout: 2.5) { $0.triesPerRecord = 12 }
+        let summary = try await run(store, front.baseURL, trusting: certificates.caCertificate, timeout: 3.5) { $0.triesPerRecord = 12 }
 
         #expect(summary.sent == 60, "notes: \(summary.notes), stop: \(summary.stopReason ?? "-")")
         #expect(accepted.all.sorted() == expected.map(\.msgSeq), "some record was accepted twice or never")

@@ -55,8 +55,8 @@ struct MapTheThingsUploadTests {
         let expected = try SyncTestData.addConfirmedAttempts(120, to: store)
         let accepted = AcceptedRecords()
         // The timeout well below the stalls and well above an answer's time on a busy machine.
-        let server = try LoopbackHTTPServer.faulty(recording: accepted, stall: 3)
-        let summary = try await uploader(store, server, timeout: 1.2) { $0.triesPerRecord = 12 }.run()
+        let server = try LoopbackHTTPServer.faulty(recording: accepted, stall: 5)
+        let summary = try await uploader(store, server, timeout: 2.5) { $0.triesPerRecord = 12 }.run()
 
         #expect(summary.sent == 120, "notes: \(summary.notes), stop: \(summary.stopReason ?? "-")")
         #expect(summary.failed == 0 && summary.queued == 0)
