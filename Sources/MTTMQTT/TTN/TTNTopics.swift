@@ -13,8 +13,13 @@ public enum TTNTopics {
             guard device == "+" || isDeviceID(device) else {
                 throw SpecError("bad device ID \(device): TTS device IDs are 2–36 lower-case letters, digits and dashes, or + for all")
             }
-            return "v3/\(username)/devices/\(device)/up"
+            return uplink(username: username, device: device)
         }
+    }
+
+    /// The one topic a device's uplinks are published on (the simulated network publishes there).
+    public static func uplink(username: String, device: String) -> String {
+        "v3/\(username)/devices/\(device)/up"
     }
 
     private static func isDeviceID(_ id: String) -> Bool {

@@ -56,7 +56,7 @@ final class CollectPorts: @unchecked Sendable {
                 let user = mqtt.username ?? "mtt-demo@ttn"
                 publisher = pub
                 feed = SimulatedUplinkFeed(network: network, clock: clock) { uplink in
-                    try? pub.publish(topic: "v3/\(user)/devices/\(uplink.deviceID)/up", payload: UplinkEncoder.json(uplink))
+                    try? pub.publish(topic: TTNTopics.uplink(username: user, device: uplink.deviceID), payload: UplinkEncoder.json(uplink))
                 }
             } else {
                 feed = SimulatedUplinkFeed(network: network, clock: clock)
