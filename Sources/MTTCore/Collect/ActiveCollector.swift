@@ -134,12 +134,17 @@ public actor ActiveCollector {
             try await Task.sleep(for: .seconds(backoff.nextDelay()))
             do {
                 let link = try await connector.connect()
-                let info = try await link.info()
-                let node = ActiveNode(link: link, devEUI: info.devEUI ?? devEUI, connector: connector)
-                // A modem plugged back starts not joined: the outage ends when it can send again.
-                if !info.isJoined { try await joinUntilJoined(node) }
-                emit(.nodeBack(node: connector.name, outage: (ContinuousClock.now - lost) / .seconds(1)))
-                return node
+                do {
+                    let info = try await link.info()
+                    let node = ActiveNode(link: link, devEUI: info.devEUI ?? devEUI, connector: connector)
+                    // A modem plugged back starts not joined: the outage ends when it can send again.
+                    if !info.isJoined { try await joinUntilJoined(node) }
+                    emit(.nodeBack(node: connector.name, outage: (ContinuousClock.now - lost) / .seconds(1)))
+                    return node
+                } catch {
+                    await link.close()
+                    throw error
+                }
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
@@ -153,7 +158,13 @@ public actor ActiveCollector {
     private func joinUntilJoined(_ node: ActiveNode) async throws {
         let name = node.link.name
         let airtime = JoinBudget.joinRequestAirtime(spreadingFactor: (try? await node.link.info().spreadingFactor) ?? 12)
+        // Between two unanswered join-requests at least 1 s, doubling to a minute: the budget alone
+        // would let a modem that fails at once try hundreds of times in a row at SF7.
+        var pause = Backoff(initial: 1, maximum: 60, multiplier: 2, jitter: 0.2)
+        var first = true
         while true {
+            if !first { try await Task.sleep(for: .seconds(pause.nextDelay())) }
+            first = false
             let wait = joinBudgets[name, default: JoinBudget()].wait(at: steadySeconds(), airtime: airtime)
             if wait > 0 {
                 logger.info("\(name): next join-request in \(Int(wait.rounded())) s (LoRaWAN's join back-off)")
@@ -162,8 +173,11 @@ public actor ActiveCollector {
             joinBudgets[name, default: JoinBudget()].record(at: steadySeconds(), airtime: airtime)
             do {
                 if try await node.link.join() { return }
-            } catch let error as NodeError {
-                if case .disconnected = error { throw error }
+            } catch NodeError.disconnected(let node, let reason) {
+                throw NodeError.disconnected(node: node, reason: reason)
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
                 logger.warning("\(name): join failed: \(error)")
             }
         }

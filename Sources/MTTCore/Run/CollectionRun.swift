@@ -92,8 +92,9 @@ public final class CollectionRun: Sendable {
         return stream
     }
 
-    /// Whether the run ended by itself (a failure only a stop can follow).
-    public var hasEnded: Bool { work.withLock { $0 == nil } ? false : ended.withLock { $0 } }
+    /// Whether the collecting ended by itself (a failure only a stop can follow, or a mode with
+    /// nothing to collect).
+    public var hasEnded: Bool { ended.withLock { $0 } }
 
     /// Starts collecting in a task of its own.
     public func start() {
