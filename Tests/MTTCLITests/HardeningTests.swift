@@ -4,7 +4,9 @@ import TestSupport
 import Testing
 
 /// What a hostile user and real data broke (issue 22), one test per item, as the user meets it.
-@Suite("Hardening: output, signals, options, files, messages")
+// Serialized: its tests start many processes each; run together they starved the timing tests of
+// other suites on a two-core machine.
+@Suite("Hardening: output, signals, options, files, messages", .serialized)
 struct HardeningTests {
     let mtt = MTTCommand()
 

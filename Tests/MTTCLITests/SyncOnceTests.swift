@@ -5,7 +5,9 @@ import Testing
 
 /// DESIGN.md "Store and sync": a record reaches a target once. Each case runs ten rounds with
 /// random timing against a loopback server that takes 5 ms per answer.
-@Suite("mtt sync sends each record once")
+// Serialized: its tests start many processes each; run together they starved the timing tests of
+// other suites on a two-core machine.
+@Suite("mtt sync sends each record once", .serialized)
 struct SyncOnceTests {
     static let records = 150
     static let connections = 4
