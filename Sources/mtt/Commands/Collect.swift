@@ -15,6 +15,11 @@ struct Collect: AsyncParsableCommand {
 
             Stop with Ctrl-C: everything stored so far stays. An attempt still waiting for its \
             result is marked failed at the next start.
+
+            On the road: a node whose link drops is reconnected for as long as the run lasts (the \
+            attempt in flight is stored failed), and a serial modem that is not joined is joined \
+            with the keys it holds, within LoRaWAN's join back-off. Name a USB modem by its \
+            /dev/serial/by-id/ link so it is found again when it is plugged back.
             """)
 
     // Optional to ArgumentParser so that a mistyped option (`--mod active`) is named as unknown
@@ -37,7 +42,7 @@ struct Collect: AsyncParsableCommand {
     @Option(name: .customLong("mqtt-user"), help: ArgumentHelp("MQTT username, APP_ID@ttn.", valueName: "user"))
     var mqttUser: String?
 
-    @Option(name: .customLong("mqtt-password-file"), help: ArgumentHelp("File holding the API key (or set MTT_MQTT_PASSWORD).", valueName: "file"))
+    @Option(name: .customLong("mqtt-password-file"), help: ArgumentHelp("File holding the API key, readable by you alone (chmod 600), or set MTT_MQTT_PASSWORD.", valueName: "file"))
     var mqttPasswordFile: String?
 
     @Option(name: .customLong("mqtt-ca"), help: ArgumentHelp("A CA certificate for a server with a private CA (mqtts:// checks certificates against the system's CAs otherwise).", valueName: "file"))
@@ -52,7 +57,7 @@ struct Collect: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this long, e.g. 90s, 10m, 2h.", valueName: "duration"))
     var duration: DurationArgument?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Active mode: also send every this long when standing still.", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Active mode: also send every this long when standing still (never more often than --min-interval).", valueName: "duration"))
     var every: DurationArgument?
 
     @Option(name: .customLong("max-fix-age"), parsing: .unconditional, help: ArgumentHelp("Active mode: do not send on a fix older than this.", valueName: "duration"))
