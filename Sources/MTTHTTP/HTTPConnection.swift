@@ -38,8 +38,7 @@ final class HTTPConnection: @unchecked Sendable {
         answerBytes = buffer.count
         let head = try read(upTo: "\r\n\r\n", deadline: deadline, timeout: timeout, whenClosed: "without an answer")
         let lines = head.components(separatedBy: "\r\n")
-        let statusParts = lines[0].split(separator: " ", maxSplits: 2)
-        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
+        guard let (version, status) = Self.statusLine(lines[0]) else {
             throw .connectionFailed("\(endpoint) answered something that is not HTTP")
         }
         var headers: [String: String] = [:]
@@ -48,7 +47,7 @@ final class HTTPConnection: @unchecked Sendable {
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         let connectionHeader = headers["connection"]?.lowercased() ?? ""
-        var keepAlive = statusParts[0] == "HTTP/1.1" ? connectionHeader != "close" : connectionHeader == "keep-alive"
+        var keepAlive = version == "HTTP/1.1" ? connectionHeader != "close" : connectionHeader == "keep-alive"
         let body: Data
         if status == 204 || status == 304 || (100..<200).contains(status) {
             body = Data()
@@ -62,6 +61,13 @@ final class HTTPConnection: @unchecked Sendable {
             keepAlive = false
         }
         return Response(status: status, body: body, keepAlive: keepAlive)
+    }
+
+    /// `HTTP/1.1 200 OK` → ("HTTP/1.1", 200); nil for a line that is no HTTP/1.x status line.
+    static func statusLine(_ line: String) -> (version: Substring, status: Int)? {
+        let parts = line.split(separator: " ", maxSplits: 2)
+        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else { return nil }
+        return (parts[0], status)
     }
 
     /// Reads more bytes into the buffer; false at the end of the stream.

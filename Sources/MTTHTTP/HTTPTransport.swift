@@ -44,8 +44,7 @@ public final class HTTPTransport: SyncTransport {
         var path = request.url.path.isEmpty ? "/" : request.url.path
         if let query = request.url.query { path += "?" + query }
         // The Host header as the URL wrote it: with the port only when the URL has one.
-        let bracketed = host.contains(":") ? "[\(host)]" : host
-        let authority = request.url.port == nil ? bracketed : server.description
+        let authority = request.url.port == nil ? server.bracketedHost : server.description
         // Through a proxy, plain HTTP names the whole URL; HTTPS goes through a CONNECT tunnel
         // and talks to the server itself.
         let target = proxy != nil && !secure ? "http://\(authority)\(path)" : path

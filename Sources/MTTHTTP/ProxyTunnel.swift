@@ -25,8 +25,7 @@ enum ProxyTunnel {
             guard head.count <= largestHead else { throw .connectionFailed("the proxy \(proxy.address) sent an answer too long to be one") }
         }
         let statusLine = String(decoding: head.prefix { $0 != 0x0D }, as: UTF8.self)
-        let parts = statusLine.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else {
+        guard let (_, status) = HTTPConnection.statusLine(statusLine) else {
             throw .connectionFailed("the proxy \(proxy.address) answered something that is not HTTP")
         }
         switch status {

@@ -29,11 +29,9 @@ public struct NodeEmulatorListener: Sendable {
         guard info.st_mode & S_IFMT == S_IFSOCK else {
             throw .system(call: "listen on \(path)", message: "a file that is not a socket is there; mtt left it untouched")
         }
-        let probe = socket(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { throw .system(call: "socket", message: String(cString: strerror(errno))) }
-        defer { close(probe) }
-        var address = UnixAddress(path: path)
-        if address.withSockaddr({ connect(probe, $0, $1) }) == 0 {
+        // Connecting as mtt's own node driver does tells a live listener from a dead one.
+        if let probe = try? SeqPacketBearer.connect(unixPath: path) {
+            probe.close()
             throw .system(call: "listen on \(path)", message: "another emulator is listening there")
         }
         unlink(path)

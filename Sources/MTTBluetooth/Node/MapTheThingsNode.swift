@@ -91,21 +91,14 @@ public actor MapTheThingsNode: NodeLink {
         }
         sends.take()
         defer { sends.release() }
-        let devAddr: [UInt8]
-        do {
-            devAddr = try await read(MapTheThingsProfile.devAddr)
-        } catch GATTError.linkDropped(let reason) {
-            throw NodeError.disconnected(node: name, reason: reason)
-        }
-        guard devAddr.contains(where: { $0 != 0 }) else {
+        guard try await overTheLink({ try await read(MapTheThingsProfile.devAddr) }).contains(where: { $0 != 0 }) else {
             throw NodeError.notJoined(node: name)
         }
         let seq = sequence.take()
         let handle = try handleOf(MapTheThingsProfile.sendPacketWithAck)
         do {
-            try await gatt.write(handle: handle, value: [seq] + payload)
+            try await overTheLink { try await gatt.write(handle: handle, value: [seq] + payload) }
         } catch let error as GATTError {
-            if case .linkDropped(let reason) = error { throw NodeError.disconnected(node: name, reason: reason) }
             return SendResult(sequence: Int(seq), outcome: .failed(reason: error.description))
         }
         let result = await waitForResult(seq)
@@ -116,6 +109,16 @@ public actor MapTheThingsNode: NodeLink {
             return SendResult(sequence: Int(seq), outcome: .failed(reason: "the node reported error \(result.error)"))
         }
         return SendResult(sequence: Int(seq), outcome: .confirmed(frameCounter: result.frameCounter))
+    }
+
+    /// A GATT call during a send: a dropped link is the node's loss (`NodeError.disconnected`, which
+    /// active mode reconnects), any other GATT error stays one.
+    private func overTheLink<T>(_ call: () async throws -> T) async throws -> T {
+        do {
+            return try await call()
+        } catch GATTError.linkDropped(let reason) {
+            throw NodeError.disconnected(node: name, reason: reason)
+        }
     }
 
     public func setSpreadingFactor(_ sf: Int) async throws {

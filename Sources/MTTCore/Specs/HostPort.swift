@@ -42,8 +42,13 @@ public struct HostPort: Sendable, Hashable, CustomStringConvertible {
         self.init(host: String(host), port: port)
     }
 
+    /// The host as it stands in an address or a URL: an IPv6 address in brackets.
+    public var bracketedHost: String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+
     /// `host:port`, with an IPv6 address in brackets.
     public var description: String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        "\(bracketedHost):\(port)"
     }
 }

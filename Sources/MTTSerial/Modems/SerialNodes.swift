@@ -5,6 +5,11 @@ import MTTCore
 public struct OpenedModem: Sendable {
     public let link: any ModemLink
     public let emulator: ModemEmulator?
+    /// The device it was opened on (an emulator's own pseudo-terminal for a fake one).
+    public let spec: SerialNodeSpec
+
+    /// Opens this very modem again after it is unplugged.
+    public var connector: ModemConnector { ModemConnector(spec: spec) }
 }
 
 public enum SerialNodes {
@@ -12,12 +17,13 @@ public enum SerialNodes {
     public static func open(_ spec: NodeSpec, timeouts: ModemTimeouts = ModemTimeouts()) async throws -> OpenedModem? {
         switch spec {
         case .serial(let text):
-            return OpenedModem(link: try await ModemLinks.open(try SerialNodeSpec(parsing: text), timeouts: timeouts), emulator: nil)
+            let serial = try SerialNodeSpec(parsing: text)
+            return OpenedModem(link: try await ModemLinks.open(serial, timeouts: timeouts), emulator: nil, spec: serial)
         case .fakeRN2483, .fakeRUI3:
             let kind: ModemKind = spec == .fakeRN2483 ? .rn2483 : .rui3
             let emulator = try ModemEmulator(kind: kind)
-            let link = try await ModemLinks.open(SerialNodeSpec(path: emulator.slavePath, modem: kind), timeouts: timeouts)
-            return OpenedModem(link: link, emulator: emulator)
+            let serial = SerialNodeSpec(path: emulator.slavePath, modem: kind)
+            return OpenedModem(link: try await ModemLinks.open(serial, timeouts: timeouts), emulator: emulator, spec: serial)
         default:
             return nil
         }

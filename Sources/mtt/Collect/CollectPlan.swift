@@ -35,7 +35,6 @@ final class CollectPorts: @unchecked Sendable {
     let fixes: any FixSource
     let uplinks: (any UplinkSource)?
     let nodes: [ActiveNode]
-    let feed: SimulatedUplinkFeed?
     private let keepAlive: [Any]
     let publisher: MQTTPublisher?
     let nodeInfos: [String: NodeInfo]
@@ -63,7 +62,6 @@ final class CollectPorts: @unchecked Sendable {
             }
         }
         self.publisher = publisher
-        self.feed = feed
         if let mqtt = plan.mqtt {
             uplinks = TTNUplinkSource(settings: mqtt, topics: plan.topics)
         } else {
@@ -82,7 +80,7 @@ final class CollectPorts: @unchecked Sendable {
                 }
             } else {
                 let node = try await NodeOpener.open(spec)
-                opened = [(node, ReopeningConnector(name: node.link.name, spec: node.reopeningSpec ?? spec))]
+                opened = [(node, node.connector(for: spec))]
             }
             for (node, connector) in opened {
                 let info = try await node.link.info()

@@ -14,11 +14,11 @@ enum OpenedNode {
         }
     }
 
-    /// The spec that opens this very node again: an emulated modem's own device, rather than a
-    /// new emulator.
-    var reopeningSpec: NodeSpec? {
-        guard case .modem(let opened) = self, let emulator = opened.emulator else { return nil }
-        return .serial("\(emulator.slavePath)?modem=\(emulator.kind.rawValue)")
+    /// What reaches this very node again after a loss: a modem by its device (an emulated one by
+    /// its own pseudo-terminal, not a new emulator), anything else by its spec.
+    func connector(for spec: NodeSpec) -> any NodeConnector {
+        if case .modem(let opened) = self { return opened.connector }
+        return ReopeningConnector(name: link.name, spec: spec)
     }
 }
 
