@@ -1,7 +1,6 @@
 import ArgumentParser
 import CMalloc
 import Foundation
-import MTTCore
 
 /// Parses the command line and runs the command. Usage errors exit 64 with ArgumentParser's help;
 /// runtime failures print one line, `mtt: reason`, on stderr and exit 1.
@@ -45,8 +44,6 @@ enum Entry {
             // Help, versions and usage errors, as ArgumentParser classifies them (some of its error
             // types are internal): its own words and exit codes (0, 64).
             MTT.exit(withError: error)
-        } catch NodeError.notJoined(let node) {
-            fail("\(NodeError.notJoined(node: node)): give it its keys and join with mtt node provision --node \(node) --join")
         } catch {
             fail(StandardOutput.failure.map { "\($0)" } ?? RuntimeFailure.oneLine(error))
         }

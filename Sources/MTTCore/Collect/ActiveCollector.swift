@@ -107,7 +107,7 @@ public actor ActiveCollector {
                 } catch is CancellationError {
                     return
                 } catch {
-                    // One node's trouble (not joined, a command refused) never ends the run.
+                    // One node's other trouble (a command refused, an unexpected answer) never ends the run.
                     logger.warning("\(name): \(error)")
                 }
             }
@@ -173,11 +173,10 @@ public actor ActiveCollector {
             joinBudgets[name, default: JoinBudget()].record(at: steadySeconds(), airtime: airtime)
             do {
                 if try await node.link.join() { return }
-            } catch NodeError.disconnected(let node, let reason) {
-                throw NodeError.disconnected(node: node, reason: reason)
-            } catch is CancellationError {
-                throw CancellationError()
             } catch {
+                // A node that went away, or a stop, ends the joining; any other failure is tried again.
+                if case NodeError.disconnected = error { throw error }
+                if error is CancellationError { throw error }
                 logger.warning("\(name): join failed: \(error)")
             }
         }

@@ -23,7 +23,7 @@ public struct SendPolicy: Sendable, Hashable {
         }
     }
 
-    /// `42 s`, `3 h`, `5 days` (a replay of an old capture), `in the future` for a negative age.
+    /// `42 s`, `3 h`, `5 days` (a replay of an old capture); `-42 s` for a fix from the future.
     static func describe(age: Double) -> String {
         switch age {
         case ..<0: "-\(Int(-age)) s"

@@ -61,9 +61,9 @@ public enum MapTheThingsDataSet {
         return try store.batch { batch in
             var session: Int64?
             var samples = 0, index = 0
-            // Each node's heard sequence numbers, for the gaps: counted per node, never across them.
-            var heard: [String: [(seq: Int, time: Timestamp)]] = [:]
-            var attempts: [String: Set<Int>] = [:]
+            // Each node's heard sequence numbers and when, for the gaps: counted per node, never
+            // across them.
+            var heard: [String: [Int: Timestamp]] = [:]
             while true {
                 let bytes: [UInt8]?
                 do { bytes = try stream.next() } catch { throw notADataSet }
@@ -92,12 +92,12 @@ public enum MapTheThingsDataSet {
                 let uplinkID = try batch.record(uplink, session: sessionID)
                 try batch.record(Sample(sessionID: sessionID, subject: .uplink(uplinkID), time: time, position: point, method: .txTime))
                 samples += 1
-                if let seq = entry.payload_seq, attempts[node, default: []].insert(seq).inserted {
+                if let seq = entry.payload_seq, heard[node]?[seq] == nil {
                     let id = try batch.record(Attempt(
                         sessionID: sessionID, node: node, sequence: seq, payload: [], fix: nil, sentAt: time, state: .confirmed,
                         frameCounter: UInt32(clamping: seq), devEUI: entry.nodeEui?.uppercased(), resolvedAt: time))
                     try batch.link(attempt: id, toUplink: uplinkID)
-                    heard[node, default: []].append((seq, time))
+                    heard[node, default: [:]][seq] = time
                 }
             }
             guard let session else { throw ImportError(description: "\(path) holds no samples") }
@@ -105,16 +105,16 @@ public enum MapTheThingsDataSet {
             // unless the jump is too large to be anything but a reset.
             var lost = 0, resets = 0
             for node in heard.keys.sorted() {
-                let sequence = heard[node]!.sorted { $0.seq < $1.seq }
-                for (a, b) in zip(sequence, sequence.dropFirst()) where b.seq > a.seq + 1 {
-                    guard b.seq - a.seq - 1 <= largestGap else {
+                let sequence = heard[node, default: [:]].sorted { $0.key < $1.key }
+                for (a, b) in zip(sequence, sequence.dropFirst()) where b.key > a.key + 1 {
+                    guard b.key - a.key - 1 <= largestGap else {
                         resets += 1
                         continue
                     }
-                    for seq in (a.seq + 1)..<b.seq {
+                    for seq in (a.key + 1)..<b.key {
                         try batch.record(Attempt(
-                            sessionID: session, node: node, sequence: seq, payload: [], fix: nil, sentAt: a.time,
-                            state: .failed, frameCounter: UInt32(clamping: seq), resolvedAt: a.time,
+                            sessionID: session, node: node, sequence: seq, payload: [], fix: nil, sentAt: a.value,
+                            state: .failed, frameCounter: UInt32(clamping: seq), resolvedAt: a.value,
                             failureReason: "no gateway heard payload_seq \(seq) (a gap in the walk test)"))
                         lost += 1
                     }

@@ -1,13 +1,11 @@
 /// What a collection run has done so far: the numbers and states a status block, a web page or a
 /// service's health check shows. Counted from the run's events, in one place.
 public struct CollectionStats: Sendable {
-    /// The GPS in words: waiting, connected, no fix, lost, not available, STALE.
+    /// The GPS in words: waiting, connected, no fix, lost, not available.
     public var gps = "waiting for the GPS"
     /// The GPS ever connected in this run ("lost" is then the word, else "not available").
     public var gpsSeen = false
     public var lastFix: Fix?
-    /// The fix is too old to send on (a replayed capture, a GPS that stopped updating).
-    public var isStale = false
     public var attempts = 0
     public var confirmed = 0
     public var failed = 0
@@ -34,10 +32,7 @@ public struct CollectionStats: Sendable {
 
     public mutating func count(_ event: CollectEvent) {
         switch event {
-        case .gps(.fix(let fix)):
-            lastFix = fix
-            if isStale { gps = "fix" }
-            isStale = false
+        case .gps(.fix(let fix)): lastFix = fix
         case .gps(.noFix): gps = "no fix"
         case .gps(.connected(let spec)):
             gps = "connected to \(spec)"
@@ -45,14 +40,13 @@ public struct CollectionStats: Sendable {
         case .gps(.lost(let reason)):
             gps = (gpsSeen ? "lost: " : "not available: ") + reason
             lastFix = nil
-        case .trackPoint, .sample: break
+        // Whether the last fix is stale follows from its age (`SendPolicy.staleness`); the event
+        // only says when it starts.
+        case .trackPoint, .sample, .stale: break
         case .nodeLost(let node, let reason): lostNodes[node] = reason
         case .nodeBack(let node, _):
             lostNodes[node] = nil
             reconnects[node, default: 0] += 1
-        case .stale(_, let reason):
-            gps = "STALE: \(reason)"
-            isStale = true
         case .attempt(let node, _, let fix):
             attempts += 1
             lastAttempt = (fix.time, node)

@@ -12,10 +12,11 @@ extension Store {
         }
         var otherInfo = stat()
         let otherExists = stat(other, &otherInfo) == 0
+        let otherPath = absolute(other)
         for own in [path, path + "-wal", path + "-shm", path + "-journal"] {
             var info = stat()
             if otherExists, stat(own, &info) == 0, info.st_dev == otherInfo.st_dev, info.st_ino == otherInfo.st_ino { return true }
-            if absolute(own) == absolute(other) { return true }
+            if absolute(own) == otherPath { return true }
         }
         return false
     }

@@ -4,8 +4,15 @@
 /// next 10 hours, and 8.7 s in each 24 hours after that. mtt joins modems by itself on the road, for
 /// hours, so it keeps to this budget.
 public struct JoinBudget: Sendable, Hashable {
-    /// Join-requests made so far: when, and their airtime in seconds.
-    private var requests: [(time: Double, airtime: Double)] = []
+    private struct Request: Sendable, Hashable {
+        var time: Double
+        var airtime: Double
+    }
+
+    /// When the first join-request went: the windows are counted from it.
+    private var first: Double?
+    /// The join-requests of the current window (earlier ones no longer count).
+    private var recent: [Request] = []
 
     public init() {}
 
@@ -34,13 +41,13 @@ public struct JoinBudget: Sendable, Hashable {
     /// Seconds to wait, from `now`, before a join-request of `airtime` seconds keeps within the
     /// budget; 0 when it may go now. (Times in seconds on any steady clock.)
     public func wait(at now: Double, airtime: Double) -> Double {
-        guard let first = requests.first?.time else { return 0 }
+        guard let first else { return 0 }
         var candidate = now
         // At most a few windows ahead: each step moves to the start of the next window.
         for _ in 0..<64 {
             let w = Self.window(at: candidate - first)
             let windowStart = first + w.start
-            let used = requests.filter { $0.time >= windowStart && $0.time < windowStart + w.length }.reduce(0) { $0 + $1.airtime }
+            let used = recent.filter { $0.time >= windowStart && $0.time < windowStart + w.length }.reduce(0) { $0 + $1.airtime }
             if used + airtime <= w.budget { return candidate - now }
             candidate = windowStart + w.length
         }
@@ -49,25 +56,11 @@ public struct JoinBudget: Sendable, Hashable {
 
     /// Notes a join-request sent at `time`.
     public mutating func record(at time: Double, airtime: Double) {
-        requests.append((time, airtime))
+        let origin = first ?? time
+        first = origin
         // Only the current window can matter; older requests are forgotten.
-        if let first = requests.first?.time {
-            let w = Self.window(at: time - first)
-            let keepFrom = first + w.start
-            if requests.count > 1, requests[1].time < keepFrom {
-                requests = [requests[0]] + requests.dropFirst().filter { $0.time >= keepFrom }
-            }
-        }
-    }
-
-    public static func == (a: JoinBudget, b: JoinBudget) -> Bool {
-        a.requests.elementsEqual(b.requests) { $0.time == $1.time && $0.airtime == $1.airtime }
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        for r in requests {
-            hasher.combine(r.time)
-            hasher.combine(r.airtime)
-        }
+        let windowStart = origin + Self.window(at: time - origin).start
+        recent.removeAll { $0.time < windowStart }
+        recent.append(Request(time: time, airtime: airtime))
     }
 }

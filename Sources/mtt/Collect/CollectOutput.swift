@@ -26,10 +26,13 @@ final class CollectOutput: Sendable {
 
     /// Whether anything can tell heard from lost in this run (MQTT or the simulated network).
     private let hasNetworkSource: Bool
+    /// Says when the last fix is too old to send on (marked STALE).
+    private let policy: SendPolicy
 
-    init(style: Style, clock: CollectClock, nodeInfos: [String: NodeInfo], hasNetworkSource: Bool = true) {
+    init(style: Style, clock: CollectClock, nodeInfos: [String: NodeInfo], hasNetworkSource: Bool = true, policy: SendPolicy = SendPolicy()) {
         self.style = style
         self.hasNetworkSource = hasNetworkSource
+        self.policy = policy
         self.clock = clock
         self.nodeInfos = nodeInfos
         nodes = nodeInfos.keys.sorted()
@@ -69,7 +72,7 @@ final class CollectOutput: Sendable {
         var lines = ["mtt collect — Ctrl-C to stop", ""]
         if let fix = s.lastFix {
             lines.append(String(format: "GPS      %@%@  sats %@  hdop %@  age %.0f s  (%.5f, %.5f)",
-                                fix.mode == .threeD ? "3D" : "2D", s.isStale ? " STALE" : "", fix.satellites.map(String.init) ?? "?",
+                                fix.mode == .threeD ? "3D" : "2D", policy.staleness(of: fix, now: now) != nil ? " STALE" : "", fix.satellites.map(String.init) ?? "?",
                                 fix.hdop.map { String(format: "%.1f", $0) } ?? "?", now.seconds(since: fix.time), fix.latitude, fix.longitude))
         } else {
             lines.append("GPS      \(s.gps)")

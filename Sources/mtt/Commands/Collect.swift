@@ -169,7 +169,7 @@ enum CollectSession {
     static func run(_ plan: CollectPlan, style: CollectOutput.Style, duration: Double?) async throws {
         let ports = try await CollectPorts(plan: plan)
         let hasNetworkSource = plan.mqtt != nil || plan.fakeNetwork
-        let out = CollectOutput(style: style, clock: ports.clock, nodeInfos: ports.nodeInfos, hasNetworkSource: hasNetworkSource)
+        let out = CollectOutput(style: style, clock: ports.clock, nodeInfos: ports.nodeInfos, hasNetworkSource: hasNetworkSource, policy: plan.policy)
         let run = try ports.run(plan) { out.handle($0) }
         out.attach(run)
         if run.resolvedAtStart > 0 && style != .json {

@@ -82,12 +82,7 @@ struct Sync: AsyncParsableCommand {
         policy.concurrency = connections
         policy.triesPerRecord = tries
 
-        let proxies: ProxyConfiguration
-        do {
-            proxies = try ProxyConfiguration(environment: ProcessInfo.processInfo.environment)
-        } catch {
-            throw RuntimeFailure("\(error)")
-        }
+        let proxies = try ProxyConfiguration(environment: ProcessInfo.processInfo.environment)
         let stopped = StopSignal()
         var failures: [String] = []
         for target in selection.targets {
