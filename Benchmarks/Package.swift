@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "MTTCore", package: "mtt"),
                 .product(name: "MTTMQTT", package: "mtt"),
                 .product(name: "MTTHTTP", package: "mtt"),
+                .product(name: "MTTSerial", package: "mtt"),
                 "TestSupport",
             ],
             path: "Benchmarks/MTTBenchmarks",

@@ -43,6 +43,46 @@ struct BluetoothCommandTests {
         #expect(object["dev_eui"] as? String == "0004A30B001C0530")
     }
 
+    /// A node that goes away during `mtt collect` and comes back: `mtt status`, run beside the
+    /// collection, shows it lost, then connected again with one reconnect.
+    @Test func statusShowsEachNodesStateAndReconnectsDuringARun() async throws {
+        let socket = mtt.dir.file("node.sock")
+        var node = try mtt.start(["fake-node", "--listen", "unix:\(socket)"])
+        #expect(await node.waitForOutput(timeout: 20) { $0.contains("listening") })
+        let run = try mtt.start([
+            "collect", "--mode", "active", "--node", "unix:\(socket)", "--gps", "fixed:52.09,5.12",
+            "--every", "1s", "--min-interval", "1s", "--db", mtt.database, "--json",
+        ])
+        defer {
+            run.kill()
+            node.kill()
+        }
+        #expect(await run.waitForOutput(timeout: 30) { $0.contains(#""event":"attempt""#) })
+        node.kill()
+        #expect(await run.waitForOutput(timeout: 30) { $0.contains(#""event":"node_lost""#) })
+
+        let away = try await mtt.run(["status", "--db", mtt.database, "--json"])
+        #expect(away.status == 0, "stderr: \(away.stderr)")
+        let lost = try #require(try Self.nodes(away.stdout).first)
+        #expect(lost["node"] as? String == "unix:\(socket)")
+        #expect(lost["state"] as? String == "lost" && (lost["reason"] as? String)?.isEmpty == false)
+        #expect(lost["reconnects"] as? Int == 0 && lost["session_ended"] as? Bool == false)
+
+        node = try mtt.start(["fake-node", "--listen", "unix:\(socket)"])
+        #expect(await run.waitForOutput(timeout: 30) { $0.contains(#""event":"node_back""#) })
+        let back = try await mtt.run(["status", "--db", mtt.database, "--json"])
+        let connected = try #require(try Self.nodes(back.stdout).first)
+        #expect(connected["state"] as? String == "connected" && connected["reconnects"] as? Int == 1)
+        let text = try await mtt.run(["status", "--db", mtt.database])
+        #expect(text.stdout.contains("unix:\(socket)  connected since "), "\(text.stdout)")
+        #expect(text.stdout.contains(", 1 reconnect\n") || text.stdout.hasSuffix(", 1 reconnect"), "\(text.stdout)")
+    }
+
+    static func nodes(_ json: String) throws -> [[String: Any]] {
+        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+        return object?["nodes"] as? [[String: Any]] ?? []
+    }
+
     @Test func withoutBluetoothScanAndBLENodesSaySoPlainly() async throws {
         // This CI's kernel has no Bluetooth; on a machine that has it, the scan runs instead.
         guard (try? BluetoothSocket.openL2CAP()).map({ close($0) }) == nil else { return }

@@ -3,6 +3,7 @@ import Foundation
 import MTTCore
 import MTTHTTP
 import MTTMQTT
+import MTTSerial
 import TestSupport
 
 /// The TTN message every decode benchmark reads: three gateways, as the project's own fixture has it.
@@ -136,5 +137,49 @@ let benchmarks: @Sendable () -> Void = {
             _ = try store.integrityCheck()
         }
         return path
+    }
+
+    // DESIGN.md "On the road": from a USB modem's by-id link being there again (plugged back, not
+    // joined) to mtt's first attempt on it, through the production reconnect back-off and the join.
+    // The policy sends at once (no wait of its own), so the figure is mtt's part alone.
+    Benchmark("modem plugged back: link present again → first attempt", configuration: .init(metrics: [.wallClock], scalingFactor: .one, maxDuration: .seconds(120), maxIterations: 8)) { benchmark in
+        let folder = TemporaryDirectory("mtt-bench-replug")
+        let byID = folder.file("usb-Microchip_RN2483-if00")
+        let first = try ModemEmulator(kind: .rn2483)
+        try FileManager.default.createSymbolicLink(atPath: byID, withDestinationPath: first.slavePath)
+        let connector = ModemConnector(spec: SerialNodeSpec(path: byID, modem: .rn2483))
+        let link = try await connector.connect()
+        let store = try Store(path: folder.file("replug.sqlite"))
+        let session = try store.startSession(mode: .active)
+        var policy = SendPolicy()
+        policy.minimumInterval = 0
+        policy.minimumDistance = 0
+        let log = CollectEventLog()
+        let collector = ActiveCollector(
+            store: store, session: session, nodes: [ActiveNode(link: link, devEUI: try await link.info().devEUI, connector: connector)],
+            fixes: MovingFixSource(clock: .wall), uplinks: nil, policy: policy, emit: log.emit)
+        let run = Task { try await collector.run() }
+        func waitFor(_ condition: () -> Bool) async throws {
+            while !condition() { try await Task.sleep(for: .milliseconds(1)) }
+        }
+        try await waitFor { log.all.contains { if case .attempt = $0 { true } else { false } } }
+        var plugged = [first]
+        for _ in benchmark.scaledIterations {
+            let losses = log.losses
+            plugged.last?.unplug()
+            try FileManager.default.removeItem(atPath: byID)
+            try await waitFor { log.losses > losses }
+            // Away for 3 s, so the back-off has grown past its first steps.
+            try await Task.sleep(for: .seconds(3))
+            let next = try ModemEmulator(kind: .rn2483, joined: false, holdsKeys: true)
+            plugged.append(next)
+            let attemptsBefore = log.all.count { if case .attempt = $0 { true } else { false } }
+            benchmark.startMeasurement()
+            try FileManager.default.createSymbolicLink(atPath: byID, withDestinationPath: next.slavePath)
+            try await waitFor { log.all.count { if case .attempt = $0 { true } else { false } } > attemptsBefore }
+            benchmark.stopMeasurement()
+        }
+        run.cancel()
+        _ = await run.result
     }
 }

@@ -40,7 +40,7 @@ public actor NodeEmulator {
     public private(set) var transmissions: [Transmission] = []
     /// Sends dropped because one was already in flight.
     public private(set) var droppedSends = 0
-    private var onTransmit: (@Sendable (Transmission) -> Void)?
+    private var listener: (@Sendable (RadioFrame) -> Void)?
 
     /// - Parameters:
     ///   - joined: start with an ABP session (a DevAddr), as a node that joined before mtt connected.
@@ -73,11 +73,6 @@ public actor NodeEmulator {
 
     public func configure(_ change: @Sendable (inout Behaviour) -> Void) {
         change(&behaviour)
-    }
-
-    /// Called for every transmission (the simulated network listens here).
-    public func onTransmit(_ handler: @escaping @Sendable (Transmission) -> Void) {
-        onTransmit = handler
     }
 
     /// Serves ATT requests on `link` until it drops. Notifications are switched off again after,
@@ -246,7 +241,7 @@ public actor NodeEmulator {
         inFlight = false
         frameCounter &+= 1
         transmissions.append(transmission)
-        onTransmit?(transmission)
+        listener?(RadioFrame(payload: transmission.payload, frameCounter: transmission.frameCounter, spreadingFactor: transmission.spreadingFactor))
         if let sequence = transmission.bleSequence, !behaviour.withholdResults {
             notify(MapTheThingsProfile.txResult, TXResult(bleSequence: sequence, error: 0, frameCounter: transmission.frameCounter).bytes)
         }
@@ -266,5 +261,12 @@ public actor NodeEmulator {
     private func startSession() {
         frameCounter = 0
         if let h = table.valueHandle(of: MapTheThingsProfile.spreadingFactor) { table.setValue([10], at: h) }
+    }
+}
+
+extension NodeEmulator: EmulatedRadio {
+    /// The simulated network listens here.
+    public func whenTransmitting(_ hear: @escaping @Sendable (RadioFrame) -> Void) {
+        listener = hear
     }
 }

@@ -120,13 +120,13 @@ public actor ActiveCollector {
         if !saidLost { emit(.nodeLost(node: node.link.name, reason: reason)) }
         await node.link.close()
         guard let connector = node.connector else { return nil }
-        return try await reconnect(connector, devEUI: node.devEUI)
+        return try await reconnect(node.link.name, by: connector, devEUI: node.devEUI)
     }
 
     /// Tries to open the node again, waiting 0.5 s doubling to 30 s (with jitter) between tries,
     /// for as long as the run lasts; no attempt is made meanwhile. Real seconds, whatever the
     /// run's speed: the node is in the real world.
-    private func reconnect(_ connector: any NodeConnector, devEUI: String?) async throws -> ActiveNode {
+    private func reconnect(_ name: String, by connector: any NodeConnector, devEUI: String?) async throws -> ActiveNode {
         let lost = ContinuousClock.now
         var backoff = reconnectBackoff
         backoff.maximum = min(backoff.maximum, connector.longestRetryWait)
@@ -139,7 +139,7 @@ public actor ActiveCollector {
                     let node = ActiveNode(link: link, devEUI: info.devEUI ?? devEUI, connector: connector)
                     // A modem plugged back starts not joined: the outage ends when it can send again.
                     if !info.isJoined { try await joinUntilJoined(node) }
-                    emit(.nodeBack(node: connector.name, outage: (ContinuousClock.now - lost) / .seconds(1)))
+                    emit(.nodeBack(node: name, outage: (ContinuousClock.now - lost) / .seconds(1)))
                     return node
                 } catch {
                     await link.close()
@@ -148,7 +148,7 @@ public actor ActiveCollector {
             } catch is CancellationError {
                 throw CancellationError()
             } catch {
-                logger.debug("\(connector.name): still unreachable: \(error)")
+                logger.debug("\(name): still unreachable: \(error)")
             }
         }
     }

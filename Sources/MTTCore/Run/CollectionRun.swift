@@ -72,6 +72,9 @@ public final class CollectionRun: Sendable {
         session = try store.startSession(
             mode: settings.mode, at: settings.clock.now(), nodes: settings.nodeNames, gps: settings.gpsName,
             network: settings.networkName, version: MTTVersion.current)
+        for node in ports.nodes {
+            try store.recordNodeConnected(node.link.name, session: session, at: settings.clock.now(), cameBack: false)
+        }
     }
 
     /// The numbers and states so far.
@@ -133,6 +136,15 @@ public final class CollectionRun: Sendable {
 
     private func emit(_ event: CollectEvent) {
         counted.withLock { $0.count(event) }
+        // Node states go to the database as they change, for `mtt status` in another process. A
+        // store that cannot take them fails the attempts too, and that ends the run.
+        switch event {
+        case .nodeLost(let node, let reason):
+            try? store.recordNodeLost(node, session: session, reason: reason, at: settings.clock.now())
+        case .nodeBack(let node, _):
+            try? store.recordNodeConnected(node, session: session, at: settings.clock.now(), cameBack: true)
+        default: break
+        }
         observer(event)
         for follower in followers.withLock({ Array($0.values) }) { follower.yield(event) }
     }

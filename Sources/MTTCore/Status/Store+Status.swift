@@ -20,7 +20,7 @@ extension Store {
                 uplinks: try count("SELECT COUNT(*) FROM uplinks"),
                 gpsSamples: try count("SELECT COUNT(*) FROM fixes"),
                 samples: try count("SELECT COUNT(*) FROM samples WHERE lat IS NOT NULL"),
-                unsynced: unsynced, held: held)
+                unsynced: unsynced, held: held, nodes: try Self.latestNodeStates(db))
         }
     }
 }

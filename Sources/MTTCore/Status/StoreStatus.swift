@@ -1,5 +1,5 @@
 /// The counts `mtt status` shows; the JSON keys are part of the CLI contract (DESIGN.md).
-public struct StoreStatus: Sendable, Hashable, Codable {
+public struct StoreStatus: Sendable, Hashable, Encodable {
     public var sessions: Int
     /// Transmit attempts of active mode, in any state.
     public var attempts: Int
@@ -22,11 +22,13 @@ public struct StoreStatus: Sendable, Hashable, Codable {
     /// Records the TTN Mapper quality gate kept off the main map, keyed by target name; they go
     /// only to an experiment.
     public var held: [String: Int]
+    /// The nodes of the newest run that drove any, each with its state and reconnect count.
+    public var nodes: [NodeState] = []
 
     enum CodingKeys: String, CodingKey {
         case sessions, attempts, confirmed, failed, pending, heard, uplinks
         case gpsSamples = "gps_samples"
-        case samples, unsynced, held
+        case samples, unsynced, held, nodes
     }
 
     /// Share of resolved attempts that the network did not hear, when any attempt was heard-checked.

@@ -142,6 +142,21 @@ enum StoreSchema {
                 ALTER TABLE sync_state_new RENAME TO sync_state;
                 """)
         }
+        migrator.registerMigration("3") { db in
+            // Each node's state in a run, written as it changes, for `mtt status` in another process.
+            // A rowid table: the rowid keeps the order the run named its nodes in.
+            try db.execute(sql: """
+                CREATE TABLE node_states (
+                    session_id INTEGER NOT NULL REFERENCES sessions(id),
+                    node TEXT NOT NULL,
+                    state TEXT NOT NULL CHECK (state IN ('connected', 'lost')),
+                    reason TEXT,
+                    since INTEGER NOT NULL,
+                    reconnects INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (session_id, node)
+                );
+                """)
+        }
         return migrator
     }
 }

@@ -56,7 +56,7 @@ public final class ModemEmulator: Sendable {
     private let machine: Mutex<any ModemPersonality>
     private let behaviour = Mutex(ModemEmulatorBehaviour())
     private let stopped = Atomic<Bool>(false)
-    private let transmitHandler = Mutex<(@Sendable (Transmission) -> Void)?>(nil)
+    private let listener = Mutex<(@Sendable (RadioFrame) -> Void)?>(nil)
 
     public var slavePath: String { pair.slavePath }
 
@@ -86,11 +86,6 @@ public final class ModemEmulator: Sendable {
 
     /// Its behaviour now, with what it counted.
     public var currentBehaviour: ModemEmulatorBehaviour { behaviour.withLock { $0 } }
-
-    /// Called for each frame the emulated radio sends (the simulated network hears it there).
-    public func onTransmit(_ handler: @escaping @Sendable (Transmission) -> Void) {
-        transmitHandler.withLock { $0 = handler }
-    }
 
     /// What the emulated radio actually sent: the ground truth for tests.
     public var transmissions: [Transmission] { machine.withLock { $0.transmissions } }
@@ -132,7 +127,7 @@ public final class ModemEmulator: Sendable {
             let replies = m.answer(command, behaviour: &current)
             return (replies, Array(m.transmissions.dropFirst(before)))
         }
-        if let handler = transmitHandler.withLock({ $0 }) { sent.forEach(handler) }
+        if let hear = listener.withLock({ $0 }) { for t in sent { hear(RadioFrame(payload: t.payload, frameCounter: t.frameCounter)) } }
         // What the personality changed: the sends and joins it used up, the joins it counted.
         behaviour.withLock {
             $0.scriptedSends = current.scriptedSends
@@ -152,5 +147,12 @@ public final class ModemEmulator: Sendable {
 
     private func write(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.write(pair.master, $0.baseAddress, $0.count) }
+    }
+}
+
+extension ModemEmulator: EmulatedRadio {
+    /// The simulated network hears each frame the emulated radio sends here.
+    public func whenTransmitting(_ hear: @escaping @Sendable (RadioFrame) -> Void) {
+        listener.withLock { $0 = hear }
     }
 }

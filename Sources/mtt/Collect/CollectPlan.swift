@@ -36,7 +36,7 @@ final class CollectPorts: @unchecked Sendable {
     let uplinks: (any UplinkSource)?
     let nodes: [ActiveNode]
     private let keepAlive: [Any]
-    let publisher: MQTTPublisher?
+    private let publisher: TTNUplinkPublisher?
     let nodeInfos: [String: NodeInfo]
 
     init(plan: CollectPlan) async throws {
@@ -44,24 +44,25 @@ final class CollectPorts: @unchecked Sendable {
         clock = plan.speed == 1 ? .wall : CollectClock(scale: plan.speed)
         fixes = FixSources.make(plan.gps, clock: clock)
 
-        var publisher: MQTTPublisher?
+        // The simulated network hears the emulated radios; with --mqtt-url its uplinks go through
+        // the broker (as The Things Stack's would), else straight to the run.
         var feed: SimulatedUplinkFeed?
         if plan.fakeNetwork {
             let network = plan.fakeGateways.isEmpty
                 ? SimulatedNetwork.around(SimulatedDrive.defaultStart)
                 : SimulatedNetwork(gateways: plan.fakeGateways)
+            var forward: (@Sendable (Uplink) -> Void)?
             if let mqtt = plan.mqtt {
-                let pub = try MQTTPublisher(settings: mqtt)
-                let user = mqtt.username ?? "mtt-demo@ttn"
-                publisher = pub
-                feed = SimulatedUplinkFeed(network: network, clock: clock) { uplink in
-                    try? pub.publish(topic: TTNTopics.uplink(username: user, device: uplink.deviceID), payload: UplinkEncoder.json(uplink))
-                }
+                let publisher = try TTNUplinkPublisher(settings: mqtt)
+                self.publisher = publisher
+                forward = { publisher.publish($0) }
             } else {
-                feed = SimulatedUplinkFeed(network: network, clock: clock)
+                publisher = nil
             }
+            feed = SimulatedUplinkFeed(network: network, clock: clock, forward: forward)
+        } else {
+            publisher = nil
         }
-        self.publisher = publisher
         if let mqtt = plan.mqtt {
             uplinks = TTNUplinkSource(settings: mqtt, topics: plan.topics)
         } else {
@@ -87,23 +88,7 @@ final class CollectPorts: @unchecked Sendable {
                 infos[node.link.name] = info
                 nodes.append(ActiveNode(link: node.link, devEUI: info.devEUI, connector: connector))
                 keepAlive.append(node)
-                // The simulated network hears every emulated radio, BLE node or serial modem.
-                guard let feed else { continue }
-                let devEUI = info.devEUI ?? "0000000000000000"
-                let devAddr = info.devAddr ?? "00000000"
-                let deviceID = node.link.name.replacingOccurrences(of: ":", with: "-")
-                switch node {
-                case .mapTheThings(_, let emulator?):
-                    await emulator.onTransmit { t in
-                        feed.transmit(deviceID: deviceID, devEUI: devEUI, devAddr: devAddr, frameCounter: t.frameCounter, spreadingFactor: t.spreadingFactor, payload: t.payload)
-                    }
-                case .modem(let opened):
-                    let spreadingFactor = info.spreadingFactor ?? 7
-                    opened.emulator?.onTransmit { t in
-                        feed.transmit(deviceID: deviceID, devEUI: devEUI, devAddr: devAddr, frameCounter: t.frameCounter, spreadingFactor: spreadingFactor, payload: t.payload)
-                    }
-                default: break
-                }
+                if let feed, let radio = node.radio { await feed.hear(radio, node: node.link.name, info: info) }
             }
         }
         self.nodes = nodes

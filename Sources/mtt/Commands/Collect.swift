@@ -114,7 +114,7 @@ struct Collect: AsyncParsableCommand {
             } else {
                 let devices = device.isEmpty && network == "fake" ? ["+"] : device
                 if devices.isEmpty { throw ValidationError("give --device ID for each device to hear (or --device + for all of the application's)") }
-                topics = try spec { try TTNTopics.uplinks(username: mqttUser ?? "mtt-demo@ttn", devices: devices) }
+                topics = try spec { try TTNTopics.uplinks(username: mqttUser ?? TTNUplinkPublisher.demoUsername, devices: devices) }
             }
         } else if mode != .active && network == nil {
             throw ValidationError("\(mode.rawValue) mode needs uplinks: give --mqtt-url with --mqtt-user and --device")

@@ -14,6 +14,14 @@ enum OpenedNode {
         }
     }
 
+    /// The emulator's radio behind a fake node, which the simulated network hears.
+    var radio: (any EmulatedRadio)? {
+        switch self {
+        case .modem(let opened): return opened.emulator
+        case .mapTheThings(_, let emulator): return emulator
+        }
+    }
+
     /// What reaches this very node again after a loss: a modem by its device (an emulated one by
     /// its own pseudo-terminal, not a new emulator), anything else by its spec.
     func connector(for spec: NodeSpec) -> any NodeConnector {

@@ -23,7 +23,20 @@ enum StatusText {
             GPS fixes  \(status.gpsSamples)
             Samples    \(status.samples) with a position
             To upload  \(queues)
-            """
+            """ + render(status.nodes)
+    }
+
+    /// The nodes of the newest run: reachable or lost since when, and how often they came back.
+    private static func render(_ nodes: [NodeState]) -> String {
+        guard let session = nodes.first?.session else { return "" }
+        let ended = nodes.first?.sessionEnded == true
+        var lines = ["", "Nodes      of session \(session), \(ended ? "as it ended" : "running (or killed before it could close)")"]
+        for node in nodes {
+            let since = RFC3339.string(node.since, fractionDigits: 0)
+            let state = node.state == .connected ? "connected since \(since)" : "lost since \(since): \(node.reason ?? "no reason given")"
+            lines.append("           \(node.node)  \(state), \(node.reconnects) reconnect\(node.reconnects == 1 ? "" : "s")")
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The reasons of `mtt status --reasons`, a heading per target and state.
