@@ -64,8 +64,9 @@ let package = Package(
         .testTarget(name: "MTTMQTTTests", dependencies: ["MTTMQTT", "TestSupport"]),
         .testTarget(name: "MTTGPSTests", dependencies: ["MTTGPS", "TestSupport"]),
         .testTarget(name: "MTTSyncTests", dependencies: ["MTTCore", "MTTMQTT", "MTTHTTP", "TestSupport"]),
-        // Collection runs end to end: MTTCore's CollectionRun with the emulated BLE node and modems.
-        .testTarget(name: "MTTRunTests", dependencies: ["MTTCore", "MTTBluetooth", "MTTSerial", "TestSupport"]),
+        // Collection runs end to end: MTTCore's CollectionRun with the emulated BLE node and modems, a
+        // real broker, and fetches from a loopback Storage Integration.
+        .testTarget(name: "MTTRunTests", dependencies: ["MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTHTTP", "TestSupport"]),
         .testTarget(name: "MTTCLITests", dependencies: ["mtt", "TestSupport", "MTTSerial", "MTTBluetooth", "MTTMQTT"]),
     ],
     swiftLanguageModes: [.v6]

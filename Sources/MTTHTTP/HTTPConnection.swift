@@ -6,6 +6,9 @@ import MTTCore
 final class HTTPConnection: @unchecked Sendable {
     struct Response {
         var status: Int
+        /// Names in lower case.
+        var headers: [String: String] = [:]
+        /// Empty when the body was streamed.
         var body: Data
         /// The server will take another request on this connection.
         var keepAlive: Bool
@@ -20,6 +23,9 @@ final class HTTPConnection: @unchecked Sendable {
     private var buffer = Data()
     private var chunk = [UInt8](repeating: 0, count: 16384)
     private var answerBytes = 0
+    /// Where a streamed body goes; nil while a body is collected (bounded by `largestAnswer`).
+    private var sink: ((Data) -> Bool)?
+    private var sinkStopped = false
 
     init(over stream: any ByteStream) {
         self.stream = stream
@@ -32,10 +38,16 @@ final class HTTPConnection: @unchecked Sendable {
         !buffer.isEmpty || stream.isStale
     }
 
-    /// Sends one request and reads its response.
-    func exchange(_ request: Data, deadline: Date, timeout: Double) throws(SyncTransportError) -> Response {
+    /// Sends one request and reads its response. With `sink`, a 2xx answer's body goes to it piece
+    /// by piece, unbounded in size, and `timeout` bounds each pause rather than the whole answer;
+    /// `sink` returns false to stop reading (the connection is then not reused).
+    func exchange(
+        _ request: Data, deadline: Date, timeout: Double, streamingTo sink: ((Data) -> Bool)? = nil
+    ) throws(SyncTransportError) -> Response {
         try stream.write(request, deadline: deadline, timeout: timeout)
         answerBytes = buffer.count
+        self.sink = nil
+        sinkStopped = false
         let head = try read(upTo: "\r\n\r\n", deadline: deadline, timeout: timeout, whenClosed: "without an answer")
         let lines = head.components(separatedBy: "\r\n")
         guard let (version, status) = Self.statusLine(lines[0]) else {
@@ -48,19 +60,22 @@ final class HTTPConnection: @unchecked Sendable {
         }
         let connectionHeader = headers["connection"]?.lowercased() ?? ""
         var keepAlive = version == "HTTP/1.1" ? connectionHeader != "close" : connectionHeader == "keep-alive"
-        let body: Data
+        if (200..<300).contains(status) { self.sink = sink }
+        defer { self.sink = nil }
+        var body = Data()
         if status == 204 || status == 304 || (100..<200).contains(status) {
-            body = Data()
+            // No body.
         } else if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
-            body = try readChunked(deadline: deadline, timeout: timeout)
+            try readChunked(into: &body, deadline: deadline, timeout: timeout)
         } else if let lengthText = headers["content-length"] {
             guard let length = Int(lengthText), length >= 0 else { throw .connectionFailed("\(endpoint) sent a bad Content-Length") }
-            body = try read(count: length, deadline: deadline, timeout: timeout)
+            try read(count: length, into: &body, deadline: deadline, timeout: timeout)
         } else {
-            body = try readToEnd(deadline: deadline, timeout: timeout)
+            try readToEnd(into: &body, deadline: deadline, timeout: timeout)
             keepAlive = false
         }
-        return Response(status: status, body: body, keepAlive: keepAlive)
+        if sinkStopped { keepAlive = false }
+        return Response(status: status, headers: headers, body: body, keepAlive: keepAlive)
     }
 
     /// `HTTP/1.1 200 OK` → ("HTTP/1.1", 200); nil for a line that is no HTTP/1.x status line.
@@ -70,11 +85,13 @@ final class HTTPConnection: @unchecked Sendable {
         return (parts[0], status)
     }
 
-    /// Reads more bytes into the buffer; false at the end of the stream.
+    /// Reads more bytes into the buffer; false at the end of the stream. A streamed body waits
+    /// `timeout` for each read, however long the whole answer takes.
     private func fill(deadline: Date, timeout: Double) throws(SyncTransportError) -> Bool {
-        let n = try stream.read(into: &chunk, deadline: deadline, timeout: timeout)
+        let streaming = sink != nil
+        let n = try stream.read(into: &chunk, deadline: streaming ? Date().addingTimeInterval(timeout) : deadline, timeout: timeout)
         answerBytes += n
-        guard answerBytes <= Self.largestAnswer else {
+        guard streaming || answerBytes <= Self.largestAnswer else {
             throw .connectionFailed("\(endpoint) sent an answer larger than \(Self.largestAnswer >> 20) MiB")
         }
         buffer.append(contentsOf: chunk[0..<n])
@@ -89,7 +106,7 @@ final class HTTPConnection: @unchecked Sendable {
         while true {
             if let end = buffer.range(of: separator) {
                 let text = String(decoding: buffer[buffer.startIndex..<end.lowerBound], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex..<end.upperBound)
+                consume(buffer.distance(from: buffer.startIndex, to: end.upperBound))
                 return text
             }
             guard try fill(deadline: deadline, timeout: timeout) else {
@@ -98,23 +115,50 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    private func read(count: Int, deadline: Date, timeout: Double) throws(SyncTransportError) -> Data {
-        while buffer.count < count {
-            guard try fill(deadline: deadline, timeout: timeout) else {
-                throw .connectionFailed("\(endpoint) dropped the connection in the middle of an answer")
-            }
+    /// Drops `count` bytes read. Data keeps a slice's storage when bytes are taken off its front
+    /// and grows it when more are appended: a kept-alive connection streaming 100,000 stored
+    /// uplinks held all of them (124 MB). Emptied, it starts again at the front of its storage.
+    private func consume(_ count: Int) {
+        if count == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+        } else {
+            buffer.removeFirst(count)
+            // Never emptied (a chunked body leaves the next chunk's head behind): copied down.
+            if buffer.startIndex > 1 << 16 { buffer = Data(buffer) }
         }
-        let data = Data(buffer.prefix(count))
-        buffer.removeFirst(count)
-        return data
+    }
+
+    /// Hands body bytes on: to the sink while streaming (until it says stop), else into `body`.
+    private func deliver(_ bytes: Data, into body: inout Data) {
+        guard let sink else {
+            body.append(bytes)
+            return
+        }
+        if !sinkStopped && !sink(bytes) { sinkStopped = true }
+    }
+
+    /// `count` bytes of body, handed on as they arrive.
+    private func read(count: Int, into body: inout Data, deadline: Date, timeout: Double) throws(SyncTransportError) {
+        var left = count
+        while left > 0 {
+            if buffer.isEmpty {
+                guard try fill(deadline: deadline, timeout: timeout) else {
+                    throw .connectionFailed("\(endpoint) dropped the connection in the middle of an answer")
+                }
+            }
+            let take = min(left, buffer.count)
+            deliver(Data(buffer.prefix(take)), into: &body)
+            consume(take)
+            left -= take
+            if sinkStopped { return }
+        }
     }
 
     private func readLine(deadline: Date, timeout: Double) throws(SyncTransportError) -> String {
         try read(upTo: "\r\n", deadline: deadline, timeout: timeout, whenClosed: "in the middle of an answer")
     }
 
-    private func readChunked(deadline: Date, timeout: Double) throws(SyncTransportError) -> Data {
-        var body = Data()
+    private func readChunked(into body: inout Data, deadline: Date, timeout: Double) throws(SyncTransportError) {
         while true {
             let sizeText = try readLine(deadline: deadline, timeout: timeout).split(separator: ";").first ?? ""
             guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size >= 0 else {
@@ -123,9 +167,10 @@ final class HTTPConnection: @unchecked Sendable {
             if size == 0 {
                 // Trailers, then the empty line.
                 while !(try readLine(deadline: deadline, timeout: timeout)).isEmpty {}
-                return body
+                return
             }
-            body += try read(count: size, deadline: deadline, timeout: timeout)
+            try read(count: size, into: &body, deadline: deadline, timeout: timeout)
+            if sinkStopped { return }
             // The chunk's data ends exactly at its line end; anything else means the size was
             // wrong and part of the body would be lost.
             guard try readLine(deadline: deadline, timeout: timeout).isEmpty else {
@@ -134,9 +179,12 @@ final class HTTPConnection: @unchecked Sendable {
         }
     }
 
-    private func readToEnd(deadline: Date, timeout: Double) throws(SyncTransportError) -> Data {
-        while try fill(deadline: deadline, timeout: timeout) {}
-        defer { buffer.removeAll() }
-        return buffer
+    private func readToEnd(into body: inout Data, deadline: Date, timeout: Double) throws(SyncTransportError) {
+        while true {
+            deliver(buffer, into: &body)
+            buffer.removeAll()
+            if sinkStopped { return }
+            guard try fill(deadline: deadline, timeout: timeout) else { return }
+        }
     }
 }

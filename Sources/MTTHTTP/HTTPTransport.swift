@@ -11,7 +11,7 @@ import Synchronization
 /// the record can reach the server twice. A record must reach the server once, so every failure
 /// here is reported to the uploader, which decides. (FoundationNetworking also brought libcurl,
 /// GnuTLS and Kerberos into every mtt process, a third of its memory.)
-public final class HTTPTransport: SyncTransport {
+public final class HTTPTransport: SyncTransport, StreamingTransport {
     private let timeout: Double
     private let maximumIdle: Int
     private let caFile: String?
@@ -33,30 +33,43 @@ public final class HTTPTransport: SyncTransport {
     }
 
     public func send(_ request: SyncRequest) async throws -> SyncResponse {
-        let scheme = request.url.scheme?.lowercased()
-        guard let host = request.url.host, scheme == "http" || scheme == "https" else {
-            throw SyncTransportError.connectionFailed("\(request.url.absoluteString) is not an http:// or https:// URL")
+        let response = try await exchange(
+            "POST", request.url, headers: request.headers.merging(["Content-Type": "application/json"]) { mine, _ in mine },
+            body: request.body)
+        return SyncResponse(status: response.status, body: response.body)
+    }
+
+    /// The largest error answer kept for its message when the body of a success is streamed.
+    static let largestErrorBody = 64 << 10
+
+    private func exchange(
+        _ method: String, _ url: URL, headers: [String: String], body: Data = Data(), sink: (@Sendable (Data) -> Bool)? = nil
+    ) async throws(SyncTransportError) -> HTTPConnection.Response {
+        let scheme = url.scheme?.lowercased()
+        guard let host = url.host, scheme == "http" || scheme == "https" else {
+            throw SyncTransportError.connectionFailed("\(url.absoluteString) is not an http:// or https:// URL")
         }
         let secure = scheme == "https"
-        let port = request.url.port ?? (secure ? 443 : 80)
+        let port = url.port ?? (secure ? 443 : 80)
         let server = HostPort(host: host, port: port)
         let proxy = proxies.proxy(scheme: secure ? "https" : "http", host: host)
-        var path = request.url.path.isEmpty ? "/" : request.url.path
-        if let query = request.url.query { path += "?" + query }
+        var path = url.path.isEmpty ? "/" : url.path
+        if let query = url.query(percentEncoded: true) { path += "?" + query }
         // The Host header as the URL wrote it: with the port only when the URL has one.
-        let authority = request.url.port == nil ? server.bracketedHost : server.description
+        let authority = url.port == nil ? server.bracketedHost : server.description
         // Through a proxy, plain HTTP names the whole URL; HTTPS goes through a CONNECT tunnel
         // and talks to the server itself.
         let target = proxy != nil && !secure ? "http://\(authority)\(path)" : path
-        var head = "POST \(target) HTTP/1.1\r\nHost: \(authority)\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: \(authority)\r\n"
         if let authorization = proxy?.authorization, !secure { head += "Proxy-Authorization: \(authorization)\r\n" }
-        head += "User-Agent: mtt/\(MTTVersion.current)\r\nContent-Type: application/json\r\n"
-        head += "Content-Length: \(request.body.count)\r\nConnection: keep-alive\r\n"
-        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
-        let bytes = Data((head + "\r\n").utf8) + request.body
+        head += "User-Agent: mtt/\(MTTVersion.current)\r\n"
+        if method != "GET" || !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
+        head += "Connection: keep-alive\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        let bytes = Data((head + "\r\n").utf8) + body
         let key = "\(secure ? "https" : "http")://\(server)" + (proxy.map { " via \($0.address)" } ?? "")
         let timeout = self.timeout
-        return try await withCheckedThrowingContinuation { continuation in
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPConnection.Response, SyncTransportError>, Never>) in
             // Blocking socket calls run on Dispatch's threads, never on Swift's cooperative pool.
             DispatchQueue.global().async {
                 do throws(SyncTransportError) {
@@ -80,14 +93,15 @@ public final class HTTPTransport: SyncTransport {
                             connection = HTTPConnection(over: tcp)
                         }
                     }
-                    let response = try connection.exchange(bytes, deadline: deadline, timeout: timeout)
+                    let response = try connection.exchange(bytes, deadline: deadline, timeout: timeout, streamingTo: sink)
                     if response.keepAlive { self.putIdle(connection, key) }
-                    continuation.resume(returning: SyncResponse(status: response.status, body: response.body))
+                    continuation.resume(returning: .success(response))
                 } catch {
-                    continuation.resume(throwing: error)
+                    continuation.resume(returning: .failure(error))
                 }
             }
         }
+        return try result.get()
     }
 
     /// OpenSSL's settings, made at the first https:// request.
@@ -112,5 +126,14 @@ public final class HTTPTransport: SyncTransport {
         idle.withLock { pool in
             if pool[key, default: []].count < maximumIdle { pool[key, default: []].append(connection) }
         }
+    }
+}
+
+extension HTTPTransport {
+    /// A GET whose successful body is handed to `body` as it arrives (the Storage Integration's
+    /// stream of stored uplinks); any other answer's body is kept, up to 64 KiB, for its message.
+    public func get(_ url: URL, headers: [String: String], body: @escaping @Sendable (Data) -> Bool) async throws -> StreamedResponse {
+        let response = try await exchange("GET", url, headers: headers, sink: body)
+        return StreamedResponse(status: response.status, headers: response.headers, errorBody: response.body.prefix(Self.largestErrorBody))
     }
 }

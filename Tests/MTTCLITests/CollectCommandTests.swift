@@ -140,6 +140,15 @@ struct CollectCommandTests {
         #expect(status.lossPercent == 100)
     }
 
+    /// No network in the field: a matching run records the track alone, and says how to complete it.
+    @Test func matchingWithoutMQTTRecordsTheTrackForALaterFetch() async throws {
+        let result = try await mtt.run(["collect", "--mode", "matching", "--gps", "fixed:52.09,5.12", "--interval", "1s", "--duration", "3s", "--db", mtt.database])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stderr.contains("no --mqtt-url: recording the track only; name the devices with --device"), "\(result.stderr)")
+        let status = try Store(path: mtt.database).status()
+        #expect(status.gpsSamples >= 2 && status.uplinks == 0)
+    }
+
     @Test func sigtermStopsCleanlyWithASummary() async throws {
         let child = try mtt.start(["collect", "--mode", "active", "--node", "fake-rn2483", "--gps", "fixed:52.09,5.12", "--every", "1s", "--db", mtt.database])
         #expect(await child.waitForOutput(timeout: 30) { $0.contains("attempt 1 by serial:") })
@@ -152,7 +161,7 @@ struct CollectCommandTests {
 
     @Test(arguments: [
         ["collect", "--mode", "active"],
-        ["collect", "--mode", "listener"],
+        ["collect", "--mode", "listener", "--mqtt-url", "mqtt://127.0.0.1:9"],
         ["collect", "--mode", "matching", "--node", "fake", "--network", "fake"],
         ["collect", "--mode", "active", "--node", "fake", "--gps", "gpsd", "--speed", "5"],
         ["collect", "--mode", "active", "--node", "fake", "--network", "real"],

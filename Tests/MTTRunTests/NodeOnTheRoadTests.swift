@@ -70,7 +70,7 @@ struct CollectionRunTests {
         let run = try CollectionRun(
             store: store,
             ports: .init(fixes: MovingFixSource(clock: clock), nodes: [ActiveNode(link: fake.node, devEUI: "0004A30B001C0501", connector: fake)]),
-            settings: .init(mode: .active, policy: policy, interval: 5, clock: clock, nodeNames: "fake"))
+            settings: .init(mode: .active, policy: policy, interval: 5, clock: clock, description: SessionDescription(nodes: "fake")))
         let followers = (0..<2).map { _ in
             let events = run.events()
             return Task { () -> Int in

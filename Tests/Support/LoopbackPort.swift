@@ -26,13 +26,27 @@ public enum LoopbackPort {
 
     /// True once something accepts connections on the port.
     public static func isListening(_ port: Int) -> Bool {
-        onLoopback(port) { fd, address, length in connect(fd, address, length) }
+        onLoopback(port) { fd, address, length in Glibc.connect(fd, address, length) }
+    }
+
+    /// A TCP connection to 127.0.0.1:`port`, open; nil when nothing accepts there.
+    public static func connect(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard onLoopback(port, fd, { fd, address, length in Glibc.connect(fd, address, length) }) else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     /// Whether `call` succeeds on a new TCP socket with 127.0.0.1:`port`; the socket is closed after.
     private static func onLoopback(_ port: Int, _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
+        return onLoopback(port, fd, call)
+    }
+
+    private static func onLoopback(_ port: Int, _ fd: Int32, _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Bool {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -30,7 +30,7 @@ public enum SyncTestData {
     /// plus one failed attempt that must never be uploaded. Returns what each upload must say.
     @discardableResult
     public static func addConfirmedAttempts(_ count: Int, to store: Store) throws -> [Transmission] {
-        let session = try store.startSession(mode: .active, at: start, nodes: "fake")
+        let session = try store.startSession(mode: .active, at: start, SessionDescription(nodes: "fake"))
         var expected: [Transmission] = []
         for i in 0..<count {
             let time = start.adding(seconds: Double(i))

@@ -1,11 +1,18 @@
-"""Writes N TTN v3 uplink messages, one per line, for mosquitto_pub -l (device load-1, f_cnt 0..N-1)."""
+"""Writes N TTN v3 uplink messages, one per line, for mosquitto_pub -l (device load-1, f_cnt 0..N-1):
+10 ms apart, ending a minute ago; or from START (RFC 3339, UTC) STEP microseconds apart.
+    make_uplinks.py N [START STEP]"""
 import json, sys
 from datetime import datetime, timedelta, timezone
 
 n = int(sys.argv[1])
-start = datetime.now(timezone.utc) - timedelta(seconds=n // 100 + 60)
+if len(sys.argv) > 3:
+    start = datetime.strptime(sys.argv[2].rstrip("Z")[:26], "%Y-%m-%dT%H:%M:%S.%f").replace(tzinfo=timezone.utc)
+    step = timedelta(microseconds=int(sys.argv[3]))
+else:
+    start = datetime.now(timezone.utc) - timedelta(seconds=n // 100 + 60)
+    step = timedelta(milliseconds=10)
 for i in range(n):
-    t = (start + timedelta(milliseconds=10 * i)).strftime("%Y-%m-%dT%H:%M:%S.%f") + "123Z"
+    t = (start + step * i).strftime("%Y-%m-%dT%H:%M:%S.%f") + "123Z"
     print(json.dumps({
         "end_device_ids": {"device_id": "load-1", "application_ids": {"application_id": "load"},
                            "dev_eui": "0004A30B001C0530", "dev_addr": "260B1234"},

@@ -243,11 +243,8 @@ public actor ActiveCollector {
 
     /// The attempt was heard: link it, and place the uplink where the node was when it sent.
     private func linkAndSample(attempt: Int64, uplink: Int64) throws {
-        try store.link(attempt: attempt, toUplink: uplink)
-        guard let fix = attemptFixes.removeValue(forKey: attempt) else { return }
-        let sample = Sample(sessionID: session, subject: .uplink(uplink), time: fix.time, position: fix.point, method: .txTime)
-        var stored = sample
-        stored.id = try store.record(sample)
-        emit(.sample(stored))
+        let fix = attemptFixes.removeValue(forKey: attempt)
+        let sample = try store.batch { try $0.recordHeard(attempt: attempt, uplink: uplink, session: session, fix: fix) }
+        if let sample { emit(.sample(sample)) }
     }
 }

@@ -5,12 +5,12 @@ public struct MatchingCollector: Sendable {
     private let engine: TrackCollector
 
     public init(
-        store: Store, session: Int64, fixes: any FixSource, uplinks: any UplinkSource, interval: Double = 5,
+        store: Store, session: Int64, fixes: any FixSource, uplinks: (any UplinkSource)?, interval: Double = 5,
         clock: CollectClock = .wall, emit: @escaping @Sendable (CollectEvent) -> Void
     ) {
         engine = TrackCollector(
             store: store, session: session, fixes: fixes, uplinks: uplinks,
-            settings: .init(interval: interval), clock: clock, emit: emit)
+            settings: .init(interval: interval, placement: TrackPlacement()), clock: clock, emit: emit)
     }
 
     public func run() async throws { try await engine.run() }

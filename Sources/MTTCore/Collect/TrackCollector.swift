@@ -7,15 +7,14 @@ actor TrackCollector {
         var interval: Double
         /// Above this speed (m/s) every fix is stored.
         var fastSpeed: Double = 8
-        var maximumGap: Double = 30
-        /// Listener mode: when interpolation is impossible, use the latest fix if it is this fresh.
-        var latestFixFallback: Double?
+        var placement: TrackPlacement
     }
 
     private let store: Store
     private let session: Int64
     private let fixes: any FixSource
-    private let uplinks: any UplinkSource
+    /// Nil without a network in the field: the track alone is recorded, for `mtt fetch` later.
+    private let uplinks: (any UplinkSource)?
     private let settings: Settings
     private let clock: CollectClock
     private let emit: @Sendable (CollectEvent) -> Void
@@ -24,7 +23,7 @@ actor TrackCollector {
     private var waiting: [(id: Int64, time: Timestamp)] = []
 
     init(
-        store: Store, session: Int64, fixes: any FixSource, uplinks: any UplinkSource, settings: Settings,
+        store: Store, session: Int64, fixes: any FixSource, uplinks: (any UplinkSource)?, settings: Settings,
         clock: CollectClock, emit: @escaping @Sendable (CollectEvent) -> Void
     ) {
         self.store = store
@@ -40,8 +39,10 @@ actor TrackCollector {
     func run() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.followGPS() }
-            group.addTask { try await self.listen() }
-            group.addTask { try await self.expireWaiting() }
+            if let uplinks = self.uplinks {
+                group.addTask { try await self.listen(to: uplinks) }
+                group.addTask { try await self.expireWaiting() }
+            }
             try await group.next()
             group.cancelAll()
         }
@@ -72,7 +73,7 @@ actor TrackCollector {
     /// Uplinks are stored a batch at a time: whatever arrived while the last commit ran goes into
     /// the next one, so a burst costs one commit per batch, and each uplink is reported only once its
     /// transaction is durable.
-    private func listen() async throws {
+    private func listen(to uplinks: any UplinkSource) async throws {
         let events = uplinks.queuedEvents()
         defer { events.stop() }
         while let batch = await events.queue.next() {
@@ -121,7 +122,7 @@ actor TrackCollector {
         while !Task.isCancelled {
             try await Task.sleep(for: .seconds(clock.realSeconds(1)))
             let now = clock.now()
-            let expired = waiting.filter { now.seconds(since: $0.time) > settings.maximumGap }
+            let expired = waiting.filter { now.seconds(since: $0.time) > settings.placement.maximumGap }
             guard !expired.isEmpty else { continue }
             waiting.removeAll { w in expired.contains { $0.id == w.id } }
             try storeSamples(expired.map { position($0) })
@@ -148,15 +149,6 @@ actor TrackCollector {
     }
 
     private func position(_ uplink: (id: Int64, time: Timestamp)) -> Sample {
-        switch TrackInterpolator(maximumGap: settings.maximumGap).position(at: uplink.time, in: track) {
-        case .position(let point):
-            return Sample(sessionID: session, subject: .uplink(uplink.id), time: uplink.time, position: point, method: .interpolated)
-        case .none(let reason):
-            if let freshness = settings.latestFixFallback, let latest = track.last(where: { $0.time <= uplink.time }) ?? track.last,
-               abs(uplink.time.seconds(since: latest.time)) <= freshness {
-                return Sample(sessionID: session, subject: .uplink(uplink.id), time: uplink.time, position: latest.point, method: .latestFix)
-            }
-            return Sample(sessionID: session, subject: .uplink(uplink.id), time: uplink.time, position: nil, method: .none, reason: reason)
-        }
+        settings.placement.sample(uplink: uplink.id, session: session, at: uplink.time, on: track)
     }
 }

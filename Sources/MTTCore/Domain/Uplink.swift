@@ -95,15 +95,19 @@ public struct Uplink: Sendable, Hashable, Codable, CustomReflectable {
     /// that agrees with the network server's clock within `gatewayClockTolerance`; else the
     /// server's own time.
     public var earliestReceiveTime: Timestamp {
-        let server = self.receivedAt.nanosecondsSinceEpoch
+        Self.earliestReceiveTime(receivedAt: self.receivedAt, gatewayTimes: self.receptions.lazy.compactMap { $0.time })
+    }
+
+    /// The same for an uplink read as its times alone (placing many stored uplinks at once).
+    public static func earliestReceiveTime(receivedAt: Timestamp, gatewayTimes: some Sequence<Timestamp>) -> Timestamp {
+        let server = receivedAt.nanosecondsSinceEpoch
         var earliest: Timestamp?
-        for reception in self.receptions {
-            guard let time = reception.time else { continue }
+        for time in gatewayTimes {
             let difference = time.nanosecondsSinceEpoch.subtractingReportingOverflow(server)
-            guard !difference.overflow, abs(difference.partialValue) <= Self.gatewayClockTolerance else { continue }
+            guard !difference.overflow, abs(difference.partialValue) <= gatewayClockTolerance else { continue }
             if earliest.map({ time < $0 }) ?? true { earliest = time }
         }
-        return earliest ?? self.receivedAt
+        return earliest ?? receivedAt
     }
 
     /// Hz from the MHz that TTN v2 and MapTheThings data sets give; nil for a value that is no

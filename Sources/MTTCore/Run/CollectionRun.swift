@@ -27,22 +27,19 @@ public final class CollectionRun: Sendable {
         /// Matching and listener modes: seconds between track points.
         public var interval: Double
         public var clock: CollectClock
-        /// How the session names its node, GPS and network in the database.
-        public var nodeNames: String?
-        public var gpsName: String?
-        public var networkName: String?
+        /// How the session names its nodes, GPS and network in the database, and where its
+        /// uplinks can be fetched later.
+        public var description: SessionDescription
 
         public init(
             mode: CollectionMode, policy: SendPolicy = SendPolicy(), interval: Double, clock: CollectClock = .wall,
-            nodeNames: String? = nil, gpsName: String? = nil, networkName: String? = nil
+            description: SessionDescription = SessionDescription()
         ) {
             self.mode = mode
             self.policy = policy
             self.interval = interval
             self.clock = clock
-            self.nodeNames = nodeNames
-            self.gpsName = gpsName
-            self.networkName = networkName
+            self.description = description
         }
     }
 
@@ -68,10 +65,8 @@ public final class CollectionRun: Sendable {
         self.settings = settings
         observer = observe
         resolvedAtStart = try store.failPendingAttempts(reason: "mtt stopped before the node reported a result")
-        placedAtStart = try store.placeUnplacedUplinks()
-        session = try store.startSession(
-            mode: settings.mode, at: settings.clock.now(), nodes: settings.nodeNames, gps: settings.gpsName,
-            network: settings.networkName, version: MTTVersion.current)
+        placedAtStart = try store.placeUnplacedUplinks().total
+        session = try store.startSession(mode: settings.mode, at: settings.clock.now(), settings.description, version: MTTVersion.current)
         for node in ports.nodes {
             try store.recordNodeConnected(node.link.name, session: session, at: settings.clock.now(), cameBack: false)
         }
@@ -157,15 +152,15 @@ public final class CollectionRun: Sendable {
             try await ActiveCollector(
                 store: store, session: session, nodes: ports.nodes, fixes: ports.fixes, uplinks: ports.uplinks,
                 policy: settings.policy, clock: settings.clock, emit: emit).run()
+        // Without an uplink source (no network in the field) the track alone is recorded;
+        // `mtt fetch` brings the uplinks later.
         case .matching:
-            guard let uplinks = ports.uplinks else { return }
             let collector = MatchingCollector(
-                store: store, session: session, fixes: ports.fixes, uplinks: uplinks, interval: settings.interval, clock: settings.clock, emit: emit)
+                store: store, session: session, fixes: ports.fixes, uplinks: ports.uplinks, interval: settings.interval, clock: settings.clock, emit: emit)
             try await Self.runThenFlush(collector.run, collector.flush)
         case .listener, .imported:
-            guard let uplinks = ports.uplinks else { return }
             let collector = ListenerCollector(
-                store: store, session: session, fixes: ports.fixes, uplinks: uplinks, interval: settings.interval, clock: settings.clock, emit: emit)
+                store: store, session: session, fixes: ports.fixes, uplinks: ports.uplinks, interval: settings.interval, clock: settings.clock, emit: emit)
             try await Self.runThenFlush(collector.run, collector.flush)
         }
     }

@@ -29,11 +29,22 @@ extension Store {
 
         /// A session that exists only if the whole batch is stored.
         public func startSession(mode: CollectionMode, at time: Timestamp, note: String?) throws -> Int64 {
-            try Store.insertSession(mode: mode, at: time, nodes: nil, gps: nil, network: nil, note: note, version: nil, db)
+            try Store.insertSession(mode: mode, at: time, SessionDescription(note: note), version: nil, db)
         }
 
         public func link(attempt: Int64, toUplink uplink: Int64) throws {
             try db.execute(sql: "UPDATE attempts SET uplink_id = ? WHERE id = ?", arguments: [uplink, attempt])
+        }
+
+        /// The network heard the attempt as the uplink: linked, and the uplink placed where the
+        /// node was when it sent (the attempt's fix, when it had one). Live or fetched alike.
+        @discardableResult
+        public func recordHeard(attempt: Int64, uplink: Int64, session: Int64, fix: Fix?) throws -> Sample? {
+            try link(attempt: attempt, toUplink: uplink)
+            guard let fix else { return nil }
+            var sample = Sample(sessionID: session, subject: .uplink(uplink), time: fix.time, position: fix.point, method: .txTime)
+            sample.id = try record(sample)
+            return sample
         }
     }
 

@@ -1,38 +1,66 @@
 import GRDB
 
+/// What a session was run with, as the database keeps it.
+public struct SessionDescription: Sendable, Hashable {
+    public var nodes: String?
+    public var gps: String?
+    public var network: String?
+    public var note: String?
+    /// The MQTT server (`mqtts://host:port`) and user (`APP_ID@TENANT`) the run heard The Things
+    /// Stack on, or would have: where `mtt fetch` finds the session's uplinks later.
+    public var mqttURL: String?
+    public var mqttUser: String?
+    /// The TTS device IDs the run heard (`+` for every device of the application).
+    public var devices: [String] = []
+
+    public init(
+        nodes: String? = nil, gps: String? = nil, network: String? = nil, note: String? = nil,
+        mqttURL: String? = nil, mqttUser: String? = nil, devices: [String] = []
+    ) {
+        self.nodes = nodes
+        self.gps = gps
+        self.network = network
+        self.note = note
+        self.mqttURL = mqttURL
+        self.mqttUser = mqttUser
+        self.devices = devices
+    }
+}
+
 /// A collection run or an import: every record belongs to one.
 public struct StoredSession: Sendable, Hashable {
     public var id: Int64
     public var mode: CollectionMode
     public var startedAt: Timestamp
     public var endedAt: Timestamp?
-    public var nodes: String?
-    public var gps: String?
-    public var network: String?
-    public var note: String?
+    public var description: SessionDescription
+    /// When a fetch from the Storage Integration last completed it.
+    public var fetchedAt: Timestamp?
+
+    public var nodes: String? { description.nodes }
+    public var gps: String? { description.gps }
+    public var network: String? { description.network }
+    public var note: String? { description.note }
 }
 
 extension Store {
     public func startSession(
-        mode: CollectionMode, at time: Timestamp = .now(), nodes: String? = nil, gps: String? = nil,
-        network: String? = nil, note: String? = nil, version: String? = nil
+        mode: CollectionMode, at time: Timestamp = .now(), _ description: SessionDescription = SessionDescription(), version: String? = nil
     ) throws -> Int64 {
-        try write { db in
-            try Self.insertSession(mode: mode, at: time, nodes: nodes, gps: gps, network: network, note: note, version: version, db)
-        }
+        try write { db in try Self.insertSession(mode: mode, at: time, description, version: version, db) }
     }
 
-    static func insertSession(
-        mode: CollectionMode, at time: Timestamp, nodes: String?, gps: String?, network: String?, note: String?, version: String?,
-        _ db: Database
-    ) throws -> Int64 {
-            try db.execute(
-                sql: """
-                    INSERT INTO sessions (mode, started_at, nodes, gps, network, note, mtt_version)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [mode.rawValue, time.nanosecondsSinceEpoch, nodes, gps, network, note, version])
-            return db.lastInsertedRowID
+    static func insertSession(mode: CollectionMode, at time: Timestamp, _ d: SessionDescription, version: String?, _ db: Database) throws -> Int64 {
+        try db.execute(
+            sql: """
+                INSERT INTO sessions (mode, started_at, nodes, gps, network, note, mtt_version, mqtt_url, mqtt_user, devices)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                mode.rawValue, time.nanosecondsSinceEpoch, d.nodes, d.gps, d.network, d.note, version, d.mqttURL, d.mqttUser,
+                d.devices.isEmpty ? nil : d.devices.joined(separator: " "),
+            ])
+        return db.lastInsertedRowID
     }
 
     public func endSession(_ id: Int64, at time: Timestamp = .now()) throws {
@@ -43,14 +71,29 @@ extension Store {
 
     public func session(_ id: Int64) throws -> StoredSession? {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE id = ?", arguments: [id]) else {
-                return nil
-            }
-            return StoredSession(
-                id: row["id"], mode: CollectionMode(rawValue: row["mode"]) ?? .imported,
-                startedAt: Timestamp(nanosecondsSinceEpoch: row["started_at"]),
-                endedAt: (row["ended_at"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
-                nodes: row["nodes"], gps: row["gps"], network: row["network"], note: row["note"])
+            try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE id = ?", arguments: [id]).map(Self.session(from:))
         }
+    }
+
+    /// The sessions that started or ended at `since` or later, oldest first.
+    public func sessions(since: Timestamp) throws -> [StoredSession] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM sessions WHERE started_at >= ?1 OR ended_at >= ?1 OR ended_at IS NULL ORDER BY id",
+                arguments: [since.nanosecondsSinceEpoch]
+            ).map(Self.session(from:))
+        }
+    }
+
+    static func session(from row: Row) -> StoredSession {
+        let devices: String? = row["devices"]
+        return StoredSession(
+            id: row["id"], mode: CollectionMode(rawValue: row["mode"]) ?? .imported,
+            startedAt: Timestamp(nanosecondsSinceEpoch: row["started_at"]),
+            endedAt: (row["ended_at"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
+            description: SessionDescription(
+                nodes: row["nodes"], gps: row["gps"], network: row["network"], note: row["note"], mqttURL: row["mqtt_url"],
+                mqttUser: row["mqtt_user"], devices: devices?.split(separator: " ").map(String.init) ?? []),
+            fetchedAt: (row["fetched_at"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)))
     }
 }

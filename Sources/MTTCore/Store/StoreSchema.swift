@@ -143,7 +143,8 @@ enum StoreSchema {
                 """)
         }
         migrator.registerMigration("3") { db in
-            // Each node's state in a run, written as it changes, for `mtt status` in another process.
+            // Each node's state in a run, written as it changes, for `mtt status` in another process;
+            // what `mtt fetch` needs to complete a session offline.
             // A rowid table: the rowid keeps the order the run named its nodes in.
             try db.execute(sql: """
                 CREATE TABLE node_states (
@@ -155,6 +156,18 @@ enum StoreSchema {
                     reconnects INTEGER NOT NULL DEFAULT 0,
                     PRIMARY KEY (session_id, node)
                 );
+                -- Where `mtt fetch` finds a session's uplinks later (The Things Stack's Storage
+                -- Integration): the MQTT server and user it was run with, the devices it heard
+                -- (space-separated, + for all), and when a fetch last completed it.
+                ALTER TABLE sessions ADD COLUMN mqtt_url TEXT;
+                ALTER TABLE sessions ADD COLUMN mqtt_user TEXT;
+                ALTER TABLE sessions ADD COLUMN devices TEXT;
+                ALTER TABLE sessions ADD COLUMN fetched_at INTEGER;
+                -- An uplink is stored once whether MQTT or a fetch brought it: found by device and
+                -- the network server's receive time.
+                CREATE INDEX uplinks_by_device_time ON uplinks(device_id, received_at);
+                -- A fetched uplink finds the attempt it was by DevEUI and frame counter.
+                CREATE INDEX attempts_by_device_fcnt ON attempts(dev_eui, f_cnt);
                 """)
         }
         return migrator

@@ -143,6 +143,15 @@ struct JSONReader {
         return exact
     }
 
+    /// Skips any value, checking its syntax, and returns where it lay in the source: for a value
+    /// that is handed on whole (the message inside a stored uplink's `{"result": …}`).
+    mutating func skippedRange() throws(Mismatch) -> Range<Int> {
+        skipWhitespace()
+        let start = index
+        try skip()
+        return start..<index
+    }
+
     /// Skips any value, checking its syntax.
     mutating func skip() throws(Mismatch) {
         switch current {

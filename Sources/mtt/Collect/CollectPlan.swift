@@ -13,6 +13,10 @@ struct CollectPlan {
     var fakeNetwork: Bool
     var mqtt: MQTTSettings?
     var topics: [String]
+    /// The TTS device IDs to hear (+ for all); kept with the session for `mtt fetch`.
+    var devices: [String] = []
+    /// The MQTT user, also without --mqtt-url: it names the application `mtt fetch` reads.
+    var mqttUser: String?
     var databasePath: String?
     var policy: SendPolicy
     var interval: Double
@@ -102,8 +106,10 @@ final class CollectPorts: @unchecked Sendable {
             store: store, ports: .init(fixes: fixes, nodes: nodes, uplinks: uplinks),
             settings: .init(
                 mode: plan.mode, policy: plan.policy, interval: plan.interval, clock: clock,
-                nodeNames: plan.nodes.map(\.description).joined(separator: " "), gpsName: plan.gps.description,
-                networkName: plan.fakeNetwork ? "fake" : plan.mqtt?.description),
+                description: SessionDescription(
+                    nodes: plan.nodes.isEmpty ? nil : plan.nodes.map(\.description).joined(separator: " "), gps: plan.gps.description,
+                    network: plan.fakeNetwork ? "fake" : plan.mqtt?.description, mqttURL: plan.mqtt?.endpoint.description,
+                    mqttUser: plan.mqttUser, devices: plan.devices)),
             observe: observe)
     }
 

@@ -39,7 +39,7 @@ struct Collect: AsyncParsableCommand {
     @Option(name: .customLong("mqtt-url"), help: ArgumentHelp("The TTN MQTT server, mqtt://HOST:1883 or mqtts://HOST:8883.", valueName: "url"))
     var mqttURL: String?
 
-    @Option(name: .customLong("mqtt-user"), help: ArgumentHelp("MQTT username, APP_ID@ttn.", valueName: "user"))
+    @Option(name: .customLong("mqtt-user"), help: ArgumentHelp("MQTT username, APP_ID@ttn (kept with the session for mtt fetch, also without --mqtt-url).", valueName: "user"))
     var mqttUser: String?
 
     @Option(name: .customLong("mqtt-password-file"), help: ArgumentHelp("File holding the API key, readable by you alone (chmod 600), or set MTT_MQTT_PASSWORD.", valueName: "file"))
@@ -51,7 +51,7 @@ struct Collect: AsyncParsableCommand {
     @Option(name: .customLong("mqtt-topic"), help: ArgumentHelp("Subscribe to this topic instead of v3/USER/devices/ID/up (repeatable).", valueName: "topic"))
     var mqttTopic: [String] = []
 
-    @Option(help: ArgumentHelp("A TTN device ID to hear (repeatable; + for all).", valueName: "id"))
+    @Option(help: ArgumentHelp("A TTN device ID to hear (repeatable; + for all); kept with the session for mtt fetch.", valueName: "id"))
     var device: [String] = []
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this long, e.g. 90s, 10m, 2h.", valueName: "duration"))
@@ -116,8 +116,11 @@ struct Collect: AsyncParsableCommand {
                 if devices.isEmpty { throw ValidationError("give --device ID for each device to hear (or --device + for all of the application's)") }
                 topics = try spec { try TTNTopics.uplinks(username: mqttUser ?? TTNUplinkPublisher.demoUsername, devices: devices) }
             }
-        } else if mode != .active && network == nil {
-            throw ValidationError("\(mode.rawValue) mode needs uplinks: give --mqtt-url with --mqtt-user and --device")
+        }
+        // Without --mqtt-url (no network in the field) matching and listener modes record the track,
+        // and the session keeps --mqtt-user and --device for `mtt fetch`.
+        if mqttURL == nil && mode != .active && network == nil && device.isEmpty {
+            Console.error("mtt: no --mqtt-url: recording the track only; name the devices with --device so that `mtt fetch` can complete the session later")
         }
         var policy = SendPolicy()
         policy.every = every?.seconds
@@ -136,6 +139,8 @@ struct Collect: AsyncParsableCommand {
             mode: mode, nodes: nodes, gps: gpsSpec, fakeNetwork: network == "fake", mqtt: mqtt, topics: topics,
             databasePath: database.path, policy: policy, interval: interval?.seconds ?? (mode == .listener ? 1 : 5), speed: speed)
         plan.fakeGateways = gateways
+        plan.devices = device
+        plan.mqttUser = mqttUser
         if !Self.speeds.contains(speed) {
             throw ValidationError("--speed takes \(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText), not \(speed)")
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MTTCore
 import MTTHTTP
+import Synchronization
 
 struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -55,6 +56,12 @@ struct Sync: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Requests per record before it is left queued for the next run.", valueName: "n"))
     var tries = 6
 
+    @Flag(help: ArgumentHelp(
+        "First complete the sessions no fetch has completed yet with the uplinks The Things Stack stored while mtt was offline (as mtt fetch does)."))
+    var fetch = false
+
+    @OptionGroup(title: "With --fetch") var stored: StoredUplinkFetchOptions
+
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
@@ -84,7 +91,31 @@ struct Sync: AsyncParsableCommand {
 
         let proxies = try ProxyConfiguration(environment: ProcessInfo.processInfo.environment)
         let stopped = StopSignal()
+        let uploading = UploadInFlight()
+        // Watched from the start, before any request can be in flight: the first signal lets the
+        // requests in flight finish and writes their answers down; a second one abandons them
+        // (they are sent again next time).
+        let interrupts = InterruptWatch {
+            if stopped.fired { uploading.cancel() }
+            stopped.fire()
+        }
+        defer { interrupts.cancel() }
         var failures: [String] = []
+        // Back home, one command: what the network stored first, so it is uploaded too. A fetch
+        // that fails is said, and the upload goes on with what there is.
+        if fetch {
+            do {
+                let run = StoredUplinkFetch(options: stored, timeout: timeout.seconds, showProgress: !output.json && isatty(2) == 1)
+                if let summary = try await run.run(store: store, onlyUnfetched: true) {
+                    if output.json { try JSONLine.print(summary) } else { Console.out(StoredUplinkFetch.render(summary)) }
+                    failures += summary.errors.map { "fetch: \($0)" }
+                } else if !output.json {
+                    Console.out("fetch: every session of the window is fetched already")
+                }
+            } catch let failure as RuntimeFailure {
+                failures.append("fetch: \(failure.description)")
+            }
+        }
         for target in selection.targets {
             if stopped.fired { break }
             do {
@@ -93,7 +124,7 @@ struct Sync: AsyncParsableCommand {
                 }
                 defer { claim.release() }
                 guard let destination = try destination(for: target, in: selection, store: store) else { continue }
-                let summary = try await upload(to: destination, store: store, policy: policy, proxies: proxies, stopped: stopped)
+                let summary = try await upload(to: destination, store: store, policy: policy, proxies: proxies, stopped: stopped, in: uploading)
                 report(summary)
                 if let reason = summary.stopReason {
                     failures.append("\(target.rawValue): \(reason); \(summary.queued) record(s) stay queued")
@@ -124,21 +155,16 @@ struct Sync: AsyncParsableCommand {
     }
 
     private func upload(
-        to destination: any SyncDestination, store: Store, policy: SyncPolicy, proxies: ProxyConfiguration, stopped: StopSignal
+        to destination: any SyncDestination, store: Store, policy: SyncPolicy, proxies: ProxyConfiguration, stopped: StopSignal,
+        in uploading: UploadInFlight
     ) async throws -> SyncSummary {
-        let bar = !output.json && isatty(2) == 1 ? SyncProgressBar() : nil
+        let bar = !output.json && isatty(2) == 1 ? ProgressBar() : nil
         let uploader = Uploader(
             store: store, destination: destination,
             transport: HTTPTransport(timeout: timeout.seconds, connections: policy.concurrency, trusting: ca, proxies: proxies),
             policy: policy)
         let task = Task { try await uploader.run(stopRequested: { stopped.fired }) { progress in bar?.update(progress) } }
-        // The first signal lets the requests in flight finish and writes their answers down; a
-        // second one abandons them (they are sent again next time).
-        let interrupts = InterruptWatch {
-            if stopped.fired { task.cancel() }
-            stopped.fire()
-        }
-        defer { interrupts.cancel() }
+        uploading.set(task)
         let result = await task.result
         bar?.finish()
         return try result.get()
@@ -165,3 +191,16 @@ struct Sync: AsyncParsableCommand {
 }
 
 extension SyncTarget: ExpressibleByArgument {}
+
+/// The upload a second signal abandons.
+final class UploadInFlight: Sendable {
+    private let task = Mutex<Task<SyncSummary, any Error>?>(nil)
+
+    func set(_ running: Task<SyncSummary, any Error>) {
+        task.withLock { $0 = running }
+    }
+
+    func cancel() {
+        task.withLock { $0?.cancel() }
+    }
+}

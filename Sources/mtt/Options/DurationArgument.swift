@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// A length of time on the command line: `500ms`, `90s`, `10m`, `2h`, or plain seconds. A negative
+/// A length of time on the command line: `500ms`, `90s`, `10m`, `2h`, `2d`, or plain seconds. A negative
 /// one is read (so the command can say what is wrong with it) and refused by the command's checks.
 struct DurationArgument: ExpressibleByArgument, Hashable, CustomStringConvertible {
     var seconds: Double
@@ -10,7 +10,7 @@ struct DurationArgument: ExpressibleByArgument, Hashable, CustomStringConvertibl
     }
 
     init?(argument: String) {
-        let units: [(suffix: String, factor: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        let units: [(suffix: String, factor: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)]
         for unit in units where argument.hasSuffix(unit.suffix) {
             if let value = Double(argument.dropLast(unit.suffix.count)), value.isFinite {
                 self.seconds = value * unit.factor

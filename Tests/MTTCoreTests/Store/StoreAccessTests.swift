@@ -85,7 +85,7 @@ struct UnplacedUplinkTests {
         }
         let inside = try store.record(Uplink(deviceID: "d", receivedAt: t0.adding(seconds: 5)), session: session)
         let after = try store.record(Uplink(deviceID: "d", receivedAt: t0.adding(seconds: 60)), session: session)
-        #expect(try store.placeUnplacedUplinks() == 2)
+        #expect(try store.placeUnplacedUplinks().total == 2)
         let samples = try store.samples(session: session)
         let byUplink = Dictionary(uniqueKeysWithValues: samples.compactMap { s -> (Int64, Sample)? in
             guard case .uplink(let id) = s.subject else { return nil }
@@ -94,6 +94,6 @@ struct UnplacedUplinkTests {
         #expect(byUplink[inside]?.position == GeoPoint(latitude: 52, longitude: 5.005))
         #expect(byUplink[after]?.position == nil && byUplink[after]?.reason == "after the track ends (50 s late)")
         // Placed once: a second start finds nothing to do.
-        #expect(try store.placeUnplacedUplinks() == 0)
+        #expect(try store.placeUnplacedUplinks().total == 0)
     }
 }

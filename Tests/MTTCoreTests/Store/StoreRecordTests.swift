@@ -27,7 +27,7 @@ struct StoreRecordTests {
     /// where a record that points nowhere shows.
     @Test func integrityCheckNamesARecordThatRefersToAMissingOne() throws {
         let store = try Store(path: dir.file("dangling.sqlite"))
-        let session = try store.startSession(mode: .listener, gps: "fixed")
+        let session = try store.startSession(mode: .listener, SessionDescription(gps: "fixed"))
         let uplink = try store.record(Uplink(deviceID: "node-1", receivedAt: fix(1).time), session: session)
         try store.record(Sample(sessionID: session, subject: .uplink(uplink), time: fix(1).time, position: nil, method: .none))
         #expect(try store.integrityCheck() == "ok")
@@ -37,7 +37,7 @@ struct StoreRecordTests {
 
     @Test func fixRoundTripsWithEveryField() throws {
         let store = try Store(path: dir.file("fix.sqlite"))
-        let session = try store.startSession(mode: .matching, gps: "fixed")
+        let session = try store.startSession(mode: .matching, SessionDescription(gps: "fixed"))
         let original = fix(1)
         var bare = fix(2)
         bare.altitudeHAE = nil; bare.altitudeMSL = nil; bare.eph = nil; bare.epv = nil
@@ -49,7 +49,7 @@ struct StoreRecordTests {
 
     @Test func attemptLifecycleIsCountedByState() throws {
         let store = try Store(path: dir.file("attempts.sqlite"))
-        let session = try store.startSession(mode: .active, nodes: "fake:1")
+        let session = try store.startSession(mode: .active, SessionDescription(nodes: "fake:1"))
         let payload = LocationPayload(format: .tracked, latitude: 40.7, longitude: -74).bytes
         let a = try store.record(Attempt(sessionID: session, node: "fake:1", sequence: 1, payload: payload, fix: fix(1), sentAt: fix(1).time))
         let b = try store.record(Attempt(sessionID: session, node: "fake:1", sequence: 2, payload: payload, fix: fix(20), sentAt: fix(20).time))

@@ -1,0 +1,129 @@
+import Logging
+import Synchronization
+
+/// Completes sessions from the uplinks the network stored while mtt was offline: reads each
+/// target's window (device by device, or the whole application), stores each uplink once, joins
+/// attempts to what was heard and places matching and listener uplinks on their track — with the
+/// same store code the live run uses, so a fetched session reads as if MQTT had been live.
+/// A failed read changes nothing already stored; what it read before failing stays.
+public final class Fetcher: Sendable {
+    /// Uplinks stored per transaction.
+    static let batchSize = 500
+
+    private let store: Store
+    private let stopped = Atomic<Bool>(false)
+    private let logger = Logger(label: "mtt.fetch")
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    /// Stops reading: what was read so far is stored, the summary says it was interrupted.
+    public func stop() {
+        stopped.store(true, ordering: .relaxed)
+    }
+
+    /// Reads each target from its source; `progress` sees the running summary after each stored
+    /// batch (and each wait the server asks for).
+    public func run(
+        _ targets: [(target: FetchTarget, source: any StoredUplinkSource)], now: Timestamp = .now(),
+        progress: @escaping @Sendable (FetchSummary) -> Void = { _ in }
+    ) async -> FetchSummary {
+        let summary = Mutex(FetchSummary())
+        summary.withLock { s in s.warnings = targets.compactMap(\.target.warning) }
+        targets: for (target, source) in targets {
+            let session = target.session
+            summary.withLock { $0.sessions += 1 }
+            var complete = true
+            for device in target.devices.map({ $0.map(Optional.some) }) ?? [nil] {
+                if stopped.load(ordering: .relaxed) { break targets }
+                let pending = Mutex<[Uplink]>([])
+                let failure = Mutex<(any Error)?>(nil)
+                let store = self.store
+                // Runs on the reader's thread; storing there keeps the read and the writes in step.
+                let flush: @Sendable () -> Bool = {
+                    let uplinks = pending.withLock { p in defer { p.removeAll() }; return p }
+                    guard !uplinks.isEmpty else { return true }
+                    do {
+                        let outcome = try store.recordFetched(uplinks, session: session.id, mode: session.mode)
+                        let now = summary.withLock { s in
+                            s.new += outcome.new
+                            s.alreadyStored += outcome.alreadyStored
+                            s.heard += outcome.heard
+                            return s
+                        }
+                        progress(now)
+                        return true
+                    } catch {
+                        failure.withLock { $0 = error }
+                        return false
+                    }
+                }
+                let query = StoredUplinkQuery(device: device, after: target.after, before: target.before)
+                do {
+                    try await source.read(query) { [self] item in
+                        if stopped.load(ordering: .relaxed) { return false }
+                        switch item {
+                        case .uplink(let uplink):
+                            let keep = target.devEUIs.map { euis in uplink.devEUI.map(euis.contains) ?? false } ?? true
+                            summary.withLock {
+                                $0.read += 1
+                                if !keep { $0.otherDevices += 1 }
+                            }
+                            guard keep else { return true }
+                            let full = pending.withLock { p in
+                                p.append(uplink)
+                                return p.count >= Self.batchSize
+                            }
+                            return full ? flush() : true
+                        case .broken:
+                            summary.withLock { $0.broken += 1 }
+                        case .skipped:
+                            summary.withLock { $0.skipped += 1 }
+                        case .waiting:
+                            progress(summary.withLock { $0 })
+                        }
+                        return true
+                    }
+                    _ = flush()
+                } catch {
+                    // What was read before the failure is stored all the same.
+                    _ = flush()
+                    complete = false
+                    let name = device ?? "all devices"
+                    summary.withLock { $0.errors.append("session \(session.id), \(name): \(error)") }
+                    if error.endsTheFetch { break targets }
+                }
+                if let failure = failure.withLock({ $0 }) {
+                    summary.withLock { $0.errors.append("session \(session.id): the database refused the uplinks: \(failure)") }
+                    break targets
+                }
+            }
+            if stopped.load(ordering: .relaxed) { break targets }
+            do {
+                try finish(session, into: summary)
+                if complete { try store.markFetched(session: session.id, at: now) }
+            } catch {
+                summary.withLock { $0.errors.append("session \(session.id): \(error)") }
+            }
+        }
+        return summary.withLock { s in
+            s.interrupted = stopped.load(ordering: .relaxed)
+            return s
+        }
+    }
+
+    /// After a session's reads: its uplinks placed on the track, or its unheard attempts counted.
+    private func finish(_ session: StoredSession, into summary: borrowing Mutex<FetchSummary>) throws {
+        if session.mode == .active {
+            let lost = try store.unheardAttempts(session: session.id)
+            summary.withLock { $0.lost += lost }
+            return
+        }
+        let placement = try store.placeUnplacedUplinks(sessions: [session.id])
+        summary.withLock { s in
+            s.placed += placement.placed
+            s.unplaceable.merge(placement.unplaceable, uniquingKeysWith: +)
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import GRDB
+
+/// What storing a batch of fetched uplinks did.
+public struct FetchedBatchOutcome: Sendable, Hashable {
+    public var new = 0
+    /// Already in the database (MQTT brought them live, or an earlier fetch).
+    public var alreadyStored = 0
+    /// Attempts of an active session that these uplinks showed heard.
+    public var heard = 0
+}
+
+extension Store {
+    /// Stores uplinks `mtt fetch` read for a session, in one transaction: each once (an uplink is
+    /// the same by device, network receive time and frame counter, whether MQTT or a fetch
+    /// brought it); in an active session each is joined to the attempt it was, by DevEUI and frame
+    /// counter, exactly as a live uplink is. Existing rows are never changed but for that link.
+    public func recordFetched(_ uplinks: [Uplink], session: Int64, mode: CollectionMode) throws -> FetchedBatchOutcome {
+        try batch { batch in
+            var outcome = FetchedBatchOutcome()
+            let stored = try batch.db.cachedStatement(sql: "SELECT id FROM uplinks WHERE device_id = ? AND received_at = ? AND f_cnt IS ? LIMIT 1")
+            let sentAs = try batch.db.cachedStatement(sql: """
+                SELECT a.id AS attempt_id, f.* FROM attempts a LEFT JOIN fixes f ON f.id = a.fix_id
+                WHERE a.session_id = ? AND a.dev_eui = ? AND a.f_cnt = ? AND a.state = 'confirmed' AND a.uplink_id IS NULL
+                ORDER BY a.id DESC LIMIT 1
+                """)
+            for uplink in uplinks {
+                let existing = try Int64.fetchOne(stored, arguments: [uplink.deviceID, uplink.receivedAt.nanosecondsSinceEpoch, uplink.fCnt.map { Int64($0) }])
+                if existing != nil {
+                    outcome.alreadyStored += 1
+                    continue
+                }
+                let id = try batch.record(uplink, session: session)
+                outcome.new += 1
+                guard mode == .active, let devEUI = uplink.devEUI, let fCnt = uplink.fCnt,
+                      let row = try Row.fetchOne(sentAs, arguments: [session, devEUI, Int64(fCnt)])
+                else { continue }
+                let fix = (row["time"] as Int64?) == nil ? nil : Self.fix(from: row)
+                try batch.recordHeard(attempt: row["attempt_id"], uplink: id, session: session, fix: fix)
+                outcome.heard += 1
+            }
+            return outcome
+        }
+    }
+
+    /// The DevEUIs an active session's attempts were sent with: whose uplinks belong to it.
+    public func attemptDevEUIs(session: Int64) throws -> Set<String> {
+        try read { db in
+            Set(try String.fetchAll(db, sql: "SELECT DISTINCT dev_eui FROM attempts WHERE session_id = ? AND dev_eui IS NOT NULL", arguments: [session]))
+        }
+    }
+
+    /// Confirmed attempts of a session that no uplink showed heard: lost, as far as the network tells.
+    public func unheardAttempts(session: Int64) throws -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attempts WHERE session_id = ? AND state = 'confirmed' AND uplink_id IS NULL", arguments: [session]) ?? 0
+        }
+    }
+
+    /// A fetch read all of the session's stored uplinks.
+    public func markFetched(session: Int64, at time: Timestamp) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE sessions SET fetched_at = ? WHERE id = ?", arguments: [time.nanosecondsSinceEpoch, session])
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import MTTCore
+import MTTHTTP
+import MTTMQTT
+
+/// The options of `mtt fetch`, shared with `mtt sync --fetch`: where the stored uplinks are, with
+/// which key, for which sessions; and the run of MTTCore's `Fetcher` over them, shown as it goes.
+struct StoredUplinkFetchOptions: ParsableArguments {
+    @Option(name: .customLong("ttn-url"), help: ArgumentHelp(
+        "The Things Stack cluster, e.g. https://eu1.cloud.thethings.network (default: from the sessions' --mqtt-url).", valueName: "url"))
+    var ttnURL: String?
+
+    @Option(help: ArgumentHelp("The TTS application ID (default: from the sessions' --mqtt-user, APP_ID@ttn).", valueName: "app-id"))
+    var app: String?
+
+    @Option(name: .customLong("device"), help: ArgumentHelp(
+        "Read this TTS device ID's uplinks (repeatable; + for every device of the application), instead of the devices each session names.",
+        valueName: "id"))
+    var fetchDevice: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Complete the sessions since this time: RFC 3339 (2026-06-21T08:00:00Z) or a length of time ago (6h, 2d). Default 24h, what TTN keeps.",
+        valueName: "time"))
+    var since: String?
+
+    @Option(name: .customLong("api-key-file"), help: ArgumentHelp(
+        "File holding an API key with \"Read application traffic\" (chmod 600); else MTT_TTN_API_KEY, else MTT_MQTT_PASSWORD (the MQTT key has that right).",
+        valueName: "file"))
+    var apiKeyFile: String?
+
+    /// When the window starts; nil for an unreadable `--since`.
+    func sinceTime(now: Timestamp) -> Timestamp? {
+        guard let since else { return now.adding(seconds: -FetchPlanner().retention) }
+        if let time = RFC3339.parse(since) { return time }
+        guard let ago = DurationArgument(argument: since), ago.seconds >= 0 else { return nil }
+        return now.adding(seconds: -ago.seconds)
+    }
+
+    func validate() throws {
+        if sinceTime(now: .now()) == nil {
+            throw ValidationError("--since takes an RFC 3339 time (2026-06-21T08:00:00Z) or a length of time ago (6h, 2d), not \(since ?? "")")
+        }
+        if let ttnURL {
+            guard let url = URL(string: ttnURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+                throw ValidationError("--ttn-url takes the cluster's https:// URL, e.g. https://eu1.cloud.thethings.network, not \(ttnURL)")
+            }
+        }
+    }
+}
+
+/// One fetch as the command line runs it.
+struct StoredUplinkFetch {
+    var options: StoredUplinkFetchOptions
+    var timeout: Double = 30
+    /// A progress bar on stderr (a terminal, not --json).
+    var showProgress: Bool
+
+    /// Fetches every session of the window (`onlyUnfetched`: those no fetch completed yet).
+    /// Nil when there was no session to complete.
+    func run(store: Store, onlyUnfetched: Bool) async throws -> FetchSummary? {
+        let now = Timestamp.now()
+        guard let since = options.sinceTime(now: now) else { throw ValidationError("bad --since") }
+        let targets = try FetchPlanner().targets(in: store, since: since, devices: options.fetchDevice, onlyUnfetched: onlyUnfetched, now: now)
+        guard !targets.isEmpty else { return nil }
+        let key = try apiKey()
+        let transport = HTTPTransport(timeout: timeout, connections: 1, proxies: try ProxyConfiguration(environment: ProcessInfo.processInfo.environment))
+        let known = try store.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)).reversed()
+        let readers = try targets.map { target in
+            let address = try address(for: target.session, known: Array(known))
+            return (target, TTSStorageReader(cluster: address.cluster, application: address.application, apiKey: key, transport: transport) as any StoredUplinkSource)
+        }
+        let fetcher = Fetcher(store: store)
+        let bar = showProgress ? ProgressBar() : nil
+        let interrupts = InterruptWatch { fetcher.stop() }
+        defer { interrupts.cancel() }
+        let summary = await fetcher.run(readers, now: now) { bar?.update($0) }
+        bar?.finish()
+        return summary
+    }
+
+    /// The cluster and application of a session: the options, else the session's own MQTT
+    /// settings, else those of the newest session that has them.
+    private func address(for session: StoredSession, known: [StoredSession]) throws -> TTSApplicationAddress {
+        let described = [session.description] + known.map(\.description)
+        let cluster = options.ttnURL.flatMap(URL.init(string:))
+            ?? described.lazy.compactMap { $0.mqttURL.flatMap(TTSApplicationAddress.cluster(ofMQTT:)) }.first
+        let application = options.app ?? described.lazy.compactMap { $0.mqttUser.flatMap(TTSApplicationAddress.application(ofMQTTUser:)) }.first
+        guard let cluster else {
+            throw RuntimeFailure("session \(session.id) names no MQTT server to find its uplinks by: give --ttn-url (e.g. https://eu1.cloud.thethings.network)")
+        }
+        guard let application else {
+            throw RuntimeFailure("session \(session.id) names no application: give --app APP_ID (or run collect with --mqtt-user APP_ID@ttn)")
+        }
+        return TTSApplicationAddress(cluster: cluster, application: application)
+    }
+
+    private func apiKey() throws -> String {
+        if options.apiKeyFile == nil, ProcessInfo.processInfo.environment["MTT_TTN_API_KEY"]?.isEmpty ?? true,
+           let mqtt = ProcessInfo.processInfo.environment["MTT_MQTT_PASSWORD"], !mqtt.isEmpty {
+            return mqtt
+        }
+        return try SecretInput.read(file: options.apiKeyFile, environment: "MTT_TTN_API_KEY", what: "the TTN API key (or MTT_MQTT_PASSWORD)")
+    }
+
+    /// The summary for a person.
+    static func render(_ s: FetchSummary) -> String {
+        var lines = ["fetch: \(s.sessions) session(s), \(s.read) uplink(s) read: \(s.new) new, \(s.alreadyStored) already stored"
+            + (s.otherDevices > 0 ? ", \(s.otherDevices) of other devices left out" : "")
+            + (s.broken > 0 ? ", \(s.broken) broken line(s) skipped" : "")
+            + (s.skipped > 0 ? ", \(s.skipped) simulated or not uplinks skipped" : "")]
+        if s.heard + s.lost > 0 { lines.append("  attempts: \(s.heard) newly heard, \(s.lost) not heard (lost)") }
+        if s.placed > 0 || !s.unplaceable.isEmpty {
+            let unplaced = s.unplaceable.sorted { $0.value > $1.value }.map { "\($0.key) (\($0.value))" }.joined(separator: ", ")
+            lines.append("  track: \(s.placed) placed" + (unplaced.isEmpty ? "" : "; not placed: \(unplaced)"))
+        }
+        for warning in s.warnings { lines.append("  warning: \(warning)") }
+        for error in s.errors { lines.append("  error: \(error)") }
+        if s.interrupted { lines.append("  stopped before the end: what was read is stored; fetch again for the rest") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import MTTCore
+import MTTMQTT
+import TestSupport
+import Testing
+
+/// `mtt fetch` and `mtt sync --fetch` as a user runs them after a listener run without a network.
+@Suite("mtt fetch")
+struct FetchCommandTests {
+    let mtt = MTTCommand()
+    static let key = ["MTT_TTN_API_KEY": "NNSXS.TEST-KEY"]
+
+    /// A listener run with no --mqtt-url, then a Storage Integration holding three uplinks of the
+    /// session's device heard during it.
+    func offlineListenerRun() async throws -> StorageIntegrationServer {
+        let run = try await mtt.run([
+            "collect", "--mode", "listener", "--gps", "fixed:52.0907,5.1214", "--device", "mapper-node-1",
+            "--mqtt-user", "mtt-demo@ttn", "--duration", "3s", "--db", mtt.database,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let store = try Store(path: mtt.database)
+        let session = try #require(try store.session(1))
+        #expect(session.description.devices == ["mapper-node-1"] && session.description.mqttUser == "mtt-demo@ttn")
+        #expect(try store.status().gpsSamples >= 2)
+        let storage = try StorageIntegrationServer()
+        let start = session.startedAt
+        for (i, uplink) in StoredUplinks.make(3, from: start.adding(seconds: 0.5)).enumerated() {
+            _ = i
+            storage.store(String(decoding: UplinkEncoder.json(uplink), as: UTF8.self))
+        }
+        // Another device of the application, not named by the session: not read.
+        storage.store(String(decoding: UplinkEncoder.json(StoredUplinks.make(1, device: "someone-else", from: start)[0]), as: UTF8.self))
+        return storage
+    }
+
+    @Test func aListenerRunWithoutANetworkIsCompletedOnceFetched() async throws {
+        let storage = try await offlineListenerRun()
+        let first = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database], environment: Self.key)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("fetch: 1 session(s), 3 uplink(s) read: 3 new, 0 already stored"), "\(first.stdout)")
+        #expect(first.stdout.contains("track: 3 placed"), "\(first.stdout)")
+        // The session's device was asked for, under the application its MQTT user names.
+        #expect(storage.requests.allSatisfy { $0.path.hasPrefix("/api/v3/as/applications/mtt-demo/devices/mapper-node-1/packages/storage/uplink_message?") })
+        let status = try Store(path: mtt.database).status()
+        #expect(status.uplinks == 3 && status.samples == 3)
+
+        let again = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database, "--json"], environment: Self.key)
+        #expect(again.status == 0)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])
+        #expect(summary["new"] as? Int == 0 && summary["already_stored"] as? Int == 3 && summary["read"] as? Int == 3)
+        #expect(try Store(path: mtt.database).status().uplinks == 3)
+    }
+
+    @Test func refusalsSayWhatToDoAndChangeNothing() async throws {
+        let storage = try await offlineListenerRun()
+        let before = try Store(path: mtt.database).status()
+        let noKey = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database])
+        #expect(noKey.status == 1)
+        #expect(noKey.stderr.contains("the TTN API key (or MTT_MQTT_PASSWORD) is missing"), "\(noKey.stderr)")
+
+        let wrong = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database], environment: ["MTT_TTN_API_KEY": "NNSXS.WRONG"])
+        #expect(wrong.status == 1)
+        #expect(wrong.stderr.contains("the API key was not accepted (401"), "\(wrong.stderr)")
+
+        storage.behave { $0.active = false }
+        let inactive = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database], environment: Self.key)
+        #expect(inactive.status == 1)
+        #expect(inactive.stderr.contains("Applications → mtt-demo → Integrations → Storage Integration → Activate"), "\(inactive.stderr)")
+        #expect(try Store(path: mtt.database).status() == before)
+        #expect(try Store(path: mtt.database).session(1)?.fetchedAt == nil)
+    }
+
+    @Test func syncFetchesFirstThenUploadsWhatWasFetched() async throws {
+        let storage = try await offlineListenerRun()
+        let mapper = try LoopbackHTTPServer { _ in .status(200, #"{"success":true}"#) }
+        let arguments = ["sync", "--fetch", "--ttn-url", storage.baseURL, "--target", "ttnmapper", "--url", mapper.baseURL + "/android/v4", "--experiment", "mtt-tests", "--db", mtt.database]
+        let first = try await mtt.run(arguments, environment: Self.key)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("fetch: 1 session(s), 3 uplink(s) read: 3 new"), "\(first.stdout)")
+        #expect(first.stdout.contains("ttnmapper: 3 sent"), "\(first.stdout)")
+        #expect(mapper.requests.count == 3)
+
+        // Fetched within two minutes of the session's end (the network may still have been writing
+        // it): read again, nothing new, nothing sent twice.
+        let second = try await mtt.run(arguments, environment: Self.key)
+        #expect(second.status == 0)
+        #expect(second.stdout.contains("read: 0 new, 3 already stored"), "\(second.stdout)")
+        #expect(second.stdout.contains("ttnmapper: 0 sent"), "\(second.stdout)")
+        #expect(mapper.requests.count == 3)
+    }
+}
