@@ -13,11 +13,14 @@ let package = Package(
         .library(name: "MTTBluetooth", targets: ["MTTBluetooth"]),
         .library(name: "MTTSerial", targets: ["MTTSerial"]),
         .library(name: "MTTHTTP", targets: ["MTTHTTP"]),
+        .library(name: "MTTWeb", targets: ["MTTWeb"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The map's Prometheus metrics (its HTTP server is mtt's own: MTTWeb/Server/HTTPListener.swift says why).
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries from Debian's -dev packages. Each shim header stops the build with the
@@ -44,10 +47,16 @@ let package = Package(
         .target(name: "MTTMQTT", dependencies: ["MTTCore", "CMosquitto"]),
         .target(name: "MTTGPS", dependencies: ["MTTCore", "CGPS"]),
         .target(name: "MTTHTTP", dependencies: ["MTTCore", "COpenSSL"]),
+        .target(
+            name: "MTTWeb",
+            dependencies: [
+                "MTTCore",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]),
         .executableTarget(
             name: "mtt",
             dependencies: [
-                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS", "MTTHTTP", "CMalloc",
+                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS", "MTTHTTP", "MTTWeb", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -63,6 +72,7 @@ let package = Package(
         .testTarget(name: "MTTSerialTests", dependencies: ["MTTSerial", "TestSupport"]),
         .testTarget(name: "MTTMQTTTests", dependencies: ["MTTMQTT", "TestSupport"]),
         .testTarget(name: "MTTGPSTests", dependencies: ["MTTGPS", "TestSupport"]),
+        .testTarget(name: "MTTWebTests", dependencies: ["MTTWeb", "TestSupport"]),
         .testTarget(name: "MTTSyncTests", dependencies: ["MTTCore", "MTTMQTT", "MTTHTTP", "TestSupport"]),
         // Collection runs end to end: MTTCore's CollectionRun with the emulated BLE node and modems, a
         // real broker, and fetches from a loopback Storage Integration.

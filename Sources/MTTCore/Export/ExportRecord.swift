@@ -1,3 +1,5 @@
+import GRDB
+
 /// One point of an export: a heard sample, or an attempt the network did not hear.
 public struct ExportRecord: Sendable, Hashable {
     public enum Status: String, Sendable {
@@ -9,6 +11,9 @@ public struct ExportRecord: Sendable, Hashable {
         case failed
     }
 
+    /// Which record: `s` and the sample's id, or `a` and the attempt's.
+    public var id: String
+    public var session: Int64
     public var time: Timestamp
     public var latitude: Double
     public var longitude: Double
@@ -26,6 +31,16 @@ public struct ExportRecord: Sendable, Hashable {
     public var bestGateway: String?
     public var rssi: Double?
     public var snr: Double?
+    /// Each gateway that heard it, strongest first.
+    public var receptions: [HeardBy] = []
+
+    /// A gateway that heard a sample, with its position when the gateway shares it.
+    public struct HeardBy: Sendable, Hashable {
+        public var gateway: String
+        public var rssi: Double?
+        public var snr: Double?
+        public var position: GeoPoint?
+    }
 
     /// TTN Mapper's signal level: RSSI, lowered by a negative SNR.
     public var signalLevel: Double? {
@@ -34,19 +49,51 @@ public struct ExportRecord: Sendable, Hashable {
 }
 
 /// Which records to export.
-public struct ExportFilter: Sendable {
+public struct ExportFilter: Sendable, Hashable {
     public var since: Timestamp?
     public var until: Timestamp?
     public var mode: CollectionMode?
+    public var session: Int64?
+    /// Only samples stored after this one, and attempts after this one resolved by then: what is
+    /// new since a live map last looked (an attempt is shown unheard once its uplink had time).
+    public var newer: (sample: Int64, attempt: Int64, resolvedBy: Timestamp)?
 
-    public init(since: Timestamp? = nil, until: Timestamp? = nil, mode: CollectionMode? = nil) {
+    public init(since: Timestamp? = nil, until: Timestamp? = nil, mode: CollectionMode? = nil, session: Int64? = nil) {
         self.since = since
         self.until = until
         self.mode = mode
+        self.session = session
+    }
+
+    public static func == (a: ExportFilter, b: ExportFilter) -> Bool {
+        a.since == b.since && a.until == b.until && a.mode == b.mode && a.session == b.session
+            && a.newer?.sample == b.newer?.sample && a.newer?.attempt == b.newer?.attempt && a.newer?.resolvedBy == b.newer?.resolvedBy
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(since)
+        hasher.combine(until)
+        hasher.combine(mode)
+        hasher.combine(session)
     }
 
     /// SQL conditions on a time column and `sessions.mode`, with their arguments.
     func sql(time column: String) -> (String, [Int64?], String?) {
         ("\(column) >= ? AND \(column) <= ?", [since?.nanosecondsSinceEpoch ?? Int64.min, until?.nanosecondsSinceEpoch ?? Int64.max], mode?.rawValue)
+    }
+
+    /// The condition on `sessions` (mode and session), ANDed, with its arguments in order.
+    func sessionSQL() -> (String, [any DatabaseValueConvertible]) {
+        var condition = ""
+        var arguments: [any DatabaseValueConvertible] = []
+        if let mode {
+            condition += " AND sessions.mode = ?"
+            arguments.append(mode.rawValue)
+        }
+        if let session {
+            condition += " AND sessions.id = ?"
+            arguments.append(session)
+        }
+        return (condition, arguments)
     }
 }

@@ -1,18 +1,22 @@
 import Foundation
 
-/// Buffered text output to a file or stdout: exports write in 64 KiB pieces, never the whole file
-/// in memory. A write that fails (a full disk, a closed pipe) throws `OutputError` with the reason.
+/// Buffered text output to a file, stdout or a stream (an HTTP answer): exports write in 64 KiB
+/// pieces, never the whole file in memory. A write that fails (a full disk, a closed pipe, a client
+/// gone) throws `OutputError` with the reason.
 public final class TextSink {
-    private let descriptor: Int32
+    private enum Destination {
+        case descriptor(Int32, closes: Bool)
+        case pieces((_ bytes: [UInt8]) throws(OutputError) -> Void)
+    }
+
+    private let destination: Destination
     private let target: String
     private var buffer: [UInt8] = []
-    private let closesDescriptor: Bool
 
     /// Writes to standard output.
     public init() {
-        descriptor = STDOUT_FILENO
+        destination = .descriptor(STDOUT_FILENO, closes: false)
         target = "stdout"
-        closesDescriptor = false
         buffer.reserveCapacity(65_536)
     }
 
@@ -20,9 +24,16 @@ public final class TextSink {
     public init(path: String) throws(OutputError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw OutputError(target: path, errno: errno) }
-        descriptor = fd
+        destination = .descriptor(fd, closes: true)
         target = path
-        closesDescriptor = true
+        buffer.reserveCapacity(65_536)
+    }
+
+    /// Hands each 64 KiB piece to `pieces`, which may block (a slow reader holds the writer back
+    /// rather than letting the pieces pile up in memory).
+    public init(target: String, pieces: @escaping (_ bytes: [UInt8]) throws(OutputError) -> Void) {
+        destination = .pieces(pieces)
+        self.target = target
         buffer.reserveCapacity(65_536)
     }
 
@@ -33,12 +44,15 @@ public final class TextSink {
 
     public func flush() throws(OutputError) {
         guard !buffer.isEmpty else { return }
-        try OutputError.writeAll(buffer, to: descriptor, target: target)
+        switch destination {
+        case .descriptor(let fd, _): try OutputError.writeAll(buffer, to: fd, target: target)
+        case .pieces(let hand): try hand(buffer)
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 
     public func close() throws(OutputError) {
         try flush()
-        if closesDescriptor, Glibc.close(descriptor) != 0 { throw OutputError(target: target, errno: errno) }
+        if case .descriptor(let fd, closes: true) = destination, Glibc.close(fd) != 0 { throw OutputError(target: target, errno: errno) }
     }
 }

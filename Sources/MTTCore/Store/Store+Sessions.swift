@@ -97,3 +97,23 @@ extension Store {
             fetchedAt: (row["fetched_at"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)))
     }
 }
+
+extension StoredSession: Encodable {
+    enum CodingKeys: String, CodingKey {
+        case id, mode, nodes, gps, network, devices
+        case startedAt = "started_at", endedAt = "ended_at", fetchedAt = "fetched_at"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(id, forKey: .id)
+        try c.encode(mode.rawValue, forKey: .mode)
+        try c.encode(RFC3339.string(startedAt), forKey: .startedAt)
+        try c.encode(endedAt.map { RFC3339.string($0) }, forKey: .endedAt)
+        try c.encode(fetchedAt.map { RFC3339.string($0) }, forKey: .fetchedAt)
+        try c.encode(description.nodes, forKey: .nodes)
+        try c.encode(description.gps, forKey: .gps)
+        try c.encode(description.network, forKey: .network)
+        try c.encode(description.devices, forKey: .devices)
+    }
+}

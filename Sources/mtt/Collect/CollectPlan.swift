@@ -17,6 +17,8 @@ struct CollectPlan {
     var devices: [String] = []
     /// The MQTT user, also without --mqtt-url: it names the application `mtt fetch` reads.
     var mqttUser: String?
+    /// `--web`: the live map, served while the run lasts.
+    var web: MapServing?
     var databasePath: String?
     var policy: SendPolicy
     var interval: Double

@@ -3,6 +3,7 @@ import Foundation
 import MTTCore
 import MTTMQTT
 import MTTSerial
+import MTTWeb
 import Synchronization
 
 struct Collect: AsyncParsableCommand {
@@ -81,6 +82,12 @@ struct Collect: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Run a fully simulated collection this many times faster than real time (\(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText)).", valueName: "factor"))
     var speed: Double = 1
 
+    @Option(help: ArgumentHelp("Also serve the live map (as mtt serve does) on this address, e.g. 127.0.0.1:8080, or 0.0.0.0:8080 for a phone (then with a token).", valueName: "host:port"))
+    var web: String?
+
+    @Option(name: .customLong("web-token-file"), help: ArgumentHelp("With --web off loopback: the token, from a file only you can read (default: a new one, printed in the link).", valueName: "file"))
+    var webTokenFile: String?
+
     /// Faster than 1000× the simulated drive outruns the store and the clock's own sleeps.
     static let speeds = 0.1...1000.0
 
@@ -141,6 +148,10 @@ struct Collect: AsyncParsableCommand {
         plan.fakeGateways = gateways
         plan.devices = device
         plan.mqttUser = mqttUser
+        if let web {
+            _ = try MapServing.address(web)
+            plan.web = MapServing(listen: web, tokenFile: webTokenFile)
+        }
         if !Self.speeds.contains(speed) {
             throw ValidationError("--speed takes \(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText), not \(speed)")
         }
@@ -184,6 +195,17 @@ enum CollectSession {
             Console.error("mtt: \(run.placedAtStart) uplink(s) an interrupted run left without a sample are now placed on their track")
         }
         run.start()
+        var map: MapServer?
+        if let web = plan.web {
+            do {
+                let started = try await web.start(store: run.store, run: RunView(session: run.session) { run.stats })
+                map = started.server
+                for link in started.links { Console.error("mtt: the live map is at \(link)") }
+            } catch {
+                // The map is a view; the collection goes on without it.
+                Console.error("mtt: no live map: \(error)")
+            }
+        }
 
         // Stop on Ctrl-C, SIGTERM, SIGHUP or the duration; redraw the live status each second meanwhile.
         let stop = StopSignal()
@@ -206,6 +228,7 @@ enum CollectSession {
             out.flush()
             try? await Task.sleep(for: .milliseconds(style == .live ? 1000 : 100))
         }
+        map?.stop()
         let failure = await run.stop()
         ports.close()
         out.flush()

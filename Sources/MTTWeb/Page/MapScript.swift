@@ -1,0 +1,223 @@
+/// The map page's script: plain JavaScript over Leaflet, the same for `mtt serve` (data from the
+/// API, live through Server-Sent Events) and `mtt report` (data inlined as `MTT_DATA`).
+enum MapScript {
+    static let text = #"""
+(function () {
+  'use strict';
+  var config = window.MTT_CONFIG || {};
+  var embedded = window.MTT_DATA || null;
+  var token = new URLSearchParams(location.search).get('token');
+  var $ = function (id) { return document.getElementById(id); };
+  var BANDS = [
+    ['#ff0000', '> -100 dBm'], ['#ff7f00', '-100 … -105'], ['#ffff00', '-105 … -110'],
+    ['#00ff00', '-110 … -115'], ['#00ffff', '-115 … -120'], ['#0000ff', '≤ -120'], ['#000000', 'not heard']
+  ];
+
+  function apiURL(path, params) {
+    var url = new URL(path, location.href);
+    Object.keys(params || {}).forEach(function (k) { if (params[k]) url.searchParams.set(k, params[k]); });
+    if (token) url.searchParams.set('token', token);
+    return url.toString();
+  }
+  function getJSON(path, params) {
+    return fetch(apiURL(path, params)).then(function (r) {
+      if (!r.ok) return r.text().then(function (t) { throw new Error(path + ': ' + r.status + ' ' + t); });
+      return r.json();
+    });
+  }
+  function text(value, unit) { return value === null || value === undefined ? '–' : value + (unit || ''); }
+  function escapeHTML(s) { return String(s).replace(/[&<>"']/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; }); }
+  function km(a, b) {
+    var r = Math.PI / 180, dLat = (b[0] - a[0]) * r, dLon = (b[1] - a[1]) * r;
+    var h = Math.sin(dLat / 2) * Math.sin(dLat / 2) + Math.cos(a[0] * r) * Math.cos(b[0] * r) * Math.sin(dLon / 2) * Math.sin(dLon / 2);
+    return 6371 * 2 * Math.atan2(Math.sqrt(h), Math.sqrt(1 - h));
+  }
+
+  var map = L.map('map', { preferCanvas: true, worldCopyJump: true });
+  var renderer = L.canvas({ padding: 0.5 });
+  if (config.tiles) {
+    // Online, the map has streets; offline (the usual case in the field) the dots draw on the
+    // plain background, with the scale.
+    L.tileLayer(config.tiles, { maxZoom: 19, attribution: config.attribution || '' }).addTo(map);
+  }
+  L.control.scale({ imperial: false }).addTo(map);
+  map.setView([52.09, 5.12], 12);
+  var trackLayer = L.layerGroup().addTo(map);
+  var dotLayer = L.layerGroup().addTo(map);
+  var gatewayLayer = L.layerGroup().addTo(map);
+  var linkLayer = L.layerGroup().addTo(map);
+  var state = { features: [], bands: {}, gateways: {}, filter: {} };
+
+  function addFeature(f) {
+    var c = f.geometry.coordinates, p = f.properties;
+    var marker = L.circleMarker([c[1], c[0]], {
+      renderer: renderer, radius: 5, weight: 1, color: p.color === '#000000' ? '#ffffff' : '#333333',
+      fillColor: p.color, fillOpacity: 1
+    });
+    marker.on('click', function () { details(f, marker); });
+    marker.addTo(dotLayer);
+    state.features.push(f);
+    state.bands[p.color] = (state.bands[p.color] || 0) + 1;
+  }
+
+  function details(f, marker) {
+    var p = f.properties, here = [f.geometry.coordinates[1], f.geometry.coordinates[0]];
+    linkLayer.clearLayers();
+    var rows = (p.heard_by || []).map(function (g) {
+      var known = g.lat !== undefined && g.lon !== undefined;
+      if (known) L.polyline([here, [g.lat, g.lon]], { renderer: renderer, color: p.color, weight: 2, opacity: 0.8 }).addTo(linkLayer);
+      return '<tr><td>' + escapeHTML(g.gateway) + '</td><td>' + text(g.rssi, ' dBm') + '</td><td>' + text(g.snr, ' dB') +
+        '</td><td>' + (known ? km(here, [g.lat, g.lon]).toFixed(2) + ' km' : 'position not public') + '</td></tr>';
+    }).join('');
+    var html = '<b>' + escapeHTML(p.time) + '</b><br>' + escapeHTML(p.status) + (p.device ? ' · ' + escapeHTML(p.device) : '') +
+      (p.f_cnt !== null ? ' · f_cnt ' + p.f_cnt : '') + '<br>SF ' + text(p.sf) + ' · RSSI ' + text(p.rssi, ' dBm') + ' · SNR ' + text(p.snr, ' dB') +
+      (rows ? '<table class="gw"><tr><th>gateway</th><th>RSSI</th><th>SNR</th><th>distance</th></tr>' + rows + '</table>' : '');
+    marker.bindPopup(html).openPopup();
+  }
+
+  function showDrawn() {
+    var d = $('drawn');
+    d.dataset.count = state.features.length;
+    d.dataset.bands = JSON.stringify(state.bands);
+    d.textContent = state.features.length + ' dots';
+    // When the dots were drawn, for the benchmark of a page with 100,000 of them.
+    d.dataset.drawnAt = String(Math.round(performance.now()));
+  }
+
+  function drawSamples(fc, fit) {
+    dotLayer.clearLayers();
+    linkLayer.clearLayers();
+    state.features = [];
+    state.bands = {};
+    fc.features.forEach(addFeature);
+    if (fit && fc.features.length) {
+      map.fitBounds(L.latLngBounds(fc.features.map(function (f) { return [f.geometry.coordinates[1], f.geometry.coordinates[0]]; })), { padding: [20, 20], maxZoom: 16 });
+    }
+    tables();
+    showDrawn();
+  }
+
+  function drawTrack(fc) {
+    trackLayer.clearLayers();
+    fc.features.forEach(function (f) {
+      var points = f.geometry.coordinates.map(function (c) { return [c[1], c[0]]; });
+      if (points.length > 1) L.polyline(points, { renderer: renderer, color: '#555555', weight: 2, opacity: 0.6 }).addTo(trackLayer);
+    });
+  }
+
+  function drawGateways(list) {
+    gatewayLayer.clearLayers();
+    state.gateways = {};
+    list.forEach(function (g) {
+      state.gateways[g.gateway] = g;
+      if (g.lat !== null && g.lon !== null) {
+        L.circleMarker([g.lat, g.lon], { renderer: renderer, radius: 7, weight: 3, color: '#000000', fillColor: '#ffffff', fillOpacity: 1 })
+          .bindTooltip(g.gateway).addTo(gatewayLayer);
+      }
+    });
+    $('gateways').innerHTML = '<tr><th>gateway</th><th>uplinks</th><th>best RSSI</th><th>best SNR</th><th>position</th></tr>' +
+      list.map(function (g) {
+        return '<tr><td>' + escapeHTML(g.gateway) + '</td><td>' + g.uplinks + '</td><td>' + text(g.best_rssi, ' dBm') + '</td><td>' +
+          text(g.best_snr, ' dB') + '</td><td>' + (g.lat !== null ? g.lat.toFixed(4) + ', ' + g.lon.toFixed(4) : 'not public') + '</td></tr>';
+      }).join('');
+  }
+
+  function tables() {
+    var bySF = {};
+    state.features.forEach(function (f) {
+      var sf = f.properties.sf === null ? '?' : 'SF' + f.properties.sf;
+      var row = bySF[sf] || (bySF[sf] = { heard: 0, other: 0 });
+      if (f.properties.status === 'heard') row.heard++; else row.other++;
+    });
+    $('sfs').innerHTML = '<tr><th>SF</th><th>heard</th><th>not heard</th></tr>' + Object.keys(bySF).sort().map(function (k) {
+      return '<tr><td>' + k + '</td><td>' + bySF[k].heard + '</td><td>' + bySF[k].other + '</td></tr>';
+    }).join('');
+  }
+
+  function legend() {
+    $('legend').innerHTML = '<h2>RSSI + min(SNR, 0)</h2>' + BANDS.map(function (b) {
+      return '<div><span class="swatch" style="background:' + b[0] + '"></span>' + b[1] + '</div>';
+    }).join('');
+  }
+
+  function renderStatus(s) {
+    var st = s.store, run = s.run, lines = [];
+    if (run) {
+      lines.push(['GPS', escapeHTML(run.gps) + (run.fix ? ' · ' + run.fix.lat.toFixed(5) + ', ' + run.fix.lon.toFixed(5) + (run.fix.satellites ? ' · ' + run.fix.satellites + ' sats' : '') : '')]);
+      lines.push(['Network', escapeHTML(run.network)]);
+      lines.push(['Last attempt', run.last_attempt ? escapeHTML(run.last_attempt.time + ' by ' + run.last_attempt.node) : '–']);
+      lines.push(['Last heard', run.last_success ? escapeHTML(run.last_success.time) + ' · ' + text(run.last_success.rssi, ' dBm') + ' · ' + run.last_success.gateways + ' gw' : '–']);
+      lines.push(['This run', run.attempts + ' attempts · ' + run.confirmed + ' sent · ' + run.heard + ' heard · loss ' + (run.loss_percent === null || run.loss_percent === undefined ? 'n/a' : run.loss_percent.toFixed(0) + ' %')]);
+    }
+    (st.nodes || []).forEach(function (n) {
+      lines.push(['Node ' + escapeHTML(n.node), (n.state === 'connected' ? 'connected' : 'LOST: ' + escapeHTML(n.reason || '')) + ' · ' + n.reconnects + ' reconnects']);
+    });
+    lines.push(['Stored', st.attempts + ' attempts · ' + st.heard + ' heard · ' + st.uplinks + ' uplinks · ' + st.samples + ' samples']);
+    var loss = st.confirmed + st.failed > 0 ? (100 * (st.confirmed + st.failed - st.heard) / (st.confirmed + st.failed)).toFixed(0) + ' %' : 'n/a';
+    lines.push(['Loss', loss]);
+    lines.push(['To upload', Object.keys(st.unsynced).sort().map(function (k) { return k + ' ' + st.unsynced[k]; }).join(' · ')]);
+    lines.push(['Updated', escapeHTML(s.time)]);
+    var box = $('status');
+    box.innerHTML = '<h2>Status</h2><table>' + lines.map(function (l) { return '<tr><th>' + l[0] + '</th><td>' + l[1] + '</td></tr>'; }).join('') + '</table>';
+    box.dataset.updates = String(Number(box.dataset.updates || 0) + 1);
+    box.dataset.attempts = String(st.attempts);
+    box.dataset.samples = String(st.samples);
+  }
+
+  function matchesFilter(f) {
+    var p = f.properties, filter = state.filter;
+    if (filter.session && String(p.session) !== String(filter.session)) return false;
+    if (filter.since && p.time < filter.since) return false;
+    if (filter.until && p.time > filter.until) return false;
+    return true;
+  }
+
+  function readFilter() {
+    var iso = function (v) { return v ? new Date(v).toISOString() : ''; };
+    state.filter = { session: $('session').value, since: iso($('since').value), until: iso($('until').value) };
+  }
+
+  function problem(e) { $('problem').textContent = String(e && e.message || e); }
+
+  function load(fit) {
+    if (embedded) {
+      drawTrack(embedded.track);
+      drawGateways(embedded.gateways);
+      drawSamples(embedded.samples, fit);
+      renderStatus(embedded.status);
+      return Promise.resolve();
+    }
+    var params = state.filter;
+    return Promise.all([getJSON('api/track.geojson', params), getJSON('api/gateways', params), getJSON('api/samples.geojson', params)])
+      .then(function (r) { drawTrack(r[0]); drawGateways(r[1]); drawSamples(r[2], fit); $('problem').textContent = ''; })
+      .catch(problem);
+  }
+
+  function sessions(list) {
+    $('session').innerHTML = '<option value="">all sessions</option>' + list.map(function (s) {
+      return '<option value="' + s.id + '">' + s.id + ' · ' + escapeHTML(s.mode) + ' · ' + escapeHTML(s.started_at.slice(0, 16).replace('T', ' ')) + '</option>';
+    }).join('');
+  }
+
+  legend();
+  $('apply').addEventListener('click', function () { readFilter(); load(true); });
+  if (embedded) {
+    sessions(embedded.sessions);
+    $('filters').hidden = true;
+    load(true);
+  } else {
+    getJSON('api/sessions').then(sessions).catch(problem);
+    load(true);
+    getJSON('api/status').then(function (s) { renderStatus({ store: s, run: null, time: new Date().toISOString() }); }).catch(problem);
+    if (window.EventSource) {
+      var events = new EventSource(apiURL('api/events'));
+      events.addEventListener('status', function (e) { renderStatus(JSON.parse(e.data)); });
+      events.addEventListener('sample', function (e) {
+        var f = JSON.parse(e.data);
+        if (matchesFilter(f)) { addFeature(f); tables(); showDrawn(); }
+      });
+    }
+  }
+})();
+"""#
+}

@@ -1,0 +1,34 @@
+import Foundation
+import MTTCore
+
+/// `mtt report`: the map as one HTML file that opens anywhere, offline — Leaflet, the page's
+/// script and style, and the data (status, sessions, gateways, track, samples) inlined; nothing is
+/// fetched but map tiles, and those only when the browser is online. Written as the database is
+/// read: 100,000 samples never sit in memory at once.
+public enum MapReport {
+    /// Writes the report of the records `filter` selects; returns how many samples it holds.
+    @discardableResult
+    public static func write(_ store: Store, filter: ExportFilter, assets: MapAssets, to sink: TextSink) throws -> Int {
+        let encoder = JSONEncoder.stable()
+        func json(_ value: some Encodable) throws -> String {
+            MapPage.scriptSafe(String(decoding: try encoder.encode(value), as: UTF8.self))
+        }
+        let status = LiveStatus(store: try store.status(), run: nil)
+        let page = MapPage.html(title: "mtt coverage report", .init(
+            head: "<style>\n\(MapPage.scriptSafe(assets.leafletStyle))\n</style>\n<style>\n\(MapStyle.text)\n</style>",
+            scripts: "@DATA@"))
+        let parts = page.components(separatedBy: "@DATA@")
+        try sink.write(parts[0])
+        try sink.write("<script>\n\(MapPage.scriptSafe(assets.leafletScript))\n</script>\n")
+        try sink.write("<script>\(MapPage.scriptSafe(assets.configuration))</script>\n")
+        try sink.write("<script>\nwindow.MTT_DATA = {\"status\": \(try json(status)),\n\"sessions\": \(try json(try store.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)).filter { filter.session == nil || $0.id == filter.session })),\n")
+        try sink.write("\"gateways\": \(try json(try store.gatewaySummaries(filter))),\n\"track\": ")
+        try TrackGeoJSONWriter.write(store, filter: filter, to: sink)
+        try sink.write(",\n\"samples\": ")
+        let count = try Exporter.export(store, as: .geojson, filter: filter, to: sink)
+        try sink.write("};\n</script>\n<script>\n\(MapPage.scriptSafe(MapScript.text))\n</script>")
+        try sink.write(parts.count > 1 ? parts[1] : "")
+        try sink.flush()
+        return count
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import MTTCore
+import Synchronization
+
+/// `mtt serve` and `mtt collect --web`: the map page, its JSON API, live events and metrics.
+/// Read-only: no request changes anything in the database.
+public final class MapServer: Sendable {
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    private let store: Store
+    private let assets: MapAssets
+    private let access: WebAccess
+    private let listen: HostPort
+    private let live: LiveFeed
+    private let metrics = MapMetrics()
+    private let listener = Mutex<HTTPListener?>(nil)
+
+    /// - Parameter run: the collection running in this process, for the status block.
+    public init(store: Store, listen: HostPort, access: WebAccess, assets: MapAssets, run: RunView? = nil) {
+        self.store = store
+        self.assets = assets
+        self.access = access
+        self.listen = listen
+        live = LiveFeed(store: store, run: run)
+    }
+
+    /// Starts listening; returns the address, with the port the system chose for port 0.
+    public func start() throws(Problem) -> HostPort {
+        let listener = try HTTPListener(listen: listen) { [weak self] request in
+            self?.respond(to: request) ?? .text(503, "the map is stopping\n")
+        }
+        self.listener.withLock { $0 = listener }
+        return HostPort(host: listen.host, port: listener.port)
+    }
+
+    public func stop() {
+        listener.withLock { $0?.stop() }
+        live.stop()
+    }
+
+    /// Routes from the fixed table; everything else is 404.
+    func respond(to request: MapRequest) -> MapResponse {
+        if let file = assets.file(request.path) {
+            return .whole(status: 200, type: file.type, body: Array(file.body.utf8))
+        }
+        let known = ["/", "/api/status", "/api/sessions", "/api/samples.geojson", "/api/track.geojson", "/api/gateways", "/api/events", "/metrics"]
+        guard known.contains(request.path) else { return .text(404, "no such page: \(request.path)\n") }
+        guard access.allows(authorization: request.headers["authorization"], queryToken: request.query("token")) else {
+            return .whole(
+                status: 401, type: "text/plain; charset=utf-8",
+                body: Array("this map needs its token: open the link mtt printed when it started (…?token=…)\n".utf8),
+                headers: ["WWW-Authenticate": "Bearer"])
+        }
+        let items = request.query.filter { $0.name != "token" }
+        do {
+            switch request.path {
+            case "/":
+                return .whole(status: 200, type: "text/html; charset=utf-8", body: Array(assets.servedPage.utf8))
+            case "/api/status":
+                _ = try MapQuery(items)
+                return try Self.json(try store.status())
+            case "/api/sessions":
+                _ = try MapQuery(items)
+                return try Self.json(try store.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)))
+            case "/api/gateways":
+                return try Self.json(try store.gatewaySummaries(try MapQuery(items).filter))
+            case "/api/samples.geojson":
+                let filter = try MapQuery(items).filter
+                return .written(type: "application/geo+json") { [store] sink in try Exporter.export(store, as: .geojson, filter: filter, to: sink) }
+            case "/api/track.geojson":
+                let filter = try MapQuery(items).filter
+                return .written(type: "application/geo+json") { [store] sink in try TrackGeoJSONWriter.write(store, filter: filter, to: sink) }
+            case "/api/events":
+                _ = try MapQuery(items)
+                return .events(live.subscribe())
+            default:
+                _ = try MapQuery(items)
+                return .whole(status: 200, type: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics.text(for: try live.status()).utf8))
+            }
+        } catch let invalid as MapQuery.Invalid {
+            return .text(400, invalid.description + "\n")
+        } catch {
+            return .text(500, "\(error)\n")
+        }
+    }
+
+    private static func json(_ value: some Encodable) throws -> MapResponse {
+        var data = try JSONEncoder.stable().encode(value)
+        data.append(UInt8(ascii: "\n"))
+        return .whole(status: 200, type: "application/json", body: [UInt8](data))
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import MTTCore
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the coverage map, its JSON API and metrics from the database.",
+        discussion: """
+            Open the link it prints. The page draws every sample in TTN Mapper's colours, attempts \
+            nobody heard in black, the track and the gateways; a click on a dot shows its details and \
+            lines to its gateways. The status block follows what a collection writes to the same \
+            database, live. On a phone: run it on the Pi with --listen 0.0.0.0:8080 and open the \
+            printed link (it carries a token) on the phone on the Pi's Wi-Fi. Nothing on the server \
+            changes data.
+
+            API: /api/status (as mtt status --json), /api/sessions, /api/samples.geojson and \
+            /api/track.geojson (?session=N&since=TIME&until=TIME), /api/gateways, /api/events \
+            (Server-Sent Events), /metrics (Prometheus).
+            """)
+
+    @Option(help: ArgumentHelp("Address to listen on. Anything but loopback needs the token.", valueName: "host:port"))
+    var listen = MapServing.defaultListen
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp(
+        "Off loopback: the token, from a file only you can read (default: a new one each start, printed in the link).", valueName: "file"))
+    var tokenFile: String?
+
+    @Option(help: ArgumentHelp("Map tiles when the browser is online: a URL with {z}/{x}/{y}, or none (default OpenStreetMap).", valueName: "url"))
+    var tiles: String?
+
+    @OptionGroup var database: DatabaseOptions
+
+    func validate() throws {
+        _ = try MapServing.address(listen)
+        _ = try MapServing.tileTemplate(tiles)
+    }
+
+    func run() async throws {
+        let store = try database.openStore(.readOnly)
+        let (server, links) = try await MapServing(listen: listen, tokenFile: tokenFile, tiles: tiles).start(store: store)
+        for link in links { Console.out("mtt: the map is at \(link)") }
+        let stop = StopSignal()
+        let interrupts = InterruptWatch { stop.fire() }
+        defer { interrupts.cancel() }
+        while !stop.fired { try? await Task.sleep(for: .milliseconds(200)) }
+        server.stop()
+    }
+}

@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import MTTCore
+import MTTWeb
+
+/// Where and for whom the map is served: `mtt serve`, and `mtt collect --web`.
+struct MapServing {
+    var listen: String
+    var tokenFile: String?
+    var tiles: String?
+
+    static let defaultListen = "127.0.0.1:8080"
+
+    /// The tiles option as the page takes it: none, OpenStreetMap's, or a template.
+    static func tileTemplate(_ option: String?) throws -> String? {
+        guard let option else { return MapAssets.openStreetMap }
+        if option == "none" { return nil }
+        guard option.hasPrefix("https://") || option.hasPrefix("http://"), option.contains("{z}") else {
+            throw ValidationError("--tiles takes a tile URL with {z}, {x} and {y} (e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png), or none")
+        }
+        return option
+    }
+
+    static func address(_ text: String) throws -> HostPort {
+        do {
+            return try HostPort(parsing: text, defaultPort: 8080)
+        } catch {
+            throw ValidationError("--listen takes HOST:PORT, such as 127.0.0.1:8080 or 0.0.0.0:8080, not \(text)")
+        }
+    }
+
+    /// Starts the map over `store`; returns the server and the links to open (with the token,
+    /// off loopback: printed once, never logged elsewhere).
+    func start(store: Store, run: RunView? = nil) async throws -> (server: MapServer, links: [String]) {
+        let address = try Self.address(listen)
+        var token: String?
+        if !WebAccess.isLoopback(address.host) {
+            token = try tokenFile.map { try SecretInput.read(file: $0, environment: "", what: "the map's token") } ?? WebAccess.generateToken()
+        }
+        let assets: MapAssets
+        do {
+            assets = try MapAssets.load(tiles: try Self.tileTemplate(tiles))
+        } catch {
+            throw RuntimeFailure("\(error)")
+        }
+        let server: MapServer
+        let bound: HostPort
+        do {
+            server = MapServer(store: store, listen: address, access: WebAccess(token: token), assets: assets, run: run)
+            bound = try server.start()
+        } catch {
+            throw RuntimeFailure("\(error)")
+        }
+        let hosts = address.host == "0.0.0.0" || address.host == "::" ? NetworkAddresses.ofThisMachine() : [bound.host]
+        let links = hosts.map { host in
+            "http://\(HostPort(host: host, port: bound.port).description)/" + (token.map { "?token=\($0)" } ?? "")
+        }
+        return (server, links)
+    }
+}

@@ -1,0 +1,22 @@
+import Glibc
+
+/// This machine's IPv4 addresses other than loopback: where a phone on the same Wi-Fi reaches a
+/// map served on 0.0.0.0.
+enum NetworkAddresses {
+    static func ofThisMachine() -> [String] {
+        var first: UnsafeMutablePointer<ifaddrs>?
+        guard getifaddrs(&first) == 0 else { return ["127.0.0.1"] }
+        defer { freeifaddrs(first) }
+        var found: [String] = []
+        var entry = first
+        while let current = entry {
+            defer { entry = current.pointee.ifa_next }
+            guard let address = current.pointee.ifa_addr, address.pointee.sa_family == sa_family_t(AF_INET) else { continue }
+            var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+            guard getnameinfo(address, socklen_t(MemoryLayout<sockaddr_in>.size), &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0 else { continue }
+            let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if !text.hasPrefix("127.") { found.append(text) }
+        }
+        return found.isEmpty ? ["127.0.0.1"] : found
+    }
+}

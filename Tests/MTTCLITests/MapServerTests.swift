@@ -1,0 +1,172 @@
+import Foundation
+import MTTCore
+import TestSupport
+import Testing
+
+/// `mtt serve` and `mtt report` as a user opens them: the API next to the command line, bad
+/// requests, the token off loopback, and the page itself in headless Chromium.
+@Suite("The map", .serialized)
+struct MapServerTests {
+    let mtt = MTTCommand()
+
+    /// `mtt serve` on the map test database; returns it and the link it printed.
+    func serve(_ extra: [String] = [], listen: String = "127.0.0.1") async throws -> (ChildProcess.Running, String, Int) {
+        if !FileManager.default.fileExists(atPath: mtt.database) { try MapTestData.fill(try Store(path: mtt.database)) }
+        let port = LoopbackPort.free()
+        let server = try mtt.start(["serve", "--listen", "\(listen):\(port)", "--tiles", "none", "--db", mtt.database] + extra)
+        #expect(await server.waitForOutput(timeout: 30) { $0.contains("the map is at") }, "\(server.stderr)")
+        let link = server.stdout.split(separator: "\n").first { $0.contains("the map is at") }.map { String($0.split(separator: " ").last ?? "") } ?? ""
+        return (server, link, port)
+    }
+
+    static func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) }
+
+    /// The dots the page says it drew, by colour.
+    static func drawnBands(_ browser: HeadlessBrowser) async throws -> [String: Int]? {
+        let value = try await browser.evaluate("document.getElementById('drawn').dataset.bands")
+        guard let text = try json(value) as? String else { return nil }
+        return try json(text) as? [String: Int]
+    }
+
+    @Test func theAPIAnswersAsTheCommandLineDoes() async throws {
+        let (server, _, port) = try await serve()
+        defer { server.kill() }
+        let cli = try await mtt.run(["status", "--db", mtt.database, "--json"])
+        let api = try PlainHTTP.get(port: port, "/api/status")
+        #expect(api.status == 200 && api.headers["content-type"] == "application/json")
+        #expect(try Self.json(api.text) as? NSDictionary == Self.json(cli.stdout) as? NSDictionary)
+
+        // GeoJSON (RFC 7946): every record a Point at [longitude, latitude], in its band.
+        let samples = try PlainHTTP.get(port: port, "/api/samples.geojson")
+        let collection = try #require(try Self.json(samples.text) as? [String: Any])
+        #expect(collection["type"] as? String == "FeatureCollection")
+        let features = try #require(collection["features"] as? [[String: Any]])
+        #expect(features.count == MapTestData.dots)
+        var bands: [String: Int] = [:]
+        for feature in features {
+            let geometry = try #require(feature["geometry"] as? [String: Any])
+            let coordinates = try #require(geometry["coordinates"] as? [Double])
+            #expect(geometry["type"] as? String == "Point")
+            #expect((5.0...5.2).contains(coordinates[0]) && (52.0...52.2).contains(coordinates[1]), "not [lon, lat]: \(coordinates)")
+            bands[(feature["properties"] as? [String: Any])?["color"] as? String ?? "", default: 0] += 1
+        }
+        #expect(bands == MapTestData.expectedBands)
+        let one = try PlainHTTP.get(port: port, "/api/samples.geojson?session=2")
+        #expect((try Self.json(one.text) as? [String: Any])?["features"].map { ($0 as? [Any])?.count } == MapTestData.unheard)
+
+        let sessions = try #require(try Self.json(try PlainHTTP.get(port: port, "/api/sessions").text) as? [[String: Any]])
+        #expect(sessions.map { $0["mode"] as? String } == ["listener", "active"])
+        let gateways = try #require(try Self.json(try PlainHTTP.get(port: port, "/api/gateways").text) as? [[String: Any]])
+        #expect(gateways.count == 1 && gateways[0]["uplinks"] as? Int == MapTestData.levels.count * MapTestData.perBand)
+        #expect(gateways[0]["lat"] as? Double != nil)
+        let track = try #require(try Self.json(try PlainHTTP.get(port: port, "/api/track.geojson").text) as? [String: Any])
+        #expect(((track["features"] as? [[String: Any]])?.first?["geometry"] as? [String: Any])?["type"] as? String == "LineString")
+        let metrics = try PlainHTTP.get(port: port, "/metrics")
+        #expect(metrics.text.contains("mtt_attempts \(Double(MapTestData.unheard))"), "\(metrics.text)")
+        #expect(metrics.text.contains(#"mtt_upload_queue{target="ttnmapper"}"#))
+    }
+
+    @Test func badRequestsAreRefusedAndNothingOutsideTheTableIsServed() async throws {
+        let (server, _, port) = try await serve()
+        defer { server.kill() }
+        #expect(try PlainHTTP.get(port: port, "/nothing").status == 404)
+        for path in ["/../../etc/passwd", "/leaflet/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/leaflet/%2e%2e%2fleaflet.js", "/app.js/../../etc/passwd"] {
+            let answer = try PlainHTTP.get(port: port, path)
+            #expect(answer.status == 404 && !answer.text.contains("root:"), "\(path): \(answer.status)")
+        }
+        let badSession = try PlainHTTP.get(port: port, "/api/samples.geojson?session=x")
+        #expect(badSession.status == 400 && badSession.text == "session must be a session number, not x\n")
+        #expect(try PlainHTTP.get(port: port, "/api/gateways?since=yesterday").status == 400)
+        #expect(try PlainHTTP.get(port: port, "/api/samples.geojson?sesion=1").text.contains("unknown parameter sesion"))
+        let huge = try PlainHTTP.get(port: port, "/", headers: ["X-Junk: " + String(repeating: "a", count: 1 << 20)])
+        #expect(huge.status == 431)
+        let body = try PlainHTTP.send(port: port, Array("POST /api/status HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello".utf8))
+        #expect(body.status == 413)
+        #expect(try PlainHTTP.send(port: port, Array("DELETE /api/status HTTP/1.1\r\nHost: x\r\n\r\n".utf8)).status == 405)
+        // The server still answers after all that.
+        #expect(try PlainHTTP.get(port: port, "/api/status").status == 200)
+    }
+
+    @Test func offLoopbackTheTokenIsRequired() async throws {
+        let tokenFile = mtt.dir.file("map-token")
+        try "field-token-42\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        chmod(tokenFile, 0o600)
+        let (server, link, port) = try await serve(["--token-file", tokenFile], listen: "0.0.0.0")
+        defer { server.kill() }
+        #expect(link.hasSuffix("/?token=field-token-42"), "\(link)")
+        let refused = try PlainHTTP.get(port: port, "/api/status")
+        #expect(refused.status == 401 && refused.text.contains("needs its token"))
+        #expect(try PlainHTTP.get(port: port, "/").status == 401)
+        #expect(try PlainHTTP.get(port: port, "/api/status", headers: ["Authorization: Bearer field-token-42"]).status == 200)
+        #expect(try PlainHTTP.get(port: port, "/api/status?token=field-token-42").status == 200)
+        #expect(try PlainHTTP.get(port: port, "/api/status?token=field-token-4").status == 401)
+        // Leaflet and the page's script are the same for everyone.
+        #expect(try PlainHTTP.get(port: port, "/leaflet/leaflet.js").status == 200)
+    }
+
+    @Test func thePageDrawsOneDotPerSampleInItsBand() async throws {
+        let (server, link, _) = try await serve()
+        defer { server.kill() }
+        let browser = try HeadlessBrowser(url: link)
+        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count == '\(MapTestData.dots)'"), "the page did not draw the dots")
+        #expect(try await Self.drawnBands(browser) == MapTestData.expectedBands)
+        #expect(try await browser.evaluate("document.querySelectorAll('#gateways tr').length") == "2")
+        let shot = mtt.dir.file("map.png")
+        try await browser.screenshot(to: shot)
+        // What a person sees: each band's colour on the screen.
+        let colours = try await ChildProcess.run("/usr/bin/python3", [FixtureFiles.repositoryRoot + "/Tests/Browser/pngcolours.py", shot])
+        for colour in MapTestData.expectedBands.keys where colour != "#000000" {
+            #expect(colours.stdout.contains(colour), "\(colour) is not on the screenshot")
+        }
+    }
+
+    @Test func theReportOpensOfflineAndShowsTheSame() async throws {
+        try MapTestData.fill(try Store(path: mtt.database))
+        let report = mtt.dir.file("coverage.html")
+        let written = try await mtt.run(["report", "--db", mtt.database, "--out", report])
+        #expect(written.status == 0, "\(written.stderr)")
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        // Nothing from the network but tiles: no script or style by URL.
+        #expect(!html.contains("<script src=") && !html.contains("<link"))
+        let browser = try HeadlessBrowser(url: "file://" + report)
+        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count == '\(MapTestData.dots)'"))
+        #expect(try await Self.drawnBands(browser) == MapTestData.expectedBands)
+        #expect(try await browser.evaluate("document.querySelectorAll('#sfs tr').length") == "5")
+    }
+
+    /// While a collection writes to the database, the page's status block follows within 2 s, and
+    /// each new sample arrives as an event and a dot.
+    @Test func theStatusBlockFollowsARunWithinTwoSeconds() async throws {
+        let (server, link, port) = try await serve()
+        defer { server.kill() }
+        let events = try ChildProcess.Running("/usr/bin/curl", ["-sN", "--max-time", "12", "http://127.0.0.1:\(port)/api/events"], environment: [:])
+        let browser = try HeadlessBrowser(url: link)
+        #expect(try await browser.wait(until: "document.getElementById('status').dataset.attempts == '\(MapTestData.unheard)'"))
+        let store = try Store(path: mtt.database)
+        let before = try store.status()
+        let run = try mtt.start(["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20", "--duration", "6s", "--db", mtt.database])
+        var worstLag = 0.0
+        var seen: [Int: ContinuousClock.Instant] = [:]
+        let deadline = ContinuousClock.now + .seconds(9)
+        while ContinuousClock.now < deadline {
+            let stored = try store.status().attempts
+            if seen[stored] == nil { seen[stored] = .now }
+            let shown = Int(try await browser.evaluate("document.getElementById('status').dataset.attempts").trimmingCharacters(in: CharacterSet(charactersIn: "\""))) ?? 0
+            for (count, when) in seen where count <= shown {
+                worstLag = max(worstLag, (ContinuousClock.now - when) / .seconds(1))
+                seen[count] = nil
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        _ = await run.wait(timeout: 30)
+        let after = try store.status()
+        #expect(after.attempts > before.attempts + 3, "the run wrote too little to follow")
+        #expect(seen.keys.allSatisfy { $0 <= after.attempts } )
+        #expect(worstLag <= 2.5, "the status block lagged \(worstLag) s behind the database")
+        // Every sample the run stored came as an event and became a dot.
+        _ = await events.wait(timeout: 15)
+        let sampleEvents = events.stdout.components(separatedBy: "event: sample\n").count - 1
+        #expect(sampleEvents == after.samples - before.samples, "\(sampleEvents) sample events for \(after.samples - before.samples) samples")
+        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count == '\(MapTestData.dots + after.samples - before.samples)'", seconds: 5))
+    }
+}

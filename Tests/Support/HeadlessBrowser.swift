@@ -1,0 +1,49 @@
+import Foundation
+
+/// Debian's Chromium, headless, on a page; what the page shows is read through the DevTools
+/// protocol (Tests/Browser/devtools.py): values the page's script keeps, and screenshots.
+public final class HeadlessBrowser: @unchecked Sendable {
+    private let process: ChildProcess.Running
+    private let port: Int
+    public let profile = TemporaryDirectory("mtt-chromium")
+
+    public init(url: String, width: Int = 1280, height: Int = 800) throws {
+        port = LoopbackPort.free()
+        process = try ChildProcess.Running("/usr/bin/chromium", [
+            "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
+            "--remote-debugging-port=\(port)", "--remote-allow-origins=*", "--user-data-dir=\(profile.path)",
+            "--window-size=\(width),\(height)", url,
+        ], environment: [:])
+    }
+
+    deinit { process.kill() }
+
+    /// The value of a JavaScript expression on the page, as JSON text.
+    public func evaluate(_ expression: String) async throws -> String {
+        let result = try await ChildProcess.run("/usr/bin/python3", [Self.script, String(port), "eval", expression])
+        guard result.status == 0 else { throw BrowserError(reason: result.stderr) }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits until `expression` is true on the page (or `seconds` pass); returns whether it was.
+    public func wait(until expression: String, seconds: Double = 20) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if try await evaluate("Boolean(\(expression))") == "true" { return true }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        return false
+    }
+
+    public func screenshot(to path: String) async throws {
+        let result = try await ChildProcess.run("/usr/bin/python3", [Self.script, String(port), "shot", path])
+        guard result.status == 0 else { throw BrowserError(reason: result.stderr) }
+    }
+
+    static var script: String { FixtureFiles.repositoryRoot + "/Tests/Browser/devtools.py" }
+}
+
+public struct BrowserError: Error, CustomStringConvertible {
+    public var reason: String
+    public var description: String { "headless Chromium: \(reason)" }
+}

@@ -1,0 +1,57 @@
+import MTTCore
+
+/// A database for the map's tests: a listener session with samples in every TTN Mapper band, each
+/// at its own place (a grid some 150 m apart, so no two dots touch on screen), a gateway with a
+/// public position, a track under them; and an active session with attempts nobody heard.
+public enum MapTestData {
+    public static let start = RFC3339.parse("2026-06-21T10:00:00Z")!
+    /// RSSI, SNR → band colour: three samples in each band.
+    public static let levels: [(rssi: Double, snr: Double, color: String)] = [
+        (-95, 8, "#ff0000"), (-101, 5, "#ff7f00"), (-104, -3, "#ffff00"),
+        (-112, 2, "#00ff00"), (-118, 0, "#00ffff"), (-119, -6, "#0000ff"),
+    ]
+    public static let perBand = 3
+    public static let unheard = 4
+
+    /// The dots the map should draw, by colour.
+    public static var expectedBands: [String: Int] {
+        var bands: [String: Int] = [:]
+        for level in levels { bands[level.color, default: 0] += perBand }
+        bands["#000000"] = unheard
+        return bands
+    }
+
+    public static var dots: Int { levels.count * perBand + unheard }
+
+    public static func fill(_ store: Store) throws {
+        let origin = GeoPoint(latitude: 52.0907, longitude: 5.1214)
+        let listener = try store.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["mapper-node-1"]))
+        var index = 0
+        for level in levels {
+            for _ in 0..<perBand {
+                let time = start.adding(seconds: Double(index * 10))
+                let place = origin.offset(metres: Double(index / 6) * 150, bearing: 0).offset(metres: Double(index % 6) * 150, bearing: 90)
+                try store.record(Fix(time: time, latitude: place.latitude, longitude: place.longitude, satellites: 9, mode: .threeD, source: "test"), session: listener)
+                let uplink = Uplink(
+                    deviceID: "mapper-node-1", devEUI: "0004A30B001C0530", fCnt: UInt32(index), spreadingFactor: 7 + index % 3,
+                    receivedAt: time, receptions: [GatewayReception(
+                        gatewayID: "utrecht-dom", gatewayEUI: "B827EBFFFE000001", rssi: level.rssi, snr: level.snr, time: time,
+                        location: origin.offset(metres: 1_200, bearing: 30))])
+                let id = try store.record(uplink, session: listener)
+                try store.record(Sample(sessionID: listener, subject: .uplink(id), time: time, position: place, method: .interpolated))
+                index += 1
+            }
+        }
+        try store.endSession(listener, at: start.adding(seconds: Double(index * 10)))
+        let active = try store.startSession(mode: .active, at: start.adding(seconds: 600), SessionDescription(nodes: "fake"))
+        for i in 0..<unheard {
+            let time = start.adding(seconds: 600 + Double(i * 10))
+            let place = origin.offset(metres: 600 + Double(i) * 150, bearing: 180)
+            let id = try store.record(Attempt(
+                sessionID: active, node: "fake:1", payload: [2], fix: Fix(time: time, latitude: place.latitude, longitude: place.longitude, mode: .threeD, source: "test"),
+                sentAt: time, devEUI: "0004A30B001C0531"))
+            try store.confirmAttempt(id, frameCounter: UInt32(i), at: time)
+        }
+        try store.endSession(active, at: start.adding(seconds: 700))
+    }
+}
