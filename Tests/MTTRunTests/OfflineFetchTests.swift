@@ -181,16 +181,25 @@ struct OfflineMatchingFetchTests {
             store: store, ports: .init(fixes: MovingFixSource(clock: clock)),
             settings: .init(mode: .matching, interval: 1, clock: clock, description: SessionDescription(mqttUser: "mtt-demo@ttn", devices: ["+"])))
         run.start()
-        try await Task.sleep(for: .seconds(1))
+        // Uplinks heard while the track is being recorded: after its first points, before its last.
+        func trackReaches(_ time: Timestamp) async throws {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline, try store.fixes(session: run.session).last.map({ $0.time <= time }) ?? true {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
+        try await trackReaches(clock.now().adding(seconds: 1))
         let layouts = ["three-gateways.json", "pre-3.22.json", "packet-broker.json", "zero-omitted.json"]
+        var last = clock.now()
         for (index, layout) in layouts.enumerated() {
-            let line = try Self.message(layout, at: clock.now())
-            try await broker.publish(topic: "v3/mtt-demo@ttn/devices/node-\(index)/up", lines: [line])
+            last = clock.now()
+            try await broker.publish(topic: "v3/mtt-demo@ttn/devices/node-\(index)/up", lines: [try Self.message(layout, at: last)])
             try await Task.sleep(for: .milliseconds(300))
         }
         // Heard ten minutes before the drive began: no track there.
         try await broker.publish(topic: "v3/mtt-demo@ttn/devices/early/up", lines: [try Self.message("zero-omitted.json", at: clock.now().adding(seconds: -600))])
-        try await Task.sleep(for: .seconds(1))
+        try await trackReaches(last.adding(seconds: 1))
+        try await Task.sleep(for: .milliseconds(500))
         #expect(await run.stop() == nil)
         #expect(try store.status().uplinks == 0)
         #expect(try store.fixes(session: run.session).count >= 3, "no track recorded without a network")
