@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "MTTSerial", targets: ["MTTSerial"]),
         .library(name: "MTTHTTP", targets: ["MTTHTTP"]),
         .library(name: "MTTWeb", targets: ["MTTWeb"]),
+        .library(name: "MTTConfigFile", targets: ["MTTConfigFile"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -21,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // The map's Prometheus metrics (its HTTP server is mtt's own: MTTWeb/Server/HTTPListener.swift says why).
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // The configuration file's TOML (toml++ underneath, so it lives in an adapter, not in MTTCore).
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages. Each shim header stops the build with the
@@ -47,6 +50,7 @@ let package = Package(
         .target(name: "MTTMQTT", dependencies: ["MTTCore", "CMosquitto"]),
         .target(name: "MTTGPS", dependencies: ["MTTCore", "CGPS"]),
         .target(name: "MTTHTTP", dependencies: ["MTTCore", "COpenSSL"]),
+        .target(name: "MTTConfigFile", dependencies: ["MTTCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(
             name: "MTTWeb",
             dependencies: [
@@ -56,7 +60,7 @@ let package = Package(
         .executableTarget(
             name: "mtt",
             dependencies: [
-                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS", "MTTHTTP", "MTTWeb", "CMalloc",
+                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS", "MTTHTTP", "MTTWeb", "MTTConfigFile", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -73,6 +77,7 @@ let package = Package(
         .testTarget(name: "MTTMQTTTests", dependencies: ["MTTMQTT", "TestSupport"]),
         .testTarget(name: "MTTGPSTests", dependencies: ["MTTGPS", "TestSupport"]),
         .testTarget(name: "MTTWebTests", dependencies: ["MTTWeb", "TestSupport"]),
+        .testTarget(name: "MTTConfigTests", dependencies: ["MTTCore", "MTTConfigFile", "TestSupport"]),
         .testTarget(name: "MTTSyncTests", dependencies: ["MTTCore", "MTTMQTT", "MTTHTTP", "TestSupport"]),
         // Collection runs end to end: MTTCore's CollectionRun with the emulated BLE node and modems, a
         // real broker, and fetches from a loopback Storage Integration.

@@ -90,9 +90,14 @@ public final class ConnectProxy: Sendable {
     private func relay(_ a: Int32, _ b: Int32) {
         var fds = [pollfd(fd: a, events: Int16(POLLIN), revents: 0), pollfd(fd: b, events: Int16(POLLIN), revents: 0)]
         var buffer = [UInt8](repeating: 0, count: 16_384)
-        while poll(&fds, 2, 30_000) > 0 {
+        while true {
+            let ready = poll(&fds, 2, 30_000)
+            // SIGCHLD from a child of the test process interrupts the wait; that is no hang-up.
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return }
             for (from, to) in [(0, b), (1, a)] where fds[from].revents != 0 {
                 let n = buffer.withUnsafeMutableBytes { read(fds[from].fd, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { return }
                 var sent = 0
                 while sent < n {

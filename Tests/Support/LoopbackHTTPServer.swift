@@ -156,6 +156,9 @@ public final class LoopbackHTTPServer: Sendable {
             }
             var chunk = [UInt8](repeating: 0, count: 16384)
             let n = read(fd, &chunk, chunk.count)
+            // A signal to the test process (SIGCHLD when one of its children exits) interrupts a
+            // read; closing the connection then made the client send the request again.
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { return nil }
             buffer.append(contentsOf: chunk[0..<n])
         }
@@ -166,6 +169,7 @@ public final class LoopbackHTTPServer: Sendable {
             var offset = 0
             while offset < raw.count {
                 let n = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                if n < 0 && errno == EINTR { continue }
                 if n <= 0 { return false }
                 offset += n
             }

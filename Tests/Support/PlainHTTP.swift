@@ -25,6 +25,7 @@ public enum PlainHTTP {
         var offset = 0
         while offset < request.count {
             let n = request.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, request.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             offset += n
         }
@@ -32,6 +33,7 @@ public enum PlainHTTP {
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = read(fd, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             answer.append(contentsOf: chunk[0..<n])
         }

@@ -66,10 +66,12 @@ public final class TCPRelay: Sendable {
         var buffer = [UInt8](repeating: 0, count: 16384)
         while true {
             let n = read(from, &buffer, buffer.count)
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { break }
             var sent = 0
             while sent < n {
                 let m = buffer.withUnsafeBytes { send(to, $0.baseAddress! + sent, n - sent, Int32(MSG_NOSIGNAL)) }
+                if m < 0 && errno == EINTR { continue }
                 if m <= 0 { break }
                 sent += m
             }

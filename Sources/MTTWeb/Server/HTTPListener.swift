@@ -82,6 +82,7 @@ final class HTTPListener: Sendable {
             }
             guard Date() < deadline else { return }
             let n = read(client, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return }
             head += chunk[0..<n]
             end = Self.endOfHead(in: head)
@@ -174,6 +175,7 @@ final class HTTPListener: Sendable {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
             if n <= 0 { return false }
             offset += n
         }

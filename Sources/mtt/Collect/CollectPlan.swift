@@ -19,6 +19,8 @@ struct CollectPlan {
     var mqttUser: String?
     /// `--web`: the live map, served while the run lasts.
     var web: MapServing?
+    /// The file the MQTT password is read from (or MTT_MQTT_PASSWORD), when the run starts.
+    var passwordFile: String?
     var databasePath: String?
     var policy: SendPolicy
     var interval: Double

@@ -25,14 +25,14 @@ struct Collect: AsyncParsableCommand {
 
     // Optional to ArgumentParser so that a mistyped option (`--mod active`) is named as unknown
     // rather than reported as a missing --mode; `plan()` requires it.
-    @Option(help: "active, matching or listener (required).")
+    @Option(help: "active, matching or listener (required, here or in the configuration).")
     var mode: CollectModeArgument?
 
     @Option(help: ArgumentHelp("A node to drive (repeatable): ble:MAC, ble:auto, serial:DEV?modem=rn2483, unix:PATH, fake[:N], fake-rn2483, fake-rui3.", valueName: "spec"))
     var node: [String] = []
 
-    @Option(help: ArgumentHelp("Where positions come from: gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake.", valueName: "spec"))
-    var gps = "gpsd"
+    @Option(help: ArgumentHelp("Where positions come from: gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake (default \(ConfigKey.gps.defaultText)).", valueName: "spec"))
+    var gps: String?
 
     @Option(help: ArgumentHelp("`fake` simulates gateways hearing the fake nodes.", valueName: "name"))
     var network: String?
@@ -61,17 +61,17 @@ struct Collect: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Active mode: also send every this long when standing still (never more often than --min-interval).", valueName: "duration"))
     var every: DurationArgument?
 
-    @Option(name: .customLong("max-fix-age"), parsing: .unconditional, help: ArgumentHelp("Active mode: do not send on a fix older than this.", valueName: "duration"))
-    var maxFixAge = DurationArgument(seconds: 15)
+    @Option(name: .customLong("max-fix-age"), parsing: .unconditional, help: ArgumentHelp("Active mode: do not send on a fix older than this (default \(ConfigKey.maxFixAge.defaultText)).", valueName: "duration"))
+    var maxFixAge: DurationArgument?
 
-    @Option(name: .customLong("max-eph"), parsing: .unconditional, help: ArgumentHelp("Active mode: do not send when the GPS error estimate is this many metres or more.", valueName: "metres"))
-    var maxEPH: Double = 25
+    @Option(name: .customLong("max-eph"), parsing: .unconditional, help: ArgumentHelp("Active mode: do not send when the GPS error estimate is this many metres or more (default \(ConfigKey.maxEPH.defaultText)).", valueName: "metres"))
+    var maxEPH: Double?
 
-    @Option(name: .customLong("min-distance"), parsing: .unconditional, help: ArgumentHelp("Active mode: metres to move between sends.", valueName: "metres"))
-    var minDistance: Double = 10
+    @Option(name: .customLong("min-distance"), parsing: .unconditional, help: ArgumentHelp("Active mode: metres to move between sends (default \(ConfigKey.minDistance.defaultText)).", valueName: "metres"))
+    var minDistance: Double?
 
-    @Option(name: .customLong("min-interval"), parsing: .unconditional, help: ArgumentHelp("Active mode: time between sends.", valueName: "duration"))
-    var minInterval = DurationArgument(seconds: 12)
+    @Option(name: .customLong("min-interval"), parsing: .unconditional, help: ArgumentHelp("Active mode: time between sends (default \(ConfigKey.minInterval.defaultText)).", valueName: "duration"))
+    var minInterval: DurationArgument?
 
     @Option(name: .customLong("fake-gateway"), help: ArgumentHelp("With --network fake: a simulated gateway at LAT,LON (repeatable; default three around the fake route).", valueName: "lat,lon"))
     var fakeGateway: [String] = []
@@ -91,8 +91,34 @@ struct Collect: AsyncParsableCommand {
     /// Faster than 1000× the simulated drive outruns the store and the clock's own sleeps.
     static let speeds = 0.1...1000.0
 
+    @OptionGroup var config: ConfigOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
+
+    /// What the command line says, for the configuration layer; nil and empty mean "not given".
+    var flags: [ConfigKey: ConfigValue] {
+        var flags: [ConfigKey: ConfigValue] = [:]
+        func put(_ key: ConfigKey, _ value: ConfigValue?) { if let value { flags[key] = value } }
+        put(.mode, mode.map { .text($0.mode.rawValue) })
+        put(.nodes, node.isEmpty ? nil : .list(node))
+        put(.gps, gps.map { .text($0) })
+        put(.network, network.map { .text($0) })
+        put(.mqttURL, mqttURL.map { .text($0) })
+        put(.mqttUser, mqttUser.map { .text($0) })
+        put(.mqttPasswordFile, mqttPasswordFile.map { .text($0) })
+        put(.mqttCA, mqttCA.map { .text($0) })
+        put(.devices, device.isEmpty ? nil : .list(device))
+        put(.interval, interval.map { .number($0.seconds) })
+        put(.web, web.map { .text($0) })
+        put(.webTokenFile, webTokenFile.map { .text($0) })
+        put(.every, every.map { .number($0.seconds) })
+        put(.maxFixAge, maxFixAge.map { .number($0.seconds) })
+        put(.maxEPH, maxEPH.map { .number($0) })
+        put(.minDistance, minDistance.map { .number($0) })
+        put(.minInterval, minInterval.map { .number($0.seconds) })
+        put(.database, database.path.map { .text($0) })
+        return flags
+    }
 
     // The options are checked in `run()`, first thing, not in `validate()`: ArgumentParser
     // validates before it looks for unknown options, and `--mod active` must say "unknown option".
@@ -102,7 +128,19 @@ struct Collect: AsyncParsableCommand {
         func spec<T>(_ parse: () throws -> T) throws -> T {
             do { return try parse() } catch { throw ValidationError("\(error)") }
         }
-        guard let mode = mode?.mode else { throw ValidationError("give --mode active, matching or listener") }
+        // Usage errors in the flags themselves first (64), then the layered settings.
+        try duration?.check("--duration")
+        try every?.check("--every")
+        try interval?.check("--interval")
+        try maxFixAge?.check("--max-fix-age")
+        try minInterval?.check("--min-interval", allowingZero: true)
+        let settings = try config.resolve(flags: flags)
+        guard let mode = settings.text(.mode).flatMap(CollectionMode.init(rawValue:)) else {
+            throw ValidationError("give --mode active, matching or listener (or mode in the [collect] section of the configuration)")
+        }
+        let node = settings.list(.nodes), gps = settings.text(.gps) ?? ConfigKey.gps.defaultText, network = settings.text(.network)
+        let mqttURL = settings.text(.mqttURL), mqttUser = settings.text(.mqttUser), mqttCA = settings.text(.mqttCA)
+        let device = settings.list(.devices), web = settings.text(.web), webTokenFile = settings.text(.webTokenFile)
         let nodes = try node.map { text in try spec { try NodeSpec(parsing: text) } }
         for case .serial(let text) in nodes { _ = try spec { try SerialNodeSpec(parsing: text) } }
         let gpsSpec = try spec { try GPSSpec(parsing: gps) }
@@ -130,11 +168,11 @@ struct Collect: AsyncParsableCommand {
             Console.error("mtt: no --mqtt-url: recording the track only; name the devices with --device so that `mtt fetch` can complete the session later")
         }
         var policy = SendPolicy()
-        policy.every = every?.seconds
-        policy.maximumFixAge = maxFixAge.seconds
-        policy.maximumEPH = maxEPH
-        policy.minimumDistance = minDistance
-        policy.minimumInterval = minInterval.seconds
+        policy.every = settings.number(.every)
+        policy.maximumFixAge = settings.number(.maxFixAge) ?? policy.maximumFixAge
+        policy.maximumEPH = settings.number(.maxEPH) ?? policy.maximumEPH
+        policy.minimumDistance = settings.number(.minDistance) ?? policy.minimumDistance
+        policy.minimumInterval = settings.number(.minInterval) ?? policy.minimumInterval
         let gateways = try fakeGateway.enumerated().map { index, text -> SimulatedNetwork.Gateway in
             guard case .fixed(let point)? = try? GPSSpec(parsing: "fixed:" + text) else {
                 throw ValidationError("--fake-gateway takes LAT,LON (latitude -90…90, longitude -180…180), not \(text)")
@@ -144,7 +182,7 @@ struct Collect: AsyncParsableCommand {
         if !gateways.isEmpty && network != "fake" { throw ValidationError("--fake-gateway goes with --network fake") }
         var plan = CollectPlan(
             mode: mode, nodes: nodes, gps: gpsSpec, fakeNetwork: network == "fake", mqtt: mqtt, topics: topics,
-            databasePath: database.path, policy: policy, interval: interval?.seconds ?? (mode == .listener ? 1 : 5), speed: speed)
+            databasePath: settings.text(.database), policy: policy, interval: settings.number(.interval) ?? (mode == .listener ? 1 : 5), speed: speed)
         plan.fakeGateways = gateways
         plan.devices = device
         plan.mqttUser = mqttUser
@@ -155,11 +193,10 @@ struct Collect: AsyncParsableCommand {
         if !Self.speeds.contains(speed) {
             throw ValidationError("--speed takes \(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText), not \(speed)")
         }
-        try duration?.check("--duration")
-        try every?.check("--every")
-        try interval?.check("--interval")
-        try maxFixAge.check("--max-fix-age")
-        try minInterval.check("--min-interval", allowingZero: true)
+        if policy.every == 0 { throw ValidationError("--every takes a length of time above 0, such as 90s, 10m or 2h") }
+        if settings.number(.interval) == 0 { throw ValidationError("--interval takes a length of time above 0, such as 90s, 10m or 2h") }
+        if policy.maximumFixAge == 0 { throw ValidationError("--max-fix-age takes a length of time above 0, such as 90s, 10m or 2h") }
+        plan.passwordFile = settings.text(.mqttPasswordFile)
         if speed != 1 && !plan.everythingSimulated {
             throw ValidationError("--speed is for fully simulated runs (--gps fake, fake nodes, --network fake)")
         }
@@ -169,8 +206,8 @@ struct Collect: AsyncParsableCommand {
     func run() async throws {
         var plan = try plan()
         // A broker without passwords (a local test broker) needs neither the file nor the variable.
-        if var mqtt = plan.mqtt, mqttPasswordFile != nil || ProcessInfo.processInfo.environment["MTT_MQTT_PASSWORD"] != nil {
-            mqtt.password = try SecretInput.read(file: mqttPasswordFile, environment: "MTT_MQTT_PASSWORD", what: "the MQTT password")
+        if var mqtt = plan.mqtt, plan.passwordFile != nil || ProcessInfo.processInfo.environment["MTT_MQTT_PASSWORD"] != nil {
+            mqtt.password = try SecretInput.read(file: plan.passwordFile, environment: "MTT_MQTT_PASSWORD", what: "the MQTT password")
             plan.mqtt = mqtt
         }
         try await CollectSession.run(plan, style: output.json ? .json : (isatty(1) == 1 ? .live : .lines), duration: duration?.seconds)

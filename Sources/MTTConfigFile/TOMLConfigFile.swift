@@ -1,0 +1,76 @@
+import Foundation
+import MTTCore
+import TOMLKit
+
+/// Reads mtt's configuration file (TOML, with TOMLKit) into MTTCore's `Config.Document`: each
+/// `[section]` key as `section.key`, with the line it is on for messages. TOMLKit gives no line for
+/// a value, so the lines come from a scan of the text for the key under its section header.
+public enum TOMLConfigFile {
+    public static func read(_ path: String) throws(ConfigError) -> Config.Document {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ConfigError(place: .file(path: path, line: 0), key: "", message: "cannot read the file")
+        }
+        return try parse(text, path: path)
+    }
+
+    public static func parse(_ text: String, path: String) throws(ConfigError) -> Config.Document {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            throw ConfigError(place: .file(path: path, line: error.source.begin.line), key: "", message: "not TOML: \(error.description)")
+        } catch {
+            throw ConfigError(place: .file(path: path, line: 1), key: "", message: "not TOML: \(error)")
+        }
+        let lines = keyLines(text)
+        var values: [String: (value: ConfigValue, line: Int)] = [:]
+        for (section, entry) in table {
+            guard let inner = entry.table else {
+                throw ConfigError(place: .file(path: path, line: lines[section] ?? 1), key: section, message: "settings go in a section, such as [collect]")
+            }
+            for (key, node) in inner {
+                let name = "\(section).\(key)"
+                let line = lines[name] ?? 1
+                values[name] = (try value(node, name: name, place: .file(path: path, line: line)), line)
+            }
+        }
+        return Config.Document(path: path, values: values)
+    }
+
+    private static func value(_ node: TOMLValueConvertible, name: String, place: Config.Source) throws(ConfigError) -> ConfigValue {
+        if let s = node.string { return .text(s) }
+        if let i = node.int { return .number(Double(i)) }
+        if let d = node.double { return .number(d) }
+        if let b = node.bool { return .flag(b) }
+        if let array = node.array {
+            var items: [String] = []
+            for item in array {
+                guard let s = item.string else { throw ConfigError(place: place, key: name, message: "a list of text in quotes, such as [\"fake\"]") }
+                items.append(s)
+            }
+            return .list(items)
+        }
+        throw ConfigError(place: place, key: name, message: "a value of a kind mtt does not take here (\(node.type))")
+    }
+
+    /// `section.key` → its line, from the text: section headers and `key =` lines.
+    static func keyLines(_ text: String) -> [String: Int] {
+        var found: [String: Int] = [:]
+        var section = ""
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("#") || line.isEmpty { continue }
+            if line.hasPrefix("[") {
+                section = line.trimmingCharacters(in: CharacterSet(charactersIn: "[] ")).components(separatedBy: "#")[0]
+                    .trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
+                if found[section] == nil { found[section] = index + 1 }
+                continue
+            }
+            guard let equals = line.firstIndex(of: "=") else { continue }
+            let key = line[..<equals].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+            let name = section.isEmpty ? key : "\(section).\(key)"
+            if found[name] == nil { found[name] = index + 1 }
+        }
+        return found
+    }
+}

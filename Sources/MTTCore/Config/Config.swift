@@ -1,0 +1,154 @@
+/// mtt's settings, layered: the configuration file, then the environment, then the command line;
+/// each value knows where it came from (`mtt config show`).
+public struct Config: Sendable {
+    public enum Source: Sendable, Hashable, CustomStringConvertible {
+        case file(path: String, line: Int)
+        case environment(String)
+        case flag
+        case builtIn
+
+        public var description: String {
+            switch self {
+            case .file(let path, let line): "\(path):\(line)"
+            case .environment(let name): "environment \(name)"
+            case .flag: "command line"
+            case .builtIn: "default"
+            }
+        }
+    }
+
+    /// A configuration file as read: each value with the line it is on.
+    public struct Document: Sendable {
+        public var path: String
+        public var values: [String: (value: ConfigValue, line: Int)]
+
+        public init(path: String, values: [String: (value: ConfigValue, line: Int)]) {
+            self.path = path
+            self.values = values
+        }
+    }
+
+    public struct Entry: Sendable {
+        public var value: ConfigValue
+        public var source: Source
+    }
+
+    public private(set) var entries: [String: Entry] = [:]
+
+    /// Layers `file`, then `environment` (the `MTT_…` variables of the keys), then `flags`; every
+    /// key and value is checked, the first problem thrown with where it was written.
+    public static func resolve(file: Document?, environment: [String: String], flags: [ConfigKey: ConfigValue]) throws(ConfigError) -> Config {
+        var config = Config()
+        for key in ConfigKey.all {
+            if let value = key.defaultValue { config.entries[key.name] = Entry(value: value, source: .builtIn) }
+        }
+        if let file {
+            for (name, found) in file.values.sorted(by: { $0.value.line < $1.value.line }) {
+                let place = Source.file(path: file.path, line: found.line)
+                guard let key = ConfigKey.named(name) else {
+                    let known = ConfigKey.all.map(\.name).filter { $0.hasPrefix(name.split(separator: ".").first.map(String.init) ?? "") }
+                    throw ConfigError(place: place, key: name, message: "unknown setting" + (known.isEmpty ? "" : " (this section has: \(known.joined(separator: ", ")))"))
+                }
+                config.entries[name] = Entry(value: try checked(found.value, for: key, at: place), source: place)
+            }
+        }
+        for key in ConfigKey.all {
+            guard let text = environment[key.environment], !text.isEmpty else { continue }
+            let place = Source.environment(key.environment)
+            let value: ConfigValue = key.kind == .list ? .list(text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }) : .text(text)
+            config.entries[key.name] = Entry(value: try checked(value, for: key, at: place), source: place)
+        }
+        for (key, value) in flags {
+            config.entries[key.name] = Entry(value: try checked(value, for: key, at: .flag), source: .flag)
+        }
+        return config
+    }
+
+    /// `value` as `key` wants it (a duration's text read as seconds), or the reason it is not.
+    static func checked(_ value: ConfigValue, for key: ConfigKey, at place: Source) throws(ConfigError) -> ConfigValue {
+        func fail(_ message: String) -> ConfigError { ConfigError(place: place, key: key.name, message: message) }
+        switch (key.kind, value) {
+        case (.text, .text(let s)), (.secretFile, .text(let s)):
+            if let choices = key.choices, !choices.contains(s) { throw fail("must be \(choices.joined(separator: " or ")), not \(s)") }
+            return value
+        case (.number, .number(let n)):
+            guard n >= 0 else { throw fail("must be 0 or more, not \(n.plainText)") }
+            return value
+        case (.number, .text(let s)):
+            guard let n = Double(s), n.isFinite, n >= 0 else { throw fail("must be a number, not \(s)") }
+            return .number(n)
+        case (.duration, .number(let n)):
+            guard n >= 0 else { throw fail("must be a length of time of 0 or more, not \(n.plainText)") }
+            return value
+        case (.duration, .text(let s)):
+            guard let seconds = DurationText.seconds(s), seconds >= 0 else { throw fail("must be a length of time such as 12s, 10m or 2h, not \(s)") }
+            return .number(seconds)
+        case (.list, .list), (.flag, .flag):
+            return value
+        case (.list, .text(let s)):
+            return .list([s])
+        default:
+            let wanted = switch key.kind {
+            case .text, .secretFile: "text in quotes"
+            case .number: "a number"
+            case .duration: "a length of time such as \"12s\""
+            case .list: "a list such as [\"fake\"]"
+            case .flag: "true or false"
+            }
+            throw fail("must be \(wanted), not \(value)")
+        }
+    }
+
+    public func value(_ key: ConfigKey) -> ConfigValue? { entries[key.name]?.value }
+
+    public func text(_ key: ConfigKey) -> String? {
+        if case .text(let s)? = value(key) { return s }
+        return nil
+    }
+
+    /// Numbers and durations (in seconds).
+    public func number(_ key: ConfigKey) -> Double? {
+        if case .number(let n)? = value(key) { return n }
+        return nil
+    }
+
+    public func list(_ key: ConfigKey) -> [String] {
+        if case .list(let l)? = value(key) { return l }
+        return []
+    }
+
+    public func source(_ key: ConfigKey) -> Source? { entries[key.name]?.source }
+
+    /// Every setting with a value, as `mtt config show` prints it: secrets' files are named, never
+    /// read; nothing secret is in the configuration to mask but what a file's name could betray.
+    public var shown: [(key: ConfigKey, value: String, source: Source)] {
+        ConfigKey.all.compactMap { key in
+            guard let entry = entries[key.name] else { return nil }
+            var text = key.kind == .duration ? (entry.value.seconds.map { $0.plainText + "s" } ?? entry.value.description) : entry.value.description
+            if key.kind == .secretFile { text += " (the secret stays in the file)" }
+            return (key, text, entry.source)
+        }
+    }
+}
+
+extension ConfigValue {
+    var seconds: Double? {
+        if case .number(let n) = self { return n }
+        return nil
+    }
+}
+
+/// A setting that cannot be used: where it was written, which, and why.
+public struct ConfigError: Error, Sendable, CustomStringConvertible {
+    public var place: Config.Source
+    public var key: String
+    public var message: String
+
+    public init(place: Config.Source, key: String, message: String) {
+        self.place = place
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String { key.isEmpty ? "\(place): \(message)" : "\(place): \(key): \(message)" }
+}

@@ -1,0 +1,28 @@
+/// A setting's value, whichever layer gave it (file, environment, flag, default).
+public enum ConfigValue: Sendable, Hashable, CustomStringConvertible {
+    case text(String)
+    case number(Double)
+    case flag(Bool)
+    case list([String])
+
+    public var description: String {
+        switch self {
+        case .text(let s): JSONString.quoted(s)
+        case .number(let n): n.plainText
+        case .flag(let b): b ? "true" : "false"
+        case .list(let l): "[" + l.map(JSONString.quoted).joined(separator: ", ") + "]"
+        }
+    }
+}
+
+/// Lengths of time as people write them: `500ms`, `90s`, `10m`, `2h`, `2d`, or plain seconds.
+public enum DurationText {
+    public static func seconds(_ text: String) -> Double? {
+        let units: [(suffix: String, factor: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)]
+        for unit in units where text.hasSuffix(unit.suffix) {
+            if let value = Double(text.dropLast(unit.suffix.count)), value.isFinite { return value * unit.factor }
+        }
+        guard let value = Double(text), value.isFinite else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import MTTCore
+
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Show or check the configuration: the file, then the environment, then the command line.",
+        discussion: """
+            The file is TOML, one section per command ([db], [collect]); each setting can also be set \
+            in the environment (MTT_DB, MTT_COLLECT_MODE, …) and on the command line, which wins. \
+            Secrets are never in it: it names the file that holds one (mqtt_password_file, mode 600).
+            """,
+        subcommands: [Show.self, Check.self])
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print every setting in effect and where it comes from.")
+
+        @OptionGroup var config: ConfigOptions
+
+        func run() throws {
+            let settings = try config.resolve(flags: [:])
+            if let path = config.path { Console.out("# \(path)") } else { Console.out("# no configuration file: defaults and the environment") }
+            let width = ConfigKey.all.map(\.name.count).max() ?? 0
+            for (key, value, source) in settings.shown {
+                Console.out(key.name.padding(toLength: width, withPad: " ", startingAt: 0) + " = \(value)   # \(source)")
+            }
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Check the configuration; exit 0 when every setting can be used, 1 with the first problem.")
+
+        @OptionGroup var config: ConfigOptions
+
+        func run() throws {
+            let settings = try config.resolve(flags: [:])
+            if let gps = settings.text(.gps) {
+                do { _ = try GPSSpec(parsing: gps) } catch { throw RuntimeFailure("\(settings.source(.gps).map { "\($0): " } ?? "")collect.gps: \(error)") }
+            }
+            for text in settings.list(.nodes) {
+                do { _ = try NodeSpec(parsing: text) } catch { throw RuntimeFailure("\(settings.source(.nodes).map { "\($0): " } ?? "")collect.nodes: \(error)") }
+            }
+            Console.out("\(config.path ?? "the defaults and the environment"): ok")
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import MTTConfigFile
+import MTTCore
+import Testing
+
+/// The configuration layer: the file, then the environment, then the command line, for every
+/// setting; and problems reported where they were written.
+@Suite("Configuration")
+struct ConfigLayerTests {
+    /// A value of the key's kind, different for each layer.
+    static func sample(_ key: ConfigKey, _ layer: Int) -> (toml: String, env: String, value: ConfigValue) {
+        switch key.kind {
+        case .text, .secretFile:
+            let text: String
+            if let choices = key.choices { text = choices[layer % choices.count] } else { text = "layer-\(layer)" }
+            return ("\"\(text)\"", text, .text(text))
+        case .number:
+            return ("\(layer * 10 + 1)", "\(layer * 10 + 1)", .number(Double(layer * 10 + 1)))
+        case .duration:
+            return ("\"\(layer + 2)m\"", "\(layer + 2)m", .number(Double((layer + 2) * 60)))
+        case .list:
+            return ("[\"item-\(layer)\"]", "item-\(layer)", .list(["item-\(layer)"]))
+        case .flag:
+            return (layer % 2 == 0 ? "true" : "false", layer % 2 == 0 ? "true" : "false", .flag(layer % 2 == 0))
+        }
+    }
+
+    @Test(arguments: ConfigKey.all)
+    func theCommandLineBeatsTheEnvironmentWhichBeatsTheFile(key: ConfigKey) throws {
+        let parts = key.name.split(separator: ".")
+        let toml = "[\(parts[0])]\n\(parts[1]) = \(Self.sample(key, 0).toml)\n"
+        let file = try TOMLConfigFile.parse(toml, path: "/etc/mtt/config.toml")
+        let fromFile = try Config.resolve(file: file, environment: [:], flags: [:])
+        #expect(fromFile.value(key) == Self.sample(key, 0).value)
+        #expect(fromFile.source(key) == .file(path: "/etc/mtt/config.toml", line: 2))
+
+        let environment = [key.environment: Self.sample(key, 1).env]
+        let fromEnvironment = try Config.resolve(file: file, environment: environment, flags: [:])
+        #expect(fromEnvironment.value(key) == Self.sample(key, 1).value)
+        #expect(fromEnvironment.source(key) == .environment(key.environment))
+
+        let fromFlag = try Config.resolve(file: file, environment: environment, flags: [key: Self.sample(key, 2).value])
+        #expect(fromFlag.value(key) == Self.sample(key, 2).value)
+        #expect(fromFlag.source(key) == .flag)
+
+        let byDefault = try Config.resolve(file: nil, environment: [:], flags: [:])
+        #expect(byDefault.value(key) == key.defaultValue)
+    }
+
+    @Test func problemsSayTheFileTheLineAndTheKey() throws {
+        let toml = """
+            # mtt
+            [collect]
+            mode = "active"
+
+            min_intervall = "3s"
+            """
+        let unknown = try TOMLConfigFile.parse(toml, path: "/etc/mtt/config.toml")
+        #expect(throws: ConfigError.self) { try Config.resolve(file: unknown, environment: [:], flags: [:]) }
+        do { _ = try Config.resolve(file: unknown, environment: [:], flags: [:]) } catch {
+            #expect(error.description.hasPrefix("/etc/mtt/config.toml:5: collect.min_intervall: unknown setting"))
+        }
+        for (text, line, message) in [
+            ("[collect]\nmax_eph = \"far\"\n", 2, "collect.max_eph: must be a number, not far"),
+            ("[collect]\nmode = \"passive\"\n", 2, "collect.mode: must be active or matching or listener, not passive"),
+            ("\n[collect]\n\nmin_interval = \"soon\"\n", 4, "collect.min_interval: must be a length of time such as 12s, 10m or 2h, not soon"),
+            ("[collect]\nnodes = [1, 2]\n", 2, "collect.nodes: a list of text in quotes"),
+            ("[collect]\ngps = true\n", 2, "collect.gps: must be text in quotes, not true"),
+        ] {
+            do {
+                _ = try Config.resolve(file: try TOMLConfigFile.parse(text, path: "c.toml"), environment: [:], flags: [:])
+                Issue.record("accepted: \(text)")
+            } catch {
+                #expect(error.description.hasPrefix("c.toml:\(line): \(message)"), "\(error)")
+            }
+        }
+        do {
+            _ = try TOMLConfigFile.parse("[collect]\nmode = \n", path: "c.toml")
+            Issue.record("broken TOML accepted")
+        } catch {
+            #expect(error.description.hasPrefix("c.toml:2: not TOML"), "\(error)")
+        }
+        do {
+            _ = try Config.resolve(file: nil, environment: ["MTT_COLLECT_MAX_EPH": "-3"], flags: [:])
+            Issue.record("a negative value accepted")
+        } catch {
+            #expect(error.description == "environment MTT_COLLECT_MAX_EPH: collect.max_eph: must be a number, not -3")
+        }
+    }
+}
