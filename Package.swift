@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "MTTHTTP", targets: ["MTTHTTP"]),
         .library(name: "MTTWeb", targets: ["MTTWeb"]),
         .library(name: "MTTConfigFile", targets: ["MTTConfigFile"]),
+        .library(name: "MTTSystem", targets: ["MTTSystem"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -31,6 +32,7 @@ let package = Package(
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // TLS for https:// uploads, over mtt's own HTTP/1.1 client (the libssl libmosquitto already loads).
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // glibc's <malloc.h>, for mallopt.
@@ -50,6 +52,8 @@ let package = Package(
         .target(name: "MTTMQTT", dependencies: ["MTTCore", "CMosquitto"]),
         .target(name: "MTTGPS", dependencies: ["MTTCore", "CGPS"]),
         .target(name: "MTTHTTP", dependencies: ["MTTCore", "COpenSSL"]),
+        // The service manager: sd_notify (ready, watchdog, status, stopping) and the journal.
+        .target(name: "MTTSystem", dependencies: ["MTTCore", "CSystemd"]),
         .target(name: "MTTConfigFile", dependencies: ["MTTCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(
             name: "MTTWeb",
@@ -60,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "mtt",
             dependencies: [
-                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS", "MTTHTTP", "MTTWeb", "MTTConfigFile", "CMalloc",
+                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS", "MTTHTTP", "MTTWeb", "MTTConfigFile", "MTTSystem", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

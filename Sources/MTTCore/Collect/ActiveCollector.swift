@@ -13,6 +13,9 @@ public actor ActiveCollector {
     private let policy: SendPolicy
     private let clock: CollectClock
     private let emit: @Sendable (CollectEvent) -> Void
+    /// Called from each node's loop as it goes round: a stalled loop stops calling (the service's
+    /// watchdog notices).
+    private let heartbeat: @Sendable () -> Void
     private var latestFix: Fix?
     private var lastSends: [String: SendPolicy.LastSend] = [:]
     private var joiner = UplinkJoiner()
@@ -28,9 +31,11 @@ public actor ActiveCollector {
         store: Store, session: Int64, nodes: [ActiveNode], fixes: any FixSource, uplinks: (any UplinkSource)?,
         policy: SendPolicy = SendPolicy(), clock: CollectClock = .wall,
         reconnectBackoff: Backoff = Backoff(initial: 0.5, maximum: 30, multiplier: 2, jitter: 0.2),
+        heartbeat: @escaping @Sendable () -> Void = {},
         emit: @escaping @Sendable (CollectEvent) -> Void
     ) {
         self.reconnectBackoff = reconnectBackoff
+        self.heartbeat = heartbeat
         self.store = store
         self.session = session
         self.nodes = nodes
@@ -75,6 +80,7 @@ public actor ActiveCollector {
         let name = node.link.name
         var saidStale = false
         while !Task.isCancelled {
+            heartbeat()
             let stale = latestFix.flatMap { policy.staleness(of: $0, now: clock.now()) }
             if let stale, !saidStale { emit(.stale(node: name, reason: stale)) }
             saidStale = stale != nil

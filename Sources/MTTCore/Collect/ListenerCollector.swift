@@ -6,11 +6,11 @@ public struct ListenerCollector: Sendable {
 
     public init(
         store: Store, session: Int64, fixes: any FixSource, uplinks: (any UplinkSource)?, interval: Double = 1,
-        freshness: Double = 15, clock: CollectClock = .wall, emit: @escaping @Sendable (CollectEvent) -> Void
+        freshness: Double = 15, clock: CollectClock = .wall, heartbeat: @escaping @Sendable () -> Void = {}, emit: @escaping @Sendable (CollectEvent) -> Void
     ) {
         engine = TrackCollector(
             store: store, session: session, fixes: fixes, uplinks: uplinks,
-            settings: .init(interval: interval, placement: TrackPlacement(latestFixFallback: freshness)), clock: clock, emit: emit)
+            settings: .init(interval: interval, placement: TrackPlacement(latestFixFallback: freshness)), clock: clock, heartbeat: heartbeat, emit: emit)
     }
 
     public func run() async throws { try await engine.run() }

@@ -6,11 +6,11 @@ public struct MatchingCollector: Sendable {
 
     public init(
         store: Store, session: Int64, fixes: any FixSource, uplinks: (any UplinkSource)?, interval: Double = 5,
-        clock: CollectClock = .wall, emit: @escaping @Sendable (CollectEvent) -> Void
+        clock: CollectClock = .wall, heartbeat: @escaping @Sendable () -> Void = {}, emit: @escaping @Sendable (CollectEvent) -> Void
     ) {
         engine = TrackCollector(
             store: store, session: session, fixes: fixes, uplinks: uplinks,
-            settings: .init(interval: interval, placement: TrackPlacement()), clock: clock, emit: emit)
+            settings: .init(interval: interval, placement: TrackPlacement()), clock: clock, heartbeat: heartbeat, emit: emit)
     }
 
     public func run() async throws { try await engine.run() }

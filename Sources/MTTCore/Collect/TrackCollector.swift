@@ -18,14 +18,16 @@ actor TrackCollector {
     private let settings: Settings
     private let clock: CollectClock
     private let emit: @Sendable (CollectEvent) -> Void
+    private let heartbeat: @Sendable () -> Void
     private var track: [Fix] = []
     private var lastStored: Fix?
     private var waiting: [(id: Int64, time: Timestamp)] = []
 
     init(
         store: Store, session: Int64, fixes: any FixSource, uplinks: (any UplinkSource)?, settings: Settings,
-        clock: CollectClock, emit: @escaping @Sendable (CollectEvent) -> Void
+        clock: CollectClock, heartbeat: @escaping @Sendable () -> Void = {}, emit: @escaping @Sendable (CollectEvent) -> Void
     ) {
+        self.heartbeat = heartbeat
         self.store = store
         self.session = session
         self.fixes = fixes
@@ -39,9 +41,10 @@ actor TrackCollector {
     func run() async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.followGPS() }
+            // Also the loop the heartbeat comes from, with or without uplinks.
+            group.addTask { try await self.expireWaiting() }
             if let uplinks = self.uplinks {
                 group.addTask { try await self.listen(to: uplinks) }
-                group.addTask { try await self.expireWaiting() }
             }
             try await group.next()
             group.cancelAll()
@@ -120,6 +123,7 @@ actor TrackCollector {
     /// with what there is, so nothing waits forever.
     private func expireWaiting() async throws {
         while !Task.isCancelled {
+            heartbeat()
             try await Task.sleep(for: .seconds(clock.realSeconds(1)))
             let now = clock.now()
             let expired = waiting.filter { now.seconds(since: $0.time) > settings.placement.maximumGap }

@@ -56,6 +56,8 @@ public final class CollectionRun: Sendable {
     private let followers = Mutex<[Int: AsyncStream<CollectEvent>.Continuation]>([:])
     private let work = Mutex<Task<Void, any Error>?>(nil)
     private let ended = Mutex(false)
+    /// When the collector's loops last went round.
+    private let lastBeat = Mutex(ContinuousClock.now)
 
     /// Opens the session. `observe` sees every event first, on the collector's own thread: it must
     /// be quick (the command line only queues its lines there).
@@ -88,6 +90,12 @@ public final class CollectionRun: Sendable {
             _ = self?.followers.withLock { $0.removeValue(forKey: key) }
         }
         return stream
+    }
+
+    /// Whether the collector's own loops went round within the last `seconds`: what a service's
+    /// watchdog asks before it says the run is alive (a hung run then gets restarted).
+    public func isResponsive(within seconds: Double) -> Bool {
+        ContinuousClock.now - lastBeat.withLock { $0 } <= .seconds(seconds)
     }
 
     /// Whether the collecting ended by itself (a failure only a stop can follow, or a mode with
@@ -146,21 +154,22 @@ public final class CollectionRun: Sendable {
 
     private func collect() async throws {
         let emit: @Sendable (CollectEvent) -> Void = { [self] in self.emit($0) }
+        let heartbeat: @Sendable () -> Void = { [self] in lastBeat.withLock { $0 = .now } }
         let store = self.store, session = self.session, ports = self.ports, settings = self.settings
         switch settings.mode {
         case .active:
             try await ActiveCollector(
                 store: store, session: session, nodes: ports.nodes, fixes: ports.fixes, uplinks: ports.uplinks,
-                policy: settings.policy, clock: settings.clock, emit: emit).run()
+                policy: settings.policy, clock: settings.clock, heartbeat: heartbeat, emit: emit).run()
         // Without an uplink source (no network in the field) the track alone is recorded;
         // `mtt fetch` brings the uplinks later.
         case .matching:
             let collector = MatchingCollector(
-                store: store, session: session, fixes: ports.fixes, uplinks: ports.uplinks, interval: settings.interval, clock: settings.clock, emit: emit)
+                store: store, session: session, fixes: ports.fixes, uplinks: ports.uplinks, interval: settings.interval, clock: settings.clock, heartbeat: heartbeat, emit: emit)
             try await Self.runThenFlush(collector.run, collector.flush)
         case .listener, .imported:
             let collector = ListenerCollector(
-                store: store, session: session, fixes: ports.fixes, uplinks: ports.uplinks, interval: settings.interval, clock: settings.clock, emit: emit)
+                store: store, session: session, fixes: ports.fixes, uplinks: ports.uplinks, interval: settings.interval, clock: settings.clock, heartbeat: heartbeat, emit: emit)
             try await Self.runThenFlush(collector.run, collector.flush)
         }
     }

@@ -3,6 +3,7 @@ import Foundation
 import MTTCore
 import MTTMQTT
 import MTTSerial
+import MTTSystem
 import MTTWeb
 import Synchronization
 
@@ -244,6 +245,13 @@ enum CollectSession {
             }
         }
 
+        // Under systemd (Type=notify): up once the run has started; alive while its own loops go
+        // round; a status line for `systemctl status`; stopping on the way out.
+        let service = ServiceNotifier()
+        service?.ready()
+        var pinged = Date.distantPast
+        var said = Date.distantPast
+
         // Stop on Ctrl-C, SIGTERM, SIGHUP or the duration; redraw the live status each second meanwhile.
         let stop = StopSignal()
         let interrupts = InterruptWatch { stop.fire() }
@@ -261,10 +269,22 @@ enum CollectSession {
                 out.setUnsynced((try? run.store.status().unsynced) ?? [:])
                 queuesCounted = Date()
             }
+            if let service {
+                if let interval = service.watchdogInterval, Date().timeIntervalSince(pinged) >= interval / 2,
+                   run.isResponsive(within: Swift.max(interval * 1.5, 45)) {
+                    service.watchdog()
+                    pinged = Date()
+                }
+                if Date().timeIntervalSince(said) >= 10 {
+                    service.status(Self.statusLine(run.stats, mode: plan.mode))
+                    said = Date()
+                }
+            }
             out.redraw()
             out.flush()
             try? await Task.sleep(for: .milliseconds(style == .live ? 1000 : 100))
         }
+        service?.stopping()
         map?.stop()
         let failure = await run.stop()
         ports.close()
@@ -279,6 +299,13 @@ enum CollectSession {
 }
 
 extension CollectSession {
+    /// The run in one line, for `systemctl status`.
+    static func statusLine(_ s: CollectionStats, mode: CollectionMode) -> String {
+        let loss = s.lossPercent.map { String(format: "loss %.0f %%", $0) } ?? "loss n/a"
+        let nodes = s.lostNodes.isEmpty ? "" : ", \(s.lostNodes.count) node(s) lost"
+        return "\(mode.rawValue): \(s.attempts) attempts, \(s.heard) heard, \(s.uplinks) uplinks, \(loss); GPS \(s.gps)\(nodes)"
+    }
+
     /// The options that settle a failure the collection could not go on after: the adapters say
     /// what is wrong, the command line says where to change it.
     static func flagsFor(_ failure: any Error) -> String {
