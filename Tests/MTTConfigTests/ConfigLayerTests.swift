@@ -65,6 +65,7 @@ struct ConfigLayerTests {
             ("\n[collect]\n\nmin_interval = \"soon\"\n", 4, "collect.min_interval: must be a length of time such as 12s, 10m or 2h, not soon"),
             ("[collect]\nnodes = [1, 2]\n", 2, "collect.nodes: a list of text in quotes"),
             ("[collect]\ngps = true\n", 2, "collect.gps: must be text in quotes, not true"),
+            ("[collect]\nevery = \"0s\"\n", 2, "collect.every: must be a length of time above 0, not 0"),
         ] {
             do {
                 _ = try Config.resolve(file: try TOMLConfigFile.parse(text, path: "c.toml"), environment: [:], flags: [:])

@@ -78,11 +78,13 @@ public struct Config: Sendable {
             guard let n = Double(s), n.isFinite, n >= 0 else { throw fail("must be a number, not \(s)") }
             return .number(n)
         case (.duration, .number(let n)):
-            guard n >= 0 else { throw fail("must be a length of time of 0 or more, not \(n.plainText)") }
+            guard n > 0 || (n == 0 && key.allowsZero) else {
+                throw fail("must be a length of time \(key.allowsZero ? "of 0 or more" : "above 0"), not \(n.plainText)")
+            }
             return value
         case (.duration, .text(let s)):
             guard let seconds = DurationText.seconds(s), seconds >= 0 else { throw fail("must be a length of time such as 12s, 10m or 2h, not \(s)") }
-            return .number(seconds)
+            return try checked(.number(seconds), for: key, at: place)
         case (.list, .list), (.flag, .flag):
             return value
         case (.list, .text(let s)):

@@ -14,12 +14,15 @@ public struct ConfigKey: Sendable, Hashable {
     public let help: String
     /// Accepted values, when only some are.
     public let choices: [String]?
+    /// A duration of 0 means something (no wait); for the others it is a mistake.
+    public let allowsZero: Bool
 
-    init(_ name: String, _ kind: Kind, _ defaultValue: ConfigValue? = nil, choices: [String]? = nil, _ help: String) {
+    init(_ name: String, _ kind: Kind, _ defaultValue: ConfigValue? = nil, choices: [String]? = nil, allowsZero: Bool = false, _ help: String) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
         self.choices = choices
+        self.allowsZero = allowsZero
         self.help = help
     }
 
@@ -62,7 +65,7 @@ extension ConfigKey {
     public static let maxFixAge = ConfigKey("collect.max_fix_age", .duration, .number(SendPolicy().maximumFixAge), "Active mode: do not send on a fix older than this.")
     public static let maxEPH = ConfigKey("collect.max_eph", .number, .number(SendPolicy().maximumEPH), "Active mode: do not send when the GPS error estimate is this many metres or more.")
     public static let minDistance = ConfigKey("collect.min_distance", .number, .number(SendPolicy().minimumDistance), "Active mode: metres to move between sends.")
-    public static let minInterval = ConfigKey("collect.min_interval", .duration, .number(SendPolicy().minimumInterval), "Active mode: time between sends.")
+    public static let minInterval = ConfigKey("collect.min_interval", .duration, .number(SendPolicy().minimumInterval), allowsZero: true, "Active mode: time between sends.")
 
     /// Every setting, in the order `mtt config show` lists them.
     public static let all: [ConfigKey] = [

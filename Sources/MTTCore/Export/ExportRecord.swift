@@ -54,27 +54,27 @@ public struct ExportFilter: Sendable, Hashable {
     public var until: Timestamp?
     public var mode: CollectionMode?
     public var session: Int64?
-    /// Only samples stored after this one, and attempts after this one resolved by then: what is
-    /// new since a live map last looked (an attempt is shown unheard once its uplink had time).
-    public var newer: (sample: Int64, attempt: Int64, resolvedBy: Timestamp)?
+    /// Only samples stored after `sample`, and attempts after `attempt` resolved by `resolvedBy`:
+    /// what is new since a live map last looked (an attempt is shown unheard once its uplink had time).
+    public struct Newer: Sendable, Hashable {
+        public var sample: Int64
+        public var attempt: Int64
+        public var resolvedBy: Timestamp
+
+        public init(sample: Int64, attempt: Int64, resolvedBy: Timestamp) {
+            self.sample = sample
+            self.attempt = attempt
+            self.resolvedBy = resolvedBy
+        }
+    }
+
+    public var newer: Newer?
 
     public init(since: Timestamp? = nil, until: Timestamp? = nil, mode: CollectionMode? = nil, session: Int64? = nil) {
         self.since = since
         self.until = until
         self.mode = mode
         self.session = session
-    }
-
-    public static func == (a: ExportFilter, b: ExportFilter) -> Bool {
-        a.since == b.since && a.until == b.until && a.mode == b.mode && a.session == b.session
-            && a.newer?.sample == b.newer?.sample && a.newer?.attempt == b.newer?.attempt && a.newer?.resolvedBy == b.newer?.resolvedBy
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(since)
-        hasher.combine(until)
-        hasher.combine(mode)
-        hasher.combine(session)
     }
 
     /// SQL conditions on a time column and `sessions.mode`, with their arguments.

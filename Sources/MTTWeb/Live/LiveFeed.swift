@@ -71,7 +71,7 @@ final class LiveFeed: Sendable {
                 latest.withLock { $0 = status }
                 broadcast(status)
                 var filter = ExportFilter()
-                filter.newer = (newest.sample, newest.attempt, Timestamp.now().adding(seconds: -Self.uplinkGrace))
+                filter.newer = .init(sample: newest.sample, attempt: newest.attempt, resolvedBy: Timestamp.now().adding(seconds: -Self.uplinkGrace))
                 try store.forEachExportRecord(filter) { record in
                     let id = Int64(record.id.dropFirst()) ?? 0
                     if record.id.hasPrefix("s") { newest.sample = max(newest.sample, id) } else { newest.attempt = max(newest.attempt, id) }

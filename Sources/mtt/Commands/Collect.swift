@@ -194,9 +194,6 @@ struct Collect: AsyncParsableCommand {
         if !Self.speeds.contains(speed) {
             throw ValidationError("--speed takes \(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText), not \(speed)")
         }
-        if policy.every == 0 { throw ValidationError("--every takes a length of time above 0, such as 90s, 10m or 2h") }
-        if settings.number(.interval) == 0 { throw ValidationError("--interval takes a length of time above 0, such as 90s, 10m or 2h") }
-        if policy.maximumFixAge == 0 { throw ValidationError("--max-fix-age takes a length of time above 0, such as 90s, 10m or 2h") }
         plan.passwordFile = settings.text(.mqttPasswordFile)
         if speed != 1 && !plan.everythingSimulated {
             throw ValidationError("--speed is for fully simulated runs (--gps fake, fake nodes, --network fake)")

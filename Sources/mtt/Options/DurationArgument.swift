@@ -1,4 +1,5 @@
 import ArgumentParser
+import MTTCore
 
 /// A length of time on the command line: `500ms`, `90s`, `10m`, `2h`, `2d`, or plain seconds. A negative
 /// one is read (so the command can say what is wrong with it) and refused by the command's checks.
@@ -10,15 +11,8 @@ struct DurationArgument: ExpressibleByArgument, Hashable, CustomStringConvertibl
     }
 
     init?(argument: String) {
-        let units: [(suffix: String, factor: Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86_400)]
-        for unit in units where argument.hasSuffix(unit.suffix) {
-            if let value = Double(argument.dropLast(unit.suffix.count)), value.isFinite {
-                self.seconds = value * unit.factor
-                return
-            }
-        }
-        guard let value = Double(argument), value.isFinite else { return nil }
-        self.seconds = value
+        guard let seconds = DurationText.seconds(argument) else { return nil }
+        self.seconds = seconds
     }
 
     /// Throws the usage error for a length that must be above 0 (or at least 0).
