@@ -61,6 +61,7 @@ struct FetchCommandTests {
         let wrong = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database], environment: ["MTT_TTN_API_KEY": "NNSXS.WRONG"])
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("the API key was not accepted (401"), "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("(the key: --api-key-file FILE, MTT_TTN_API_KEY or MTT_MQTT_PASSWORD)"), "\(wrong.stderr)")
 
         storage.behave { $0.active = false }
         let inactive = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database], environment: Self.key)

@@ -89,7 +89,7 @@ public struct TTSStorageReader: StoredUplinkSource {
         let said = SyncResponse(status: response.status, body: response.errorBody).bodyLine
         switch response.status {
         case 401:
-            return .refused("the API key was not accepted (401: \(said)); give the application's key with --api-key-file or MTT_TTN_API_KEY")
+            return .refused("the API key was not accepted (401: \(said)); it must be a key of \(application)")
         case 403:
             return .refused("the API key may not read \(application)'s stored uplinks (403: \(said)); it needs the right \"Read application traffic (uplink and downlink)\"")
         case 404:

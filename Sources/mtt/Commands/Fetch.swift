@@ -44,6 +44,6 @@ struct Fetch: AsyncParsableCommand {
         } else {
             Console.out(StoredUplinkFetch.render(summary))
         }
-        if !summary.errors.isEmpty { throw RuntimeFailure(summary.errors[0] + (summary.errors.count > 1 ? " (and \(summary.errors.count - 1) more)" : "")) }
+        if let failure = StoredUplinkFetch.failure(summary.errors) { throw RuntimeFailure(failure) }
     }
 }

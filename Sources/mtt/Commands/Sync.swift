@@ -108,7 +108,7 @@ struct Sync: AsyncParsableCommand {
                 let run = StoredUplinkFetch(options: stored, timeout: timeout.seconds, showProgress: !output.json && isatty(2) == 1)
                 if let summary = try await run.run(store: store, onlyUnfetched: true) {
                     if output.json { try JSONLine.print(summary) } else { Console.out(StoredUplinkFetch.render(summary)) }
-                    failures += summary.errors.map { "fetch: \($0)" }
+                    if let failure = StoredUplinkFetch.failure(summary.errors) { failures.append("fetch: " + failure) }
                 } else if !output.json {
                     Console.out("fetch: every session of the window is fetched already")
                 }

@@ -103,6 +103,14 @@ struct StoredUplinkFetch {
         return try SecretInput.read(file: options.apiKeyFile, environment: "MTT_TTN_API_KEY", what: "the TTN API key (or MTT_MQTT_PASSWORD)")
     }
 
+    /// A fetch's failures in one line, with where the key comes from when the key was the problem
+    /// (the reader names the problem; the command line names its options).
+    static func failure(_ errors: [String]) -> String? {
+        guard let first = errors.first else { return nil }
+        let key = errors.contains { $0.contains("API key") } ? " (the key: --api-key-file FILE, MTT_TTN_API_KEY or MTT_MQTT_PASSWORD)" : ""
+        return first + (errors.count > 1 ? " (and \(errors.count - 1) more)" : "") + key
+    }
+
     /// The summary for a person.
     static func render(_ s: FetchSummary) -> String {
         var lines = ["fetch: \(s.sessions) session(s), \(s.read) uplink(s) read: \(s.new) new, \(s.alreadyStored) already stored"
