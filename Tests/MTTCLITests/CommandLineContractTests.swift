@@ -66,7 +66,7 @@ struct CommandLineContractTests {
         try bytes.write(to: URL(fileURLWithPath: path))
         let result = try await mtt.run(["status", "--db", path])
         #expect(result.status == 1)
-        #expect(result.stderr == "mtt: \(path) is not an SQLite database; mtt left it untouched (check --db or MTT_DB)\n")
+        #expect(result.stderr == "mtt: \(path) is not an SQLite database; mtt left it untouched (check --db, MTT_DB or [db] path)\n")
         #expect(result.stdout.isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }
@@ -116,6 +116,31 @@ struct ConfigCommandTests {
         try "[collect]\nmode = \"active\"\nspeed = 3\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let refused = try await mtt.run(["config", "check", "--config", bad])
         #expect(refused.status == 1 && refused.stderr.hasPrefix("mtt: \(bad):3: collect.speed: unknown setting"), "\(refused.stderr)")
+    }
+
+    @Test func everyCommandReadsItsSectionAndTheDatabaseFromTheFile() async throws {
+        _ = try Store(path: mtt.database)
+        let file = mtt.dir.file("mtt.toml")
+        try """
+            [db]
+            path = "\(mtt.database)"
+
+            [sync]
+            url = "ftp://map.example"
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        let status = try await mtt.run(["status", "--config", file])
+        #expect(status.status == 0 && status.stdout.contains("Database   \(mtt.database)"), "\(status.stdout)\(status.stderr)")
+        let sync = try await mtt.run(["sync", "--config", file])
+        #expect(sync.status == 1 && sync.stderr == "mtt: \(file):5: sync.url: takes an http:// or https:// URL, not ftp://map.example\n", "\(sync.stderr)")
+        let check = try await mtt.run(["config", "check", "--config", file])
+        #expect(check.status == 1 && check.stderr == sync.stderr, "\(check.stderr)")
+        // The environment names itself; a flag is a usage error named as it is written.
+        let fetch = try await mtt.run(["fetch", "--config", file], environment: ["MTT_FETCH_SINCE": "yesterday"])
+        #expect(fetch.status == 1 && fetch.stderr.hasPrefix("mtt: environment MTT_FETCH_SINCE: fetch.since: takes an RFC 3339 time"), "\(fetch.stderr)")
+        let flag = try await mtt.run(["sync", "--config", file, "--connections", "100"])
+        #expect(flag.status == 64 && flag.stderr.hasPrefix("Error: --connections must be a whole number from 1 to 64, not 100"), "\(flag.stderr)")
+        let serve = try await mtt.run(["serve", "--config", file], environment: ["MTT_SERVE_LISTEN": "127.0.0.1:http"])
+        #expect(serve.status == 1 && serve.stderr.hasPrefix("mtt: environment MTT_SERVE_LISTEN: serve.listen: takes HOST:PORT"), "\(serve.stderr)")
     }
 
     @Test func collectRunsFromTheFileAndTheCommandLineWins() async throws {

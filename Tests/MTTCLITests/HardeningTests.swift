@@ -105,11 +105,11 @@ struct HardeningTests {
         for command in [["status"], ["export", "--format", "csv"], ["sync"]] {
             let result = try await mtt.run(command + ["--db", typo])
             #expect(result.status == 1)
-            #expect(result.stderr == "mtt: there is no database at \(typo); nothing has been collected there yet (check --db or MTT_DB)\n", "\(command): \(result.stderr)")
+            #expect(result.stderr == "mtt: there is no database at \(typo); nothing has been collected there yet (check --db, MTT_DB or [db] path)\n", "\(command): \(result.stderr)")
         }
         #expect(!FileManager.default.fileExists(atPath: typo))
         let devNull = try await mtt.run(Self.fakeCollect + ["--duration", "2s", "--db", "/dev/null"])
-        #expect(devNull.status == 1 && devNull.stderr == "mtt: /dev/null is a device, not a database file; mtt left it untouched (check --db or MTT_DB)\n", "\(devNull.stderr)")
+        #expect(devNull.status == 1 && devNull.stderr == "mtt: /dev/null is a device, not a database file; mtt left it untouched (check --db, MTT_DB or [db] path)\n", "\(devNull.stderr)")
     }
 
     @Test func exportRefusesToWriteOverTheDatabase() async throws {

@@ -66,6 +66,10 @@ struct ConfigLayerTests {
             ("[collect]\nnodes = [1, 2]\n", 2, "collect.nodes: a list of text in quotes"),
             ("[collect]\ngps = true\n", 2, "collect.gps: must be text in quotes, not true"),
             ("[collect]\nevery = \"0s\"\n", 2, "collect.every: must be a length of time above 0, not 0"),
+            ("[sync]\nconnections = 0\n", 2, "sync.connections: must be a whole number from 1 to 64, not 0"),
+            ("[sync]\ntries = 2.5\n", 2, "sync.tries: must be a whole number from 1 to 1000, not 2.5"),
+            ("[sync]\ntarget = \"osm\"\n", 2, "sync.target: must be mapthethings or ttnmapper, not osm"),
+            ("[serve]\nport = 8080\n", 2, "serve.port: unknown setting (this section has: serve.listen, serve.token_file, serve.tiles)"),
         ] {
             do {
                 _ = try Config.resolve(file: try TOMLConfigFile.parse(text, path: "c.toml"), environment: [:], flags: [:])
@@ -84,7 +88,7 @@ struct ConfigLayerTests {
             _ = try Config.resolve(file: nil, environment: ["MTT_COLLECT_MAX_EPH": "-3"], flags: [:])
             Issue.record("a negative value accepted")
         } catch {
-            #expect(error.description == "environment MTT_COLLECT_MAX_EPH: collect.max_eph: must be a number, not -3")
+            #expect(error.description == "environment MTT_COLLECT_MAX_EPH: collect.max_eph: must be 0 or more, not -3")
         }
     }
 }

@@ -72,11 +72,16 @@ public struct Config: Sendable {
             if let choices = key.choices, !choices.contains(s) { throw fail("must be \(choices.joined(separator: " or ")), not \(s)") }
             return value
         case (.number, .number(let n)):
+            if let range = key.range {
+                guard n == n.rounded(), n >= Double(range.lowerBound), n <= Double(range.upperBound) else {
+                    throw fail("must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(n.plainText)")
+                }
+            }
             guard n >= 0 else { throw fail("must be 0 or more, not \(n.plainText)") }
             return value
         case (.number, .text(let s)):
-            guard let n = Double(s), n.isFinite, n >= 0 else { throw fail("must be a number, not \(s)") }
-            return .number(n)
+            guard let n = Double(s), n.isFinite else { throw fail("must be a number, not \(s)") }
+            return try checked(.number(n), for: key, at: place)
         case (.duration, .number(let n)):
             guard n > 0 || (n == 0 && key.allowsZero) else {
                 throw fail("must be a length of time \(key.allowsZero ? "of 0 or more" : "above 0"), not \(n.plainText)")
@@ -114,12 +119,22 @@ public struct Config: Sendable {
         return nil
     }
 
+    /// A number or duration that has a declared default, so always has a value.
+    public func amount(_ key: ConfigKey) -> Double {
+        number(key) ?? key.defaultValue?.seconds ?? 0
+    }
+
     public func list(_ key: ConfigKey) -> [String] {
         if case .list(let l)? = value(key) { return l }
         return []
     }
 
     public func source(_ key: ConfigKey) -> Source? { entries[key.name]?.source }
+
+    /// The error for `key`'s value when the command cannot use it, named where it was set.
+    public func problem(_ key: ConfigKey, _ message: String) -> ConfigError {
+        ConfigError(place: source(key) ?? .builtIn, key: key.name, message: message)
+    }
 
     /// Every setting with a value, as `mtt config show` prints it: secrets' files are named, never
     /// read; nothing secret is in the configuration to mask but what a file's name could betray.

@@ -16,13 +16,19 @@ public struct ConfigKey: Sendable, Hashable {
     public let choices: [String]?
     /// A duration of 0 means something (no wait); for the others it is a mistake.
     public let allowsZero: Bool
+    /// Whole numbers in this range, for counts.
+    public let range: ClosedRange<Int>?
 
-    init(_ name: String, _ kind: Kind, _ defaultValue: ConfigValue? = nil, choices: [String]? = nil, allowsZero: Bool = false, _ help: String) {
+    init(
+        _ name: String, _ kind: Kind, _ defaultValue: ConfigValue? = nil, choices: [String]? = nil, allowsZero: Bool = false,
+        range: ClosedRange<Int>? = nil, _ help: String
+    ) {
         self.name = name
         self.kind = kind
         self.defaultValue = defaultValue
         self.choices = choices
         self.allowsZero = allowsZero
+        self.range = range
         self.help = help
     }
 
@@ -67,10 +73,33 @@ extension ConfigKey {
     public static let minDistance = ConfigKey("collect.min_distance", .number, .number(SendPolicy().minimumDistance), "Active mode: metres to move between sends.")
     public static let minInterval = ConfigKey("collect.min_interval", .duration, .number(SendPolicy().minimumInterval), allowsZero: true, "Active mode: time between sends.")
 
+    public static let syncTarget = ConfigKey("sync.target", .text, nil, choices: SyncTarget.allCases.map(\.rawValue), "mapthethings or ttnmapper (default: both).")
+    public static let syncURL = ConfigKey("sync.url", .text, nil, "The server: MapTheThings' base URL, or with target ttnmapper the URL documents are posted to.")
+    public static let syncExperiment = ConfigKey("sync.experiment", .text, nil, "TTN Mapper: upload to this experiment instead of the main map.")
+    public static let syncCredentialsFile = ConfigKey("sync.credentials_file", .secretFile, nil, "MapTheThings credentials file (user = …, token = …, secret = …; mode 600; default $XDG_CONFIG_HOME/mtt/mapthethings).")
+    public static let syncCA = ConfigKey("sync.ca", .text, nil, "Also trust this CA certificate (PEM) for https:// servers.")
+    public static let syncTimeout = ConfigKey("sync.timeout", .duration, .number(20), "Give up on one request after this long.")
+    public static let syncConnections = ConfigKey("sync.connections", .number, .number(Double(SyncPolicy().concurrency)), range: 1...64, "Requests in flight at once.")
+    public static let syncTries = ConfigKey("sync.tries", .number, .number(Double(SyncPolicy().triesPerRecord)), range: 1...1000, "Requests per record before it is left queued for the next run.")
+
+    public static let fetchTTNURL = ConfigKey("fetch.ttn_url", .text, nil, "The Things Stack cluster, e.g. https://eu1.cloud.thethings.network (default: from the sessions' MQTT URL).")
+    public static let fetchApp = ConfigKey("fetch.app", .text, nil, "The TTS application ID (default: from the sessions' MQTT user, APP_ID@ttn).")
+    public static let fetchDevices = ConfigKey("fetch.devices", .list, .list([]), "TTS device IDs to read (+ for all) instead of those each session names.")
+    public static let fetchSince = ConfigKey("fetch.since", .text, nil, "Complete the sessions since this time: RFC 3339 or a length of time ago (default 24h, what TTN keeps).")
+    public static let fetchAPIKeyFile = ConfigKey("fetch.api_key_file", .secretFile, nil, "File holding an API key with \"Read application traffic\" (mode 600); or MTT_TTN_API_KEY, or MTT_MQTT_PASSWORD.")
+    public static let fetchTimeout = ConfigKey("fetch.timeout", .duration, .number(30), "Give up on a request that sends nothing for this long.")
+
+    public static let serveListen = ConfigKey("serve.listen", .text, .text("127.0.0.1:8080"), "Address to listen on. Anything but loopback needs the token.")
+    public static let serveTokenFile = ConfigKey("serve.token_file", .secretFile, nil, "Off loopback: the token's file (mode 600; default a new token each start).")
+    public static let serveTiles = ConfigKey("serve.tiles", .text, nil, "Map tiles: a URL with {z}/{x}/{y}, or none (default OpenStreetMap).")
+
     /// Every setting, in the order `mtt config show` lists them.
     public static let all: [ConfigKey] = [
         database, mode, nodes, gps, network, mqttURL, mqttUser, mqttPasswordFile, mqttCA, devices, interval, web, webTokenFile,
         every, maxFixAge, maxEPH, minDistance, minInterval,
+        syncTarget, syncURL, syncExperiment, syncCredentialsFile, syncCA, syncTimeout, syncConnections, syncTries,
+        fetchTTNURL, fetchApp, fetchDevices, fetchSince, fetchAPIKeyFile, fetchTimeout,
+        serveListen, serveTokenFile, serveTiles,
     ]
 
     public static func named(_ name: String) -> ConfigKey? { all.first { $0.name == name } }

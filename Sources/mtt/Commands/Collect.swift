@@ -92,7 +92,6 @@ struct Collect: AsyncParsableCommand {
     /// Faster than 1000× the simulated drive outruns the store and the clock's own sleeps.
     static let speeds = 0.1...1000.0
 
-    @OptionGroup var config: ConfigOptions
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
@@ -117,7 +116,6 @@ struct Collect: AsyncParsableCommand {
         put(.maxEPH, maxEPH.map { .number($0) })
         put(.minDistance, minDistance.map { .number($0) })
         put(.minInterval, minInterval.map { .number($0.seconds) })
-        put(.database, database.path.map { .text($0) })
         return flags
     }
 
@@ -135,7 +133,7 @@ struct Collect: AsyncParsableCommand {
         try interval?.check("--interval")
         try maxFixAge?.check("--max-fix-age")
         try minInterval?.check("--min-interval", allowingZero: true)
-        let settings = try config.resolve(flags: flags)
+        let settings = try database.settings(flags)
         guard let mode = settings.text(.mode).flatMap(CollectionMode.init(rawValue:)) else {
             throw ValidationError("give --mode active, matching or listener (or mode in the [collect] section of the configuration)")
         }
@@ -188,8 +186,8 @@ struct Collect: AsyncParsableCommand {
         plan.devices = device
         plan.mqttUser = mqttUser
         if let web {
-            _ = try MapServing.address(web)
             plan.web = MapServing(listen: web, tokenFile: webTokenFile)
+            try plan.web?.check(settings, listen: .web, tiles: nil)
         }
         if !Self.speeds.contains(speed) {
             throw ValidationError("--speed takes \(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText), not \(speed)")
@@ -204,7 +202,7 @@ struct Collect: AsyncParsableCommand {
     func run() async throws {
         var plan = try plan()
         // A broker without passwords (a local test broker) needs neither the file nor the variable.
-        if var mqtt = plan.mqtt, plan.passwordFile != nil || ProcessInfo.processInfo.environment["MTT_MQTT_PASSWORD"] != nil {
+        if var mqtt = plan.mqtt, plan.passwordFile != nil || SecretInput.environment("MTT_MQTT_PASSWORD") != nil {
             mqtt.password = try SecretInput.read(file: plan.passwordFile, environment: "MTT_MQTT_PASSWORD", what: "the MQTT password")
             plan.mqtt = mqtt
         }

@@ -7,9 +7,12 @@ struct ConfigCommand: ParsableCommand {
         commandName: "config",
         abstract: "Show or check the configuration: the file, then the environment, then the command line.",
         discussion: """
-            The file is TOML, one section per command ([db], [collect]); each setting can also be set \
-            in the environment (MTT_DB, MTT_COLLECT_MODE, …) and on the command line, which wins. \
-            Secrets are never in it: it names the file that holds one (mqtt_password_file, mode 600).
+            The file is TOML, one section per command ([db], [collect], [sync], [fetch], [serve]); \
+            each setting can also be set in the environment (MTT_DB, MTT_COLLECT_MODE, \
+            MTT_SYNC_TARGET, …) and on the command line, which wins. Secrets are never in it: it \
+            names the file that holds one (mqtt_password_file, credentials_file, api_key_file, \
+            token_file; mode 600). Every command that opens the database reads the file too \
+            (--config, or the default), so [db] path is the database of status, serve and sync.
             """,
         subcommands: [Show.self, Check.self])
 
@@ -36,10 +39,19 @@ struct ConfigCommand: ParsableCommand {
         func run() throws {
             let settings = try config.resolve(flags: [:])
             if let gps = settings.text(.gps) {
-                do { _ = try GPSSpec(parsing: gps) } catch { throw RuntimeFailure("\(settings.source(.gps).map { "\($0): " } ?? "")collect.gps: \(error)") }
+                do { _ = try GPSSpec(parsing: gps) } catch { throw settings.refuse(.gps, "\(error)") }
             }
             for text in settings.list(.nodes) {
-                do { _ = try NodeSpec(parsing: text) } catch { throw RuntimeFailure("\(settings.source(.nodes).map { "\($0): " } ?? "")collect.nodes: \(error)") }
+                do { _ = try NodeSpec(parsing: text) } catch { throw settings.refuse(.nodes, "\(error)") }
+            }
+            if let web = settings.text(.web) { try MapServing(listen: web).check(settings, listen: .web, tiles: nil) }
+            _ = try Sync.checked(settings)
+            _ = try StoredUplinkFetchOptions().resolved(settings)
+            try MapServing(listen: settings.text(.serveListen) ?? "", tiles: settings.text(.serveTiles)).check(settings, listen: .serveListen, tiles: .serveTiles)
+            // The service would fail on a secret it cannot read, or refuse one others can.
+            for key in ConfigKey.all where key.kind == .secretFile {
+                guard let file = settings.text(key) else { continue }
+                do { _ = try SecretInput.contents(of: file, what: "a secret") } catch { throw settings.refuse(key, "\(error)") }
             }
             Console.out("\(config.path ?? "the defaults and the environment"): ok")
         }

@@ -18,24 +18,24 @@ struct Fetch: AsyncParsableCommand {
 
     @OptionGroup var fetch: StoredUplinkFetchOptions
 
-    @Option(help: ArgumentHelp("Give up on a request that sends nothing for this long.", valueName: "duration"))
-    var timeout = DurationArgument(seconds: 30)
+    @Option(help: ArgumentHelp("\(ConfigKey.fetchTimeout.help) (default \(ConfigKey.fetchTimeout.defaultText))", valueName: "duration"))
+    var timeout: DurationArgument?
 
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        try timeout.check("--timeout")
-    }
-
     func run() async throws {
-        let store = try database.openStore(.existing)
-        let run = StoredUplinkFetch(options: fetch, timeout: timeout.seconds, showProgress: !output.json && isatty(2) == 1)
+        var flags = fetch.flags
+        flags[.fetchTimeout] = timeout.map { .number($0.seconds) }
+        let settings = try database.settings(flags)
+        let options = try fetch.resolved(settings)
+        let store = try database.openStore(.existing, in: settings)
+        let run = StoredUplinkFetch(options: options, timeout: settings.amount(.fetchTimeout), showProgress: !output.json && isatty(2) == 1)
         guard let summary = try await run.run(store: store, onlyUnfetched: false) else {
             if output.json {
                 try JSONLine.print(FetchSummary())
             } else {
-                Console.out("fetch: no collection session since \(fetch.since ?? "24 h ago") to complete")
+                Console.out("fetch: no collection session since \(options.since ?? "24 h ago") to complete")
             }
             return
         }

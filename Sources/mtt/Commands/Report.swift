@@ -30,7 +30,7 @@ struct Report: ParsableCommand {
         if session != nil && since != nil { throw ValidationError("give --session or --since, not both") }
         if let since, RFC3339.parse(since) == nil { throw ValidationError("--since takes an RFC 3339 time such as 2026-06-21T10:00:00Z") }
         if let session, session < 1 { throw ValidationError("--session takes a session number (mtt status counts them)") }
-        _ = try MapServing.tileTemplate(tiles)
+        do { _ = try MapServing.tileTemplate(tiles) } catch { throw ValidationError("--tiles \(error.reason)") }
     }
 
     func run() throws {

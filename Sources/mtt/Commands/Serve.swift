@@ -18,8 +18,8 @@ struct Serve: AsyncParsableCommand {
             (Server-Sent Events), /metrics (Prometheus).
             """)
 
-    @Option(help: ArgumentHelp("Address to listen on. Anything but loopback needs the token.", valueName: "host:port"))
-    var listen = MapServing.defaultListen
+    @Option(help: ArgumentHelp("\(ConfigKey.serveListen.help) (default \(ConfigKey.serveListen.defaultText))", valueName: "host:port"))
+    var listen: String?
 
     @Option(name: .customLong("token-file"), help: ArgumentHelp(
         "Off loopback: the token, from a file only you can read (default: a new one each start, printed in the link).", valueName: "file"))
@@ -30,14 +30,16 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    func validate() throws {
-        _ = try MapServing.address(listen)
-        _ = try MapServing.tileTemplate(tiles)
-    }
-
     func run() async throws {
-        let store = try database.openStore(.readOnly)
-        let (server, links) = try await MapServing(listen: listen, tokenFile: tokenFile, tiles: tiles).start(store: store)
+        var flags: [ConfigKey: ConfigValue] = [:]
+        flags[.serveListen] = listen.map { .text($0) }
+        flags[.serveTokenFile] = tokenFile.map { .text($0) }
+        flags[.serveTiles] = tiles.map { .text($0) }
+        let settings = try database.settings(flags)
+        let serving = MapServing(listen: settings.text(.serveListen) ?? ConfigKey.serveListen.defaultText, tokenFile: settings.text(.serveTokenFile), tiles: settings.text(.serveTiles))
+        try serving.check(settings, listen: .serveListen, tiles: .serveTiles)
+        let store = try database.openStore(.readOnly, in: settings)
+        let (server, links) = try await serving.start(store: store)
         for link in links { Console.out("mtt: the map is at \(link)") }
         let stop = StopSignal()
         let interrupts = InterruptWatch { stop.fire() }

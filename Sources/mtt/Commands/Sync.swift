@@ -28,7 +28,7 @@ struct Sync: AsyncParsableCommand {
             http://USER:PASSWORD@HOST:PORT.
             """)
 
-    @Option(help: "mapthethings or ttnmapper (default: both).")
+    @Option(help: ArgumentHelp("Upload to this target only (default: both)."))
     var target: SyncTarget?
 
     @Option(help: ArgumentHelp(
@@ -36,10 +36,10 @@ struct Sync: AsyncParsableCommand {
         valueName: "url"))
     var url: String?
 
-    @Option(help: ArgumentHelp("TTN Mapper: upload to this experiment instead of the main map.", valueName: "name"))
+    @Option(help: ArgumentHelp(ConfigKey.syncExperiment.help, valueName: "name"))
     var experiment: String?
 
-    @Option(help: ArgumentHelp("MapTheThings credentials file (user = …, token = …, secret = …; mode 600).", valueName: "file"))
+    @Option(help: ArgumentHelp(ConfigKey.syncCredentialsFile.help, valueName: "file"))
     var credentials: String?
 
     @Option(help: ArgumentHelp(
@@ -47,14 +47,14 @@ struct Sync: AsyncParsableCommand {
         valueName: "file"))
     var ca: String?
 
-    @Option(help: ArgumentHelp("Give up on one request after this long.", valueName: "duration"))
-    var timeout = DurationArgument(seconds: 20)
+    @Option(help: ArgumentHelp("\(ConfigKey.syncTimeout.help) (default \(ConfigKey.syncTimeout.defaultText))", valueName: "duration"))
+    var timeout: DurationArgument?
 
-    @Option(help: ArgumentHelp("Requests in flight at once.", valueName: "n"))
-    var connections = 8
+    @Option(help: ArgumentHelp("\(ConfigKey.syncConnections.help) (default \(ConfigKey.syncConnections.defaultText))", valueName: "n"))
+    var connections: Int?
 
-    @Option(help: ArgumentHelp("Requests per record before it is left queued for the next run.", valueName: "n"))
-    var tries = 6
+    @Option(help: ArgumentHelp("\(ConfigKey.syncTries.help) (default \(ConfigKey.syncTries.defaultText))", valueName: "n"))
+    var tries: Int?
 
     @Flag(help: ArgumentHelp(
         "First complete the sessions no fetch has completed yet with the uplinks The Things Stack stored while mtt was offline (as mtt fetch does)."))
@@ -65,29 +65,54 @@ struct Sync: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        if let url {
+    /// What the command line says, for the configuration layer.
+    var flags: [ConfigKey: ConfigValue] {
+        var flags = stored.flags
+        flags[.syncTarget] = target.map { .text($0.rawValue) }
+        flags[.syncURL] = url.map { .text($0) }
+        flags[.syncExperiment] = experiment.map { .text($0) }
+        flags[.syncCredentialsFile] = credentials.map { .text($0) }
+        flags[.syncCA] = ca.map { .text($0) }
+        flags[.syncTimeout] = timeout.map { .number($0.seconds) }
+        flags[.syncConnections] = connections.map { .number(Double($0)) }
+        flags[.syncTries] = tries.map { .number(Double($0)) }
+        return flags
+    }
+
+    /// The layered settings, each checked; a problem names the flag or the file's line.
+    func settings() throws -> (config: Config, selection: SyncSelection, policy: SyncPolicy, timeout: Double) {
+        let settings = try database.settings(flags)
+        let (selection, policy, timeout) = try Self.checked(settings)
+        return (settings, selection, policy, timeout)
+    }
+
+    /// The [sync] settings as the upload takes them (also `mtt config check`'s test of them).
+    static func checked(_ settings: Config) throws -> (selection: SyncSelection, policy: SyncPolicy, timeout: Double) {
+        let target = settings.text(.syncTarget).flatMap(SyncTarget.init(rawValue:))
+        var server: URL?
+        if let url = settings.text(.syncURL) {
             guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
                   parsed.host?.isEmpty == false else {
-                throw ValidationError("--url takes an http:// or https:// URL, not \(url)")
+                throw settings.refuse(.syncURL, "takes an http:// or https:// URL, not \(url)")
             }
+            server = parsed
         }
-        if experiment != nil && target == .mapthethings { throw ValidationError("--experiment is for --target ttnmapper") }
-        if connections < 1 || connections > 64 { throw ValidationError("--connections takes 1 to 64") }
-        if let ca, !FileManager.default.isReadableFile(atPath: ca) { throw ValidationError("--ca: cannot read \(ca)") }
-        if tries < 1 { throw ValidationError("--tries must be at least 1") }
-        if timeout.seconds <= 0 { throw ValidationError("--timeout must be above 0") }
+        let experiment = settings.text(.syncExperiment)
+        if experiment != nil && target == .mapthethings { throw settings.refuse(.syncExperiment, "is for target ttnmapper") }
+        if let ca = settings.text(.syncCA), !FileManager.default.isReadableFile(atPath: ca) { throw settings.refuse(.syncCA, "cannot read \(ca)") }
+        var policy = SyncPolicy()
+        policy.concurrency = Int(settings.amount(.syncConnections))
+        policy.triesPerRecord = Int(settings.amount(.syncTries))
+        let timeout = settings.amount(.syncTimeout)
+        return (SyncSelection(target: target, url: server, experiment: experiment), policy, timeout)
     }
 
     func run() async throws {
-        let store = try database.openStore(.existing)
-        let selection = SyncSelection(target: target, url: url.flatMap(URL.init(string:)), experiment: experiment)
+        let (settings, selection, policy, timeout) = try settings()
+        let store = try database.openStore(.existing, in: settings)
         if let narrowing = selection.narrowing, !output.json {
             Console.error("mtt: \(narrowing) (--url without --target); use --target ttnmapper for TTN Mapper")
         }
-        var policy = SyncPolicy()
-        policy.concurrency = connections
-        policy.triesPerRecord = tries
 
         let proxies = try ProxyConfiguration(environment: ProcessInfo.processInfo.environment)
         let stopped = StopSignal()
@@ -105,7 +130,7 @@ struct Sync: AsyncParsableCommand {
         // that fails is said, and the upload goes on with what there is.
         if fetch {
             do {
-                let run = StoredUplinkFetch(options: stored, timeout: timeout.seconds, showProgress: !output.json && isatty(2) == 1)
+                let run = StoredUplinkFetch(options: try stored.resolved(settings), timeout: timeout, showProgress: !output.json && isatty(2) == 1)
                 if let summary = try await run.run(store: store, onlyUnfetched: true) {
                     if output.json { try JSONLine.print(summary) } else { Console.out(StoredUplinkFetch.render(summary)) }
                     if let failure = StoredUplinkFetch.failure(summary.errors) { failures.append("fetch: " + failure) }
@@ -123,8 +148,12 @@ struct Sync: AsyncParsableCommand {
                     throw RuntimeFailure("another mtt sync is uploading from this database to \(target.displayName); try again when it is done")
                 }
                 defer { claim.release() }
-                guard let destination = try destination(for: target, in: selection, store: store) else { continue }
-                let summary = try await upload(to: destination, store: store, policy: policy, proxies: proxies, stopped: stopped, in: uploading)
+                guard let destination = try destination(for: target, in: selection, store: store, credentials: settings.text(.syncCredentialsFile)) else {
+                    continue
+                }
+                let summary = try await upload(
+                    to: destination, store: store, policy: policy, timeout: timeout, trusting: settings.text(.syncCA), proxies: proxies,
+                    stopped: stopped, in: uploading)
                 report(summary)
                 if let reason = summary.stopReason {
                     failures.append("\(target.rawValue): \(reason); \(summary.queued) record(s) stay queued")
@@ -142,7 +171,7 @@ struct Sync: AsyncParsableCommand {
     }
 
     /// The target's server and settings, or nil (with a line saying why) when it has nothing to do.
-    private func destination(for target: SyncTarget, in selection: SyncSelection, store: Store) throws -> (any SyncDestination)? {
+    private func destination(for target: SyncTarget, in selection: SyncSelection, store: Store, credentials: String?) throws -> (any SyncDestination)? {
         do {
             guard let destination = try selection.destination(for: target, store: store, credentials: { try MapTheThingsLogin.load(file: credentials) }) else {
                 report(SyncSummary(target: target))
@@ -155,13 +184,14 @@ struct Sync: AsyncParsableCommand {
     }
 
     private func upload(
-        to destination: any SyncDestination, store: Store, policy: SyncPolicy, proxies: ProxyConfiguration, stopped: StopSignal,
+        to destination: any SyncDestination, store: Store, policy: SyncPolicy, timeout: Double, trusting ca: String?, proxies: ProxyConfiguration,
+        stopped: StopSignal,
         in uploading: UploadInFlight
     ) async throws -> SyncSummary {
         let bar = !output.json && isatty(2) == 1 ? ProgressBar() : nil
         let uploader = Uploader(
             store: store, destination: destination,
-            transport: HTTPTransport(timeout: timeout.seconds, connections: policy.concurrency, trusting: ca, proxies: proxies),
+            transport: HTTPTransport(timeout: timeout, connections: policy.concurrency, trusting: ca, proxies: proxies),
             policy: policy)
         let task = Task { try await uploader.run(stopRequested: { stopped.fired }) { progress in bar?.update(progress) } }
         uploading.set(task)

@@ -7,11 +7,10 @@ import MTTMQTT
 /// The options of `mtt fetch`, shared with `mtt sync --fetch`: where the stored uplinks are, with
 /// which key, for which sessions; and the run of MTTCore's `Fetcher` over them, shown as it goes.
 struct StoredUplinkFetchOptions: ParsableArguments {
-    @Option(name: .customLong("ttn-url"), help: ArgumentHelp(
-        "The Things Stack cluster, e.g. https://eu1.cloud.thethings.network (default: from the sessions' --mqtt-url).", valueName: "url"))
+    @Option(name: .customLong("ttn-url"), help: ArgumentHelp(ConfigKey.fetchTTNURL.help, valueName: "url"))
     var ttnURL: String?
 
-    @Option(help: ArgumentHelp("The TTS application ID (default: from the sessions' --mqtt-user, APP_ID@ttn).", valueName: "app-id"))
+    @Option(help: ArgumentHelp(ConfigKey.fetchApp.help, valueName: "app-id"))
     var app: String?
 
     @Option(name: .customLong("device"), help: ArgumentHelp(
@@ -24,28 +23,45 @@ struct StoredUplinkFetchOptions: ParsableArguments {
         valueName: "time"))
     var since: String?
 
-    @Option(name: .customLong("api-key-file"), help: ArgumentHelp(
-        "File holding an API key with \"Read application traffic\" (chmod 600); else MTT_TTN_API_KEY, else MTT_MQTT_PASSWORD (the MQTT key has that right).",
-        valueName: "file"))
+    @Option(name: .customLong("api-key-file"), help: ArgumentHelp(ConfigKey.fetchAPIKeyFile.help, valueName: "file"))
     var apiKeyFile: String?
+
+    /// What the command line says, for the configuration layer.
+    var flags: [ConfigKey: ConfigValue] {
+        var flags: [ConfigKey: ConfigValue] = [:]
+        flags[.fetchTTNURL] = ttnURL.map { .text($0) }
+        flags[.fetchApp] = app.map { .text($0) }
+        flags[.fetchDevices] = fetchDevice.isEmpty ? nil : .list(fetchDevice)
+        flags[.fetchSince] = since.map { .text($0) }
+        flags[.fetchAPIKeyFile] = apiKeyFile.map { .text($0) }
+        return flags
+    }
+
+    /// These options with what the configuration file and the environment add, each checked.
+    func resolved(_ settings: Config) throws -> StoredUplinkFetchOptions {
+        var options = self
+        options.ttnURL = settings.text(.fetchTTNURL)
+        options.app = settings.text(.fetchApp)
+        options.fetchDevice = settings.list(.fetchDevices)
+        options.since = settings.text(.fetchSince)
+        options.apiKeyFile = settings.text(.fetchAPIKeyFile)
+        if options.sinceTime(now: .now()) == nil {
+            throw settings.refuse(.fetchSince, "takes an RFC 3339 time (2026-06-21T08:00:00Z) or a length of time ago (6h, 2d), not \(options.since ?? "")")
+        }
+        if let ttnURL = options.ttnURL {
+            guard let url = URL(string: ttnURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+                throw settings.refuse(.fetchTTNURL, "takes the cluster's https:// URL, e.g. https://eu1.cloud.thethings.network, not \(ttnURL)")
+            }
+        }
+        return options
+    }
 
     /// When the window starts; nil for an unreadable `--since`.
     func sinceTime(now: Timestamp) -> Timestamp? {
         guard let since else { return now.adding(seconds: -FetchPlanner().retention) }
         if let time = RFC3339.parse(since) { return time }
-        guard let ago = DurationArgument(argument: since), ago.seconds >= 0 else { return nil }
-        return now.adding(seconds: -ago.seconds)
-    }
-
-    func validate() throws {
-        if sinceTime(now: .now()) == nil {
-            throw ValidationError("--since takes an RFC 3339 time (2026-06-21T08:00:00Z) or a length of time ago (6h, 2d), not \(since ?? "")")
-        }
-        if let ttnURL {
-            guard let url = URL(string: ttnURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
-                throw ValidationError("--ttn-url takes the cluster's https:// URL, e.g. https://eu1.cloud.thethings.network, not \(ttnURL)")
-            }
-        }
+        guard let ago = DurationText.seconds(since), ago >= 0 else { return nil }
+        return now.adding(seconds: -ago)
     }
 }
 
@@ -96,8 +112,7 @@ struct StoredUplinkFetch {
     }
 
     private func apiKey() throws -> String {
-        if options.apiKeyFile == nil, ProcessInfo.processInfo.environment["MTT_TTN_API_KEY"]?.isEmpty ?? true,
-           let mqtt = ProcessInfo.processInfo.environment["MTT_MQTT_PASSWORD"], !mqtt.isEmpty {
+        if options.apiKeyFile == nil, SecretInput.environment("MTT_TTN_API_KEY") == nil, let mqtt = SecretInput.environment("MTT_MQTT_PASSWORD") {
             return mqtt
         }
         return try SecretInput.read(file: options.apiKeyFile, environment: "MTT_TTN_API_KEY", what: "the TTN API key (or MTT_MQTT_PASSWORD)")

@@ -23,19 +23,34 @@ struct ConfigOptions: ParsableArguments {
             let document = try path.map { try TOMLConfigFile.read($0) }
             return try Config.resolve(file: document, environment: ProcessInfo.processInfo.environment, flags: flags)
         } catch let error as ConfigError {
-            // A flag's value is a usage error (64), named as the flag is written.
-            if case .flag = error.place { throw ValidationError("\(Self.flag(for: error.key)) \(error.message)") }
-            throw RuntimeFailure("\(error)")
+            throw Self.failure(error)
         }
+    }
+
+    /// A setting that cannot be used, as the command line reports it: a flag's value is a usage
+    /// error (exit 64) named as the flag is written; a file's or the environment's names its place.
+    static func failure(_ error: ConfigError) -> any Error {
+        if case .flag = error.place { return ValidationError("\(flag(for: error.key)) \(error.message)") }
+        return RuntimeFailure("\(error)")
     }
 
     /// The option a setting has on the command line: `collect.mqtt_url` → `--mqtt-url`.
     static func flag(for key: String) -> String {
         switch key {
-        case "db.path": "--db"
-        case "collect.nodes": "--node"
-        case "collect.devices": "--device"
-        default: "--" + (key.split(separator: ".").last.map(String.init) ?? key).replacingOccurrences(of: "_", with: "-")
+        case "db.path": return "--db"
+        case "sync.credentials_file": return "--credentials"
+        default:
+            let last = key.split(separator: ".").last.map(String.init) ?? key
+            // Lists are repeatable options named in the singular: `--node`, `--device`.
+            let singular = ["nodes": "node", "devices": "device"][last] ?? last
+            return "--" + singular.replacingOccurrences(of: "_", with: "-")
         }
+    }
+}
+
+extension Config {
+    /// `problem` as the command line reports it.
+    func refuse(_ key: ConfigKey, _ message: String) -> any Error {
+        ConfigOptions.failure(problem(key, message))
     }
 }

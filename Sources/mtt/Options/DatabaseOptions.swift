@@ -1,21 +1,32 @@
 import ArgumentParser
 import MTTCore
 
+/// `--db` and `--config`: every command that reads the database reads the configuration too, so
+/// that the service's `[db] path` is the database of `mtt status`, `mtt serve` and the rest.
 struct DatabaseOptions: ParsableArguments {
     @Option(name: .customLong("db"), help: ArgumentHelp(
         "The SQLite database file.",
-        discussion: "Default: $MTT_DB, else $XDG_DATA_HOME/mtt/mtt.sqlite (~/.local/share/mtt/mtt.sqlite).",
+        discussion: "Default: $MTT_DB, else path in the [db] section of the configuration, else $XDG_DATA_HOME/mtt/mtt.sqlite (~/.local/share/mtt/mtt.sqlite).",
         valueName: "path"))
     var path: String?
+
+    @OptionGroup var config: ConfigOptions
 
     func validate() throws {
         if path?.isEmpty == true { throw ValidationError("--db needs a file path") }
     }
 
+    /// The command's settings: the file, the environment, then `flags` and `--db`.
+    func settings(_ flags: [ConfigKey: ConfigValue] = [:]) throws -> Config {
+        var flags = flags
+        if let path { flags[.database] = .text(path) }
+        return try config.resolve(flags: flags)
+    }
+
     /// The store, for what the command does with it: collect and import create a missing database;
     /// other commands say it is missing rather than make an empty one.
-    func openStore(_ access: Store.Access = .create) throws -> Store {
-        try Self.open(path, access)
+    func openStore(_ access: Store.Access = .create, in settings: Config? = nil) throws -> Store {
+        try Self.open(try (settings ?? self.settings()).text(.database), access)
     }
 
     /// The store at `path` (or the default), with the flag to check added to errors about the path.
@@ -25,7 +36,7 @@ struct DatabaseOptions: ParsableArguments {
         } catch let error as StoreError {
             switch error {
             case .notADatabase, .foreignDatabase, .notAFile, .missing:
-                throw RuntimeFailure("\(error) (check --db or MTT_DB)")
+                throw RuntimeFailure("\(error) (check --db, MTT_DB or [db] path)")
             default:
                 throw error
             }

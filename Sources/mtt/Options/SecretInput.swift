@@ -10,10 +10,16 @@ enum SecretInput {
             guard !secret.isEmpty else { throw RuntimeFailure("\(file) is empty; it should hold \(what)") }
             return secret
         }
-        if let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty {
+        if let value = environment(variable) {
             return value
         }
         throw RuntimeFailure("\(what) is missing: put it in a file and give its path, or set \(variable)")
+    }
+
+    /// A secret from the environment; an empty variable is no secret.
+    static func environment(_ variable: String) -> String? {
+        guard let value = ProcessInfo.processInfo.environment[variable], !value.isEmpty else { return nil }
+        return value
     }
 
     /// The text of a secret file, refused when others may read it.

@@ -17,8 +17,7 @@ enum MapTheThingsLogin {
 
     /// The credentials, or nil when neither the variables nor a file give any.
     static func load(file explicitFile: String?) throws -> MapTheThingsCredentials? {
-        let environment = ProcessInfo.processInfo.environment
-        let values = variables.map { environment[$0].flatMap { $0.isEmpty ? nil : $0 } }
+        let values = variables.map(SecretInput.environment)
         if explicitFile == nil {
             if let user = values[0], let token = values[1], let secret = values[2] {
                 return MapTheThingsCredentials(user: user, token: token, secret: secret)

@@ -9,23 +9,30 @@ struct MapServing {
     var tokenFile: String?
     var tiles: String?
 
-    static let defaultListen = "127.0.0.1:8080"
-
-    /// The tiles option as the page takes it: none, OpenStreetMap's, or a template.
-    static func tileTemplate(_ option: String?) throws -> String? {
+    /// The tiles option as the page takes it: OpenStreetMap's (nil), none, or a template; a
+    /// thrown reason reads after the setting's name.
+    static func tileTemplate(_ option: String?) throws(MapServingProblem) -> String? {
         guard let option else { return MapAssets.openStreetMap }
         if option == "none" { return nil }
         guard option.hasPrefix("https://") || option.hasPrefix("http://"), option.contains("{z}") else {
-            throw ValidationError("--tiles takes a tile URL with {z}, {x} and {y} (e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png), or none")
+            throw MapServingProblem("takes a tile URL with {z}, {x} and {y} (e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png), or none")
         }
         return option
     }
 
-    static func address(_ text: String) throws -> HostPort {
+    static func address(_ text: String) throws(MapServingProblem) -> HostPort {
         do {
             return try HostPort(parsing: text, defaultPort: 8080)
         } catch {
-            throw ValidationError("--listen takes HOST:PORT, such as 127.0.0.1:8080 or 0.0.0.0:8080, not \(text)")
+            throw MapServingProblem("takes HOST:PORT, such as 127.0.0.1:8080 or 0.0.0.0:8080, not \(text)")
+        }
+    }
+
+    /// `listen` and `tiles` checked, a problem named by the setting that has it.
+    func check(_ settings: Config, listen listenKey: ConfigKey, tiles tilesKey: ConfigKey?) throws {
+        do { _ = try Self.address(listen) } catch { throw settings.refuse(listenKey, error.reason) }
+        if let tilesKey {
+            do { _ = try Self.tileTemplate(tiles) } catch { throw settings.refuse(tilesKey, error.reason) }
         }
     }
 
@@ -40,6 +47,8 @@ struct MapServing {
         let assets: MapAssets
         do {
             assets = try MapAssets.load(tiles: try Self.tileTemplate(tiles))
+        } catch let problem as MapServingProblem {
+            throw RuntimeFailure("tiles \(problem.reason)")
         } catch {
             throw RuntimeFailure("\(error)")
         }
@@ -57,4 +66,9 @@ struct MapServing {
         }
         return (server, links)
     }
+}
+
+struct MapServingProblem: Error {
+    var reason: String
+    init(_ reason: String) { self.reason = reason }
 }

@@ -34,9 +34,9 @@ struct StoreFileTests {
         #expect(header[18] == 2 && header[19] == 2)
     }
 
-    @Test func defaultPathFollowsDbThenMTT_DBThenXDG() {
-        #expect(StoreLocation.resolve(explicit: "/x/a.sqlite", environment: ["MTT_DB": "/y/b.sqlite"]) == "/x/a.sqlite")
-        #expect(StoreLocation.resolve(explicit: nil, environment: ["MTT_DB": "/y/b.sqlite", "XDG_DATA_HOME": "/z"]) == "/y/b.sqlite")
+    // MTT_DB and the configuration file come before these, through Config (ConfigLayerTests).
+    @Test func defaultPathFollowsDbThenXDG() {
+        #expect(StoreLocation.resolve(explicit: "/x/a.sqlite", environment: ["XDG_DATA_HOME": "/z"]) == "/x/a.sqlite")
         #expect(StoreLocation.resolve(explicit: nil, environment: ["XDG_DATA_HOME": "/z", "HOME": "/home/m"]) == "/z/mtt/mtt.sqlite")
         #expect(StoreLocation.resolve(explicit: nil, environment: ["HOME": "/home/m"]) == "/home/m/.local/share/mtt/mtt.sqlite")
         // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
