@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "MTTGPS", dependencies: ["MTTCore", "CGPS"]),
         .target(name: "MTTHTTP", dependencies: ["MTTCore", "COpenSSL"]),
         // The service manager: sd_notify (ready, watchdog, status, stopping) and the journal.
-        .target(name: "MTTSystem", dependencies: ["MTTCore", "CSystemd"]),
+        .target(name: "MTTSystem", dependencies: ["MTTCore", "CSystemd", "CMalloc"]),
         .target(name: "MTTConfigFile", dependencies: ["MTTCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(
             name: "MTTWeb",

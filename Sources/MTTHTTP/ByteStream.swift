@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MTTCore
 
 /// A connection HTTP is spoken over: plain TCP, or TLS over TCP. Blocking calls bounded by a

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MTTCore
 
 /// One HTTP/1.1 connection that can carry many requests in turn (keep-alive), over plain TCP or

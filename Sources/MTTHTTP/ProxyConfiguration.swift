@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MTTCore
 
 /// Which proxy a request goes through, read from the environment as curl reads it: `http_proxy`
@@ -52,10 +53,11 @@ public struct ProxyConfiguration: Sendable, Hashable {
     /// no_proxy as curl matches it: `*`; the host itself; a domain and every name under it
     /// (`example.org` and `.example.org` both cover `map.example.org`); an address as written.
     func bypasses(_ host: String) -> Bool {
-        let host = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        // Brackets only ever wrap an IPv6 literal; the comparison is of the address inside.
+        let host = host.lowercased().filter { $0 != "[" && $0 != "]" }
         return bypass.contains { entry in
             if entry == "*" { return true }
-            var domain = Substring(entry.trimmingCharacters(in: CharacterSet(charactersIn: "[]")))
+            var domain = Substring(entry.filter { $0 != "[" && $0 != "]" })
             if domain.hasPrefix(".") { domain = domain.dropFirst() }
             return host == domain || host.hasSuffix("." + domain)
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MTTCore
 
 /// `CONNECT host:port` through an HTTP proxy: afterwards the TCP stream reaches the server itself,

@@ -1,5 +1,6 @@
 import COpenSSL
-import Foundation
+import FoundationEssentials
+import Glibc
 import MTTCore
 
 /// TLS over a `TCPStream`. OpenSSL reads and writes two memory buffers and this type moves the

@@ -29,6 +29,28 @@ struct ServiceTests {
         #expect(run.result.status == 0)
     }
 
+    /// Under systemd stderr is the journal (JOURNAL_STREAM names it): each log line carries the
+    /// journal's priority and no timestamp of its own (journald adds one); elsewhere a timestamp.
+    @Test func logLinesCarryTheJournalsPriorityWhenStderrIsTheJournal() async throws {
+        let nmea = mtt.dir.file("bad.nmea")
+        try "$GPRMC,101500.00,A,5205.4420,N,00507.2840,E,0.0,0.0,210626,,,A*56\nthis is not NMEA\n".write(toFile: nmea, atomically: true, encoding: .utf8)
+        let collect = [BuiltProducts.path("mtt"), "collect", "--mode", "matching", "--gps", "nmea:" + nmea, "--duration", "1s", "--db", mtt.database]
+            .map { "'\($0)'" }.joined(separator: " ")
+        func run(journal: Bool) async throws -> [String] {
+            let log = mtt.dir.file(journal ? "journal.log" : "plain.log")
+            let stream = journal ? "JOURNAL_STREAM=$(stat -c %d:%i '\(log)') " : ""
+            let result = try await ChildProcess.run("/bin/sh", ["-c", ": > '\(log)'; \(stream)exec \(collect) >/dev/null 2>>'\(log)'"])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init).filter { $0.contains("bad lines") }
+        }
+        let journal = try await run(journal: true)
+        #expect(journal.count == 1 && journal[0].hasPrefix("<4>"), "\(journal)")
+        let timestamp = /\d{4}-\d\d-\d\dT\d\d:\d\d/
+        #expect(!journal.joined().contains(timestamp), "\(journal)")
+        let plain = try await run(journal: false)
+        #expect(plain.count == 1 && !plain[0].hasPrefix("<") && plain[0].contains("warning") && plain[0].contains(timestamp), "\(plain)")
+    }
+
     /// The shipped unit as systemd reads it (with this build's binary where /usr/bin/mtt will be).
     @Test func theUnitFileVerifies() async throws {
         let unit = try String(contentsOfFile: FixtureFiles.repositoryRoot + "/packaging/mtt.service", encoding: .utf8)

@@ -46,8 +46,9 @@ struct OfflineFetchTests {
         }
 
         /// Drives for `seconds` (real) with `uplinks` as the run's network source; `halfway` runs
-        /// in the middle.
-        func run(seconds: Double, uplinks: (any UplinkSource)?, halfway: () -> Void = {}) async throws -> CollectionRun {
+        /// in the middle. On a loaded machine the drive goes on (up to five times as long) until
+        /// `confirmed` attempts are stored.
+        func run(seconds: Double, uplinks: (any UplinkSource)?, confirmed: Int = 0, halfway: () -> Void = {}) async throws -> CollectionRun {
             let run = try CollectionRun(
                 store: store,
                 ports: .init(fixes: MovingFixSource(clock: clock), nodes: [ActiveNode(link: node.node, devEUI: try await node.node.info().devEUI, connector: node)], uplinks: uplinks),
@@ -58,6 +59,10 @@ struct OfflineFetchTests {
             try await Task.sleep(for: .seconds(seconds / 2))
             halfway()
             try await Task.sleep(for: .seconds(seconds / 2))
+            let deadline = ContinuousClock.now + .seconds(seconds * 4)
+            while try store.status().confirmed < confirmed && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+            }
             #expect(await run.stop() == nil)
             // The last transmission's uplink may still be on its way through the broker.
             try await Task.sleep(for: .milliseconds(500))
@@ -104,7 +109,7 @@ struct OfflineFetchTests {
     @Test func anOfflineDriveFetchedReadsAsIfMQTTHadBeenLive() async throws {
         let drive = try await Drive()
         defer { drive.wire.stop() }
-        let run = try await drive.run(seconds: 4, uplinks: nil)
+        let run = try await drive.run(seconds: 4, uplinks: nil, confirmed: 8)
         let heard = try drive.published()
         let before = try drive.store.status()
         #expect(before.uplinks == 0 && before.heard == 0, "the offline run heard something")

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import MTTCore
 import Glibc
 import Synchronization
 
@@ -53,7 +54,7 @@ public final class SeqPacketBearer: ATTBearer {
 
     public func incoming() -> AsyncStream<[UInt8]> {
         let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self)
-        let thread = Thread { [self] in
+        BlockingThread.start(name: "mtt-att-\(name)") { [self] in
             var buffer = [UInt8](repeating: 0, count: 1024)
             while !self.state.withLock({ $0.closed }) {
                 var poller = pollfd(fd: self.fd, events: Int16(POLLIN), revents: 0)
@@ -71,8 +72,6 @@ public final class SeqPacketBearer: ATTBearer {
             }
             continuation.finish()
         }
-        thread.name = "mtt-att-\(name)"
-        thread.start()
         return stream
     }
 

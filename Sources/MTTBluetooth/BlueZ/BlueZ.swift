@@ -1,5 +1,6 @@
 import CBlueZ
-import Foundation
+import FoundationEssentials
+import MTTCore
 import Glibc
 
 /// The kernel Bluetooth sockets mtt uses, through libbluetooth: an LE ATT channel to a node
@@ -65,14 +66,13 @@ public enum BlueZ {
     /// falling back to a raw HCI LE scan when that channel is refused.
     public static func scan(seconds: Double, controller: UInt16 = 0) async throws -> [DiscoveredDevice] {
         try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
+            BlockingThread.start(name: "mtt-ble-scan") {
                 do {
                     continuation.resume(returning: try scanBlocking(seconds: seconds, controller: controller))
                 } catch {
                     continuation.resume(throwing: error)
                 }
             }
-            thread.start()
         }
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import MTTCore
 import Glibc
 
 /// `mtt fake-node --listen unix:PATH`: the node emulator as a process of its own, serving one
@@ -50,8 +51,7 @@ public struct NodeEmulatorListener: Sendable {
     /// accept(2) off the cooperative pool, which must never block.
     private static func accept(_ fd: Int32) async -> Int32 {
         await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: Glibc.accept(fd, nil, nil)) }
-            thread.start()
+            BlockingThread.start(name: "mtt-node-accept") { continuation.resume(returning: Glibc.accept(fd, nil, nil)) }
         }
     }
 }

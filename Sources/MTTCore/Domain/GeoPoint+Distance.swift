@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension GeoPoint {
     static let earthRadius = 6_371_008.8

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A point in time with nanosecond resolution, as The Things Stack and TTN Mapper carry it.
 ///

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension JSONEncoder {
     /// The one JSON style of mtt, for `--json` lines, upload bodies, exports and simulated uplinks:

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Output that could not be written, in one line: `cannot write stdout: No space left on device`.
 public struct OutputError: Error, CustomStringConvertible, Sendable {

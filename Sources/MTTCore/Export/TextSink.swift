@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Buffered text output to a file, stdout or a stream (an HTTP answer): exports write in 64 KiB
 /// pieces, never the whole file in memory. A write that fails (a full disk, a closed pipe, a client

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The elements of a JSON array in a file, read a piece at a time: a data set of hundreds of
 /// megabytes is never held whole (read at once, a 171 MB walk test took 1.27 GB). Each element's
@@ -6,15 +7,15 @@ import Foundation
 struct JSONArrayStream {
     struct Malformed: Error {}
 
-    private let handle: FileHandle
+    private let file: ReadOnlyFile
     private var buffer: [UInt8] = []
     private var position = 0
     private var finished = false
     private var started = false
 
     init(path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw CocoaError(.fileReadNoSuchFile) }
-        self.handle = handle
+        guard let file = ReadOnlyFile(path: path) else { throw CocoaError(.fileReadNoSuchFile) }
+        self.file = file
     }
 
     /// The next element's bytes; nil after the closing bracket. Throws for anything that is not an
@@ -69,7 +70,7 @@ struct JSONArrayStream {
 
     private mutating func peek() throws -> UInt8? {
         if position == buffer.count {
-            buffer = [UInt8](try handle.read(upToCount: 1 << 16) ?? Data())
+            buffer = try file.read(upTo: 1 << 16)
             position = 0
             if buffer.isEmpty { return nil }
         }

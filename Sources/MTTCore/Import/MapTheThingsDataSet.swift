@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The MapTheThings data sets (`mtt import`): the coverage export (`{"gps":[lat,lon], "time", "rssi",
 /// "snr", "device", "gateway"}`) and the "lorawalk" walk tests (`{"gps":"40.685341N,73.988661W",
@@ -78,7 +79,7 @@ public enum MapTheThingsDataSet {
                     throw ImportError(description: "\(path): entry \(index) has an unreadable time \(entry.time)")
                 }
                 let sessionID = try session ?? batch.startSession(
-                    mode: .imported, at: time, note: "imported from \((path as NSString).lastPathComponent)")
+                    mode: .imported, at: time, note: "imported from \(PathText.name(of: path))")
                 session = sessionID
                 let node = entry.nodeEui ?? entry.device ?? GatewayReception.unknownID
                 let rate = entry.dataRate.flatMap(LoRaDataRate.init)

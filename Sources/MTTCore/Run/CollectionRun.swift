@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// One collection run, whatever drives or watches it (the command line, a service, a web page):

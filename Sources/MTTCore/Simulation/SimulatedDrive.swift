@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A deterministic simulated drive for `--gps fake`: city driving with stops, turns, a varying
 /// error estimate and an occasional loss of fix, one report per simulated second.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `--network fake`: gateways around the simulated route and a radio model that decides which of
 /// them hear a transmission, with what RSSI and SNR. Deterministic: the same transmission (DevEUI,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A `--gps` value (DESIGN.md): `gpsd[://HOST:PORT]`, `nmea:FILE[?speed=N]`, `fixed:LAT,LON[,ALT]`,
 /// `fake[:SEED]`.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GRDB
 
 /// Looks at an existing file before mtt opens it for writing, so a wrong `--db` is refused
@@ -29,9 +30,8 @@ enum DatabaseFileCheck {
 
     /// Throws when the file exists and is not an mtt database that SQLite can read.
     static func verifyExisting(path: String) throws {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }
-        let header = (try? handle.read(upToCount: 100)) ?? Data()
-        try? handle.close()
+        guard let file = ReadOnlyFile(path: path) else { return }
+        let header = (try? file.read(upTo: 100)) ?? []
         if header.isEmpty { return }  // an empty file is a new database to SQLite
         guard header.count == 100, Array(header.prefix(16)) == sqliteMagic else {
             throw StoreError.notADatabase(path: path)

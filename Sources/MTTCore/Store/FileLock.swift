@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// An advisory `flock` held by this process until released or until it exits (a `kill -9` too:
 /// the kernel drops it with the process, so it is never left stale).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GRDBSQLite
 
 /// `sqlite3_config`, which Swift cannot call: it is variadic, so it is not imported, and GRDB

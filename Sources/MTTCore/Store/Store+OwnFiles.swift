@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension Store {
     /// Whether writing to `other` would overwrite the database or one of SQLite's files beside it
@@ -6,9 +7,10 @@ extension Store {
     public func isOwnFile(_ other: String) -> Bool {
         func absolute(_ p: String) -> String {
             let full = p.hasPrefix("/") ? p : FileManager.default.currentDirectoryPath + "/" + p
-            let folder = (full as NSString).deletingLastPathComponent
-            let resolvedFolder = (try? FileManager.default.destinationOfSymbolicLink(atPath: folder)) ?? folder
-            return ((resolvedFolder as NSString).appendingPathComponent((full as NSString).lastPathComponent) as NSString).standardizingPath
+            let folder = PathText.folder(of: full)
+            // The folder through any link, so two names of one folder compare equal.
+            let resolvedFolder = realpath(folder, nil).map { resolved in defer { free(resolved) }; return String(cString: resolved) } ?? folder
+            return PathText.normalized(resolvedFolder + "/" + PathText.name(of: full))
         }
         var otherInfo = stat()
         let otherExists = stat(other, &otherInfo) == 0

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GRDB
 import GRDBSQLite
 
@@ -33,7 +34,7 @@ public final class Store: Sendable {
             guard access == .create else { throw StoreError.missing(path: path) }
             try Self.prepareFolder(for: path)
         }
-        let folderLock = access == .readOnly ? nil : FileLock.waiting(onFolder: (path as NSString).deletingLastPathComponent)
+        let folderLock = access == .readOnly ? nil : FileLock.waiting(onFolder: PathText.folder(of: path))
         defer { folderLock?.release() }
         if !existed { try Self.prepareFile(at: path) }
         try DatabaseFileCheck.verifyExisting(path: path)
@@ -94,7 +95,7 @@ public final class Store: Sendable {
 
     private static func prepareFolder(for path: String) throws {
         let fm = FileManager.default
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         if !folder.isEmpty && !fm.fileExists(atPath: folder) {
             do {
                 try fm.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Where the database lives when nothing names it: `$XDG_DATA_HOME/mtt/mtt.sqlite`
 /// (`~/.local/share/mtt/mtt.sqlite` when XDG_DATA_HOME is unset). `--db`, `MTT_DB` and the

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A target with its server and settings: what to send for queued records and how to read answers.
 public protocol SyncDestination: Sendable {

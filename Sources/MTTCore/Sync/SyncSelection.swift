@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What one `sync` run uploads, and to which servers: the choices that are policy, kept out of the
 /// command line so a service or a web page makes the same ones.

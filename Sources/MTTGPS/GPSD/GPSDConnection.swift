@@ -1,5 +1,6 @@
 import CGPS
-import Foundation
+import FoundationEssentials
+import Glibc
 import MTTCore
 
 /// One libgps session with gpsd: the only place MTTGPS calls libgps. Not thread-safe: one reader

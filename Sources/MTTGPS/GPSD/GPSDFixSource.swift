@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import MTTCore
 import Synchronization
@@ -23,9 +24,7 @@ public struct GPSDFixSource: FixSource {
         let (stream, continuation) = AsyncStream.makeStream(of: FixEvent.self, bufferingPolicy: .bufferingNewest(1024))
         let reader = GPSDReader(host: host, port: port, source: spec, reconnect: reconnect, continuation: continuation)
         continuation.onTermination = { _ in reader.stop() }
-        let thread = Thread { reader.run() }
-        thread.name = "mtt-gpsd"
-        thread.start()
+        BlockingThread.start(name: "mtt-gpsd") { reader.run() }
         return stream
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// Publishes messages (QoS 0) to an MQTT server: how the simulated network plays The Things Stack

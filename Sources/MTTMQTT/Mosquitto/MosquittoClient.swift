@@ -1,5 +1,6 @@
 import CMosquitto
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// libmosquitto, thinly: the only file in mtt that calls it. Every call is one line here; what to

@@ -1,4 +1,7 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import MTTCore
+import Glibc
 import Synchronization
 
 /// A subscribing MQTT connection over `MosquittoClient`: the network loop, reconnecting, batching
@@ -68,12 +71,10 @@ final class MosquittoSession: Sendable {
         // loop instead of writing themselves. (Set after the first connect, as mosquitto_loop_start
         // would be, so that a refused loopback connection is reported as refused at once.)
         client.setThreaded()
-        let thread = Thread { [self] in
+        BlockingThread.start(name: "mqtt network") { [self] in
             runLoop()
             loopEnded.signal()
         }
-        thread.name = "mqtt network"
-        thread.start()
     }
 
     func stop() {

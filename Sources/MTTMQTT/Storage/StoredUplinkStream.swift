@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MTTCore
 
 /// Reads the body of a Storage Integration answer as it arrives: `{"result": <uplink message>}`

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MTTCore
 
 /// Where an application's stored uplinks are: its cluster's HTTP(S) address and its ID, given

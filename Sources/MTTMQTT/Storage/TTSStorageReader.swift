@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MTTCore
 
 /// The Things Stack's Storage Integration (SPEC.md §6): the uplinks the network kept while mtt

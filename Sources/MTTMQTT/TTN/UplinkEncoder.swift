@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MTTCore
 
 /// An `Uplink` as The Things Stack v3 publishes it, leaving out zero values as TTS does: what the

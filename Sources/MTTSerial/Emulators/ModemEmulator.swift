@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import MTTCore
 import Synchronization
@@ -70,9 +70,7 @@ public final class ModemEmulator: Sendable {
         case .rn2483: machine = Mutex(RN2483Personality(joined: joined, holdsKeys: holdsKeys))
         case .rui3: machine = Mutex(RUI3Personality(joined: joined, holdsKeys: holdsKeys))
         }
-        let thread = Thread { [self] in self.serve() }
-        thread.name = "mtt-modem-emulator"
-        thread.start()
+        BlockingThread.start(name: "mtt-modem-emulator") { [self] in self.serve() }
     }
 
     deinit {

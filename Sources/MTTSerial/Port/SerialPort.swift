@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import MTTCore
 import Glibc
 import Synchronization
 
@@ -60,8 +61,7 @@ public final class SerialPort: Sendable {
     /// Lines as they arrive. Call once; the reader thread ends with the device or `close()`.
     public func lines() -> AsyncStream<[UInt8]> {
         let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self)
-        let thread = Thread { [self] in self.readLoop(into: continuation) }
-        thread.start()
+        BlockingThread.start(name: "mtt-serial") { [self] in self.readLoop(into: continuation) }
         return stream
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MTTCore
 
 /// Leaflet, as Debian's libjs-leaflet installs it, found when the map starts; and the map's own

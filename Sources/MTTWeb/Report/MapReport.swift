@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MTTCore
 
 /// `mtt report`: the map as one HTML file that opens anywhere, offline — Leaflet, the page's

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 import MTTCore
 import Synchronization
@@ -28,9 +28,7 @@ final class HTTPListener: Sendable {
     init(listen: HostPort, handle: @escaping @Sendable (MapRequest) -> MapResponse) throws(MapServer.Problem) {
         self.handle = handle
         (listener, port) = try Self.bind(listen)
-        let thread = Thread { [self] in acceptLoop() }
-        thread.name = "mtt-map"
-        thread.start()
+        BlockingThread.start(name: "mtt-map") { [self] in acceptLoop() }
     }
 
     func stop() {
@@ -57,12 +55,11 @@ final class HTTPListener: Sendable {
                 close(client)
                 continue
             }
-            let thread = Thread { [self] in
+            BlockingThread.start(name: "mtt-http") { [self] in
                 serve(client)
                 _ = open.withLock { $0.remove(client) }
                 close(client)
             }
-            thread.start()
         }
     }
 

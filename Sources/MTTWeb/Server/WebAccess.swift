@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import MTTCore
 
 /// Who may read the map: anyone on this machine when the server listens on loopback; elsewhere

@@ -216,6 +216,9 @@ extension CollectionMode: ExpressibleByArgument {}
 /// MTTCore's run, render its events until a signal, the duration or a failure, stop it, summarise.
 enum CollectSession {
     static func run(_ plan: CollectPlan, style: CollectOutput.Style, duration: Double?) async throws {
+        // Twice: the command line's pages once it is parsed, then the set-up's once the run is up,
+        // so that the two are never resident together (the peak, not only the steady state, is lower).
+        StartUpPages.release()
         let ports = try await CollectPorts(plan: plan)
         let hasNetworkSource = plan.mqtt != nil || plan.fakeNetwork
         let out = CollectOutput(style: style, clock: ports.clock, nodeInfos: ports.nodeInfos, hasNetworkSource: hasNetworkSource, policy: plan.policy)
@@ -244,6 +247,7 @@ enum CollectSession {
         // round; a status line for `systemctl status`; stopping on the way out.
         let service = ServiceNotifier()
         service?.ready()
+        StartUpPages.release()
         var pinged = Date.distantPast
         var said = Date.distantPast
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MTTCore
+import MTTSystem
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -41,6 +42,8 @@ struct Serve: AsyncParsableCommand {
         let store = try database.openStore(.readOnly, in: settings)
         let (server, links) = try await serving.start(store: store)
         for link in links { Console.out("mtt: the map is at \(link)") }
+        // Serving for hours on a Pi: the start-up's pages go back to the system.
+        StartUpPages.release()
         let stop = StopSignal()
         let interrupts = InterruptWatch { stop.fire() }
         defer { interrupts.cancel() }

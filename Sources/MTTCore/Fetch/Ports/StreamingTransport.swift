@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The head of an HTTP answer whose body was streamed.
 public struct StreamedResponse: Sendable {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// One HTTP POST carrying one or more records to a target.
 public struct SyncRequest: Sendable {

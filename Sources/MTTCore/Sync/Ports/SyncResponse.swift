@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A target's HTTP answer.
 public struct SyncResponse: Sendable {

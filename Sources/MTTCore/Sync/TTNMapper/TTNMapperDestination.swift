@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// TTN Mapper's v4 endpoint (or a custom server taking the same documents).
 public struct TTNMapperDestination: SyncDestination {

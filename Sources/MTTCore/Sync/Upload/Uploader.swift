@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Sends a target's queue: several requests at once, each record's outcome written to the store so it
 /// is never sent twice, transient failures retried with backoff, and the run ended early when the

@@ -1,0 +1,29 @@
+import FoundationEssentials
+import Glibc
+
+/// A file read a piece at a time, closed when the reader is done with it. (FoundationEssentials,
+/// which MTTCore uses, has no FileHandle.)
+final class ReadOnlyFile {
+    private let descriptor: Int32
+
+    /// Nil when the file cannot be opened.
+    init?(path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        descriptor = fd
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Up to `count` bytes; empty at the end of the file.
+    func read(upTo count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        while true {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
+            if got >= 0 { return Array(bytes.prefix(got)) }
+            guard errno == EINTR else { throw CocoaError(.fileReadUnknown) }
+        }
+    }
+}
