@@ -24,7 +24,24 @@ public enum TOMLConfigFile {
         }
         let lines = keyLines(text)
         var values: [String: (value: ConfigValue, line: Int)] = [:]
+        var hooks: [(header: Int, values: [String: (value: ConfigValue, line: Int)])] = []
         for (section, entry) in table {
+            // [[hooks]]: a table each; their keys' lines are found under `hooks.N`.
+            if section == "hooks", let array = entry.array {
+                for (index, item) in array.enumerated() {
+                    let prefix = "hooks.\(index + 1)"
+                    guard let hook = item.table else {
+                        throw ConfigError(place: .file(path: path, line: lines["hooks"] ?? 1), key: "hooks", message: "each hook is a [[hooks]] table")
+                    }
+                    var found: [String: (value: ConfigValue, line: Int)] = [:]
+                    for (key, node) in hook {
+                        let line = lines["\(prefix).\(key)"] ?? lines[prefix] ?? 1
+                        found[key] = (try value(node, name: "hooks[\(index + 1)].\(key)", place: .file(path: path, line: line)), line)
+                    }
+                    hooks.append((lines[prefix] ?? 1, found))
+                }
+                continue
+            }
             guard let inner = entry.table else {
                 throw ConfigError(place: .file(path: path, line: lines[section] ?? 1), key: section, message: "settings go in a section, such as [collect]")
             }
@@ -34,7 +51,7 @@ public enum TOMLConfigFile {
                 values[name] = (try value(node, name: name, place: .file(path: path, line: line)), line)
             }
         }
-        return Config.Document(path: path, values: values)
+        return Config.Document(path: path, values: values, hooks: hooks)
     }
 
     private static func value(_ node: TOMLValueConvertible, name: String, place: Config.Source) throws(ConfigError) -> ConfigValue {
@@ -57,6 +74,7 @@ public enum TOMLConfigFile {
     static func keyLines(_ text: String) -> [String: Int] {
         var found: [String: Int] = [:]
         var section = ""
+        var tablesOf: [String: Int] = [:]
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.hasPrefix("#") || line.isEmpty { continue }
@@ -64,6 +82,12 @@ public enum TOMLConfigFile {
                 section = line.trimmingCharacters(in: CharacterSet(charactersIn: "[] ")).components(separatedBy: "#")[0]
                     .trimmingCharacters(in: CharacterSet(charactersIn: "[] "))
                 if found[section] == nil { found[section] = index + 1 }
+                // An array of tables ([[hooks]]): each its own `hooks.N`.
+                if line.hasPrefix("[[") {
+                    tablesOf[section, default: 0] += 1
+                    section += ".\(tablesOf[section]!)"
+                    found[section] = index + 1
+                }
                 continue
             }
             guard let equals = line.firstIndex(of: "=") else { continue }

@@ -34,9 +34,12 @@ public final class HTTPTransport: SyncTransport, StreamingTransport {
     }
 
     public func send(_ request: SyncRequest) async throws -> SyncResponse {
-        let response = try await exchange(
-            "POST", request.url, headers: request.headers.merging(["Content-Type": "application/json"]) { mine, _ in mine },
-            body: request.body)
+        try await post(request.url, body: request.body, headers: request.headers.merging(["Content-Type": "application/json"]) { mine, _ in mine })
+    }
+
+    /// One POST; the answer whatever its status (a transport failure throws).
+    public func post(_ url: URL, body: Data, headers: [String: String]) async throws -> SyncResponse {
+        let response = try await exchange("POST", url, headers: headers, body: body)
         return SyncResponse(status: response.status, body: response.body)
     }
 

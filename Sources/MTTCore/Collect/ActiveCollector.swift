@@ -79,8 +79,14 @@ public actor ActiveCollector {
         var node = first
         let name = node.link.name
         var saidStale = false
+        var batteryReadAt: ContinuousClock.Instant?
         while !Task.isCancelled {
             heartbeat()
+            // The battery each minute (a BLE node notifies changes; the read costs nothing then).
+            if batteryReadAt.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true {
+                batteryReadAt = .now
+                if let level = try? await node.link.info().battery { emit(.battery(node: name, percent: level)) }
+            }
             let stale = latestFix.flatMap { policy.staleness(of: $0, now: clock.now()) }
             if let stale, !saidStale { emit(.stale(node: name, reason: stale)) }
             saidStale = stale != nil
@@ -93,6 +99,7 @@ public actor ActiveCollector {
                     guard let back = try await relink(node, lost: reason) else { return }
                     node = back
                     lastSends[name] = nil
+                    batteryReadAt = nil
                     continue
                 } catch NodeError.notJoined {
                     // Every modem starts so after power-up: mtt joins it, within LoRaWAN's budget.
@@ -251,6 +258,7 @@ public actor ActiveCollector {
     private func linkAndSample(attempt: Int64, uplink: Int64) throws {
         let fix = attemptFixes.removeValue(forKey: attempt)
         let sample = try store.batch { try $0.recordHeard(attempt: attempt, uplink: uplink, session: session, fix: fix) }
+        emit(.joined(attempt: attempt, uplink: uplink))
         if let sample { emit(.sample(sample)) }
     }
 }

@@ -10,6 +10,8 @@ public enum CollectEvent: Sendable {
     /// An uplink the network heard, stored; `attemptID` when it is one of this run's attempts.
     case heard(uplinkID: Int64, uplink: Uplink, attemptID: Int64?)
     case sample(Sample)
+    /// An attempt and the uplink the network heard of it, linked (whichever came first).
+    case joined(attempt: Int64, uplink: Int64)
     case network(connected: Bool, detail: String)
     /// Active mode holds back because the fix is too old to send (a replayed capture, a GPS that
     /// stopped updating); said once each time it starts.
@@ -18,4 +20,6 @@ public enum CollectEvent: Sendable {
     case nodeLost(node: String, reason: String)
     /// A lost node reached again after `outage` seconds; it is driven as before.
     case nodeBack(node: String, outage: Double)
+    /// A node's battery level in percent, when the node reports one (read at connect and each minute).
+    case battery(node: String, percent: Int)
 }

@@ -21,10 +21,13 @@ public struct Config: Sendable {
     public struct Document: Sendable {
         public var path: String
         public var values: [String: (value: ConfigValue, line: Int)]
+        /// The `[[hooks]]` tables in order, each with the line of its header.
+        public var hooks: [(header: Int, values: [String: (value: ConfigValue, line: Int)])]
 
-        public init(path: String, values: [String: (value: ConfigValue, line: Int)]) {
+        public init(path: String, values: [String: (value: ConfigValue, line: Int)], hooks: [(header: Int, values: [String: (value: ConfigValue, line: Int)])] = []) {
             self.path = path
             self.values = values
+            self.hooks = hooks
         }
     }
 
@@ -34,10 +37,14 @@ public struct Config: Sendable {
     }
 
     public private(set) var entries: [String: Entry] = [:]
+    /// The hooks: the file's `[[hooks]]`, then `--on`.
+    public private(set) var hooks: [HookRule] = []
 
     /// Layers `file`, then `environment` (the `MTT_…` variables of the keys), then `flags`; every
     /// key and value is checked, the first problem thrown with where it was written.
-    public static func resolve(file: Document?, environment: [String: String], flags: [ConfigKey: ConfigValue]) throws(ConfigError) -> Config {
+    public static func resolve(
+        file: Document?, environment: [String: String], flags: [ConfigKey: ConfigValue], hooks: [String] = []
+    ) throws(ConfigError) -> Config {
         var config = Config()
         for key in ConfigKey.all {
             if let value = key.defaultValue { config.entries[key.name] = Entry(value: value, source: .builtIn) }
@@ -61,6 +68,10 @@ public struct Config: Sendable {
         for (key, value) in flags {
             config.entries[key.name] = Entry(value: try checked(value, for: key, at: .flag), source: .flag)
         }
+        for (index, table) in (file?.hooks ?? []).enumerated() {
+            config.hooks.append(try HookSettings.rule(table.values, index: index + 1, header: table.header, path: file?.path ?? ""))
+        }
+        for text in hooks { config.hooks.append(try HookSettings.rule(commandLine: text)) }
         return config
     }
 
@@ -130,6 +141,17 @@ public struct Config: Sendable {
     }
 
     public func source(_ key: ConfigKey) -> Source? { entries[key.name]?.source }
+
+    /// The `[alerts]` settings as the run takes them.
+    public var alertRules: AlertRules {
+        var rules = AlertRules()
+        rules.coverageLostAfter = Int(amount(.coverageLostAfter))
+        rules.coverageSilence = amount(.coverageSilence)
+        rules.heardWithin = amount(.heardWithin)
+        rules.batteryLow = Int(amount(.batteryLow))
+        rules.mapURL = text(.mapURL)
+        return rules
+    }
 
     /// The error for `key`'s value when the command cannot use it, named where it was set.
     public func problem(_ key: ConfigKey, _ message: String) -> ConfigError {

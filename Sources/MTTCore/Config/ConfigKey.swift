@@ -93,6 +93,12 @@ extension ConfigKey {
     public static let serveTokenFile = ConfigKey("serve.token_file", .secretFile, nil, "Off loopback: the token's file (mode 600; default a new token each start).")
     public static let serveTiles = ConfigKey("serve.tiles", .text, nil, "Map tiles: a URL with {z}/{x}/{y}, or none (default OpenStreetMap).")
 
+    public static let coverageLostAfter = ConfigKey("alerts.coverage_lost_after", .number, .number(Double(AlertRules().coverageLostAfter)), range: 1...1000, "coverage_lost after this many attempts in a row nobody heard.")
+    public static let coverageSilence = ConfigKey("alerts.coverage_silence", .duration, .number(AlertRules().coverageSilence), "coverage_lost after this long without an uplink (in active mode only while attempts go unheard).")
+    public static let heardWithin = ConfigKey("alerts.heard_within", .duration, .number(AlertRules().heardWithin), "An attempt not heard within this long is lost.")
+    public static let batteryLow = ConfigKey("alerts.battery_low", .number, .number(Double(AlertRules().batteryLow)), range: 0...100, "battery_low at or under this many percent.")
+    public static let mapURL = ConfigKey("alerts.map_url", .text, nil, "The mtt serve page events link to, e.g. http://raspberrypi.local:8080/ (with ?token=… off loopback).")
+
     /// Every setting, in the order `mtt config show` lists them.
     public static let all: [ConfigKey] = [
         database, mode, nodes, gps, network, mqttURL, mqttUser, mqttPasswordFile, mqttCA, devices, interval, web, webTokenFile,
@@ -100,6 +106,7 @@ extension ConfigKey {
         syncTarget, syncURL, syncExperiment, syncCredentialsFile, syncCA, syncTimeout, syncConnections, syncTries,
         fetchTTNURL, fetchApp, fetchDevices, fetchSince, fetchAPIKeyFile, fetchTimeout,
         serveListen, serveTokenFile, serveTiles,
+        coverageLostAfter, coverageSilence, heardWithin, batteryLow, mapURL,
     ]
 
     public static func named(_ name: String) -> ConfigKey? { all.first { $0.name == name } }

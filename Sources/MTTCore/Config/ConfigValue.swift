@@ -26,3 +26,12 @@ public enum DurationText {
         return value
     }
 }
+
+/// A start of a window as people write it: an RFC 3339 time, or a length of time ago (`6h`, `2d`).
+public enum SinceText {
+    public static func time(_ text: String, now: Timestamp) -> Timestamp? {
+        if let time = RFC3339.parse(text) { return time }
+        guard let ago = DurationText.seconds(text), ago >= 0 else { return nil }
+        return now.adding(seconds: -ago)
+    }
+}

@@ -31,16 +31,19 @@ public final class CollectionRun: Sendable {
         /// How the session names its nodes, GPS and network in the database, and where its
         /// uplinks can be fetched later.
         public var description: SessionDescription
+        /// When coverage is lost, a battery low, and where the map is, for the field events.
+        public var alerts: AlertRules
 
         public init(
             mode: CollectionMode, policy: SendPolicy = SendPolicy(), interval: Double, clock: CollectClock = .wall,
-            description: SessionDescription = SessionDescription()
+            description: SessionDescription = SessionDescription(), alerts: AlertRules = AlertRules()
         ) {
             self.mode = mode
             self.policy = policy
             self.interval = interval
             self.clock = clock
             self.description = description
+            self.alerts = alerts
         }
     }
 
@@ -53,6 +56,12 @@ public final class CollectionRun: Sendable {
     private let ports: Ports
     private let settings: Settings
     private let observer: @Sendable (CollectEvent) -> Void
+    private let reporter: @Sendable (FieldEvent) -> Void
+    private let hooks: HookDispatcher?
+    private let deriver: Mutex<FieldEventDeriver>
+    /// Field events on their way to the database, written in batches off the collector's thread.
+    private let eventLog = DrainingQueue<FieldEvent>()
+    private let sideTasks = Mutex<[Task<Void, Never>]>([])
     private let counted = Mutex(CollectionStats())
     private let followers = Mutex<[Int: AsyncStream<CollectEvent>.Continuation]>([:])
     private let work = Mutex<Task<Void, any Error>?>(nil)
@@ -61,15 +70,24 @@ public final class CollectionRun: Sendable {
     private let lastBeat = Mutex(ContinuousClock.now)
 
     /// Opens the session. `observe` sees every event first, on the collector's own thread: it must
-    /// be quick (the command line only queues its lines there).
-    public init(store: Store, ports: Ports, settings: Settings, observe: @escaping @Sendable (CollectEvent) -> Void = { _ in }) throws {
+    /// be quick (the command line only queues its lines there); `report` sees each field event
+    /// (docs/events.md) as quickly, and `hooks` are offered them.
+    public init(
+        store: Store, ports: Ports, settings: Settings, hooks: HookDispatcher? = nil,
+        observe: @escaping @Sendable (CollectEvent) -> Void = { _ in }, report: @escaping @Sendable (FieldEvent) -> Void = { _ in }
+    ) throws {
         self.store = store
         self.ports = ports
         self.settings = settings
+        self.hooks = hooks
         observer = observe
+        reporter = report
         resolvedAtStart = try store.failPendingAttempts(reason: "mtt stopped before the node reported a result")
         placedAtStart = try store.placeUnplacedUplinks().total
         session = try store.startSession(mode: settings.mode, at: settings.clock.now(), settings.description, version: MTTVersion.current)
+        deriver = Mutex(FieldEventDeriver(
+            session: session, mode: settings.mode, rules: settings.alerts, hearsTheNetwork: ports.uplinks != nil,
+            knownGateways: try store.knownGatewayIDs(), start: settings.clock.now()))
         for node in ports.nodes {
             try store.recordNodeConnected(node.link.name, session: session, at: settings.clock.now(), cameBack: false)
         }
@@ -110,6 +128,22 @@ public final class CollectionRun: Sendable {
             try await collect()
         }
         work.withLock { $0 = task }
+        let store = self.store, eventLog = self.eventLog
+        let writer = Task {
+            while let batch = await eventLog.next() {
+                // The events are a log of the records, which are stored already: a database that
+                // cannot take them is said by the records' own writes.
+                try? store.recordEvents(batch)
+            }
+        }
+        let ticker = Task { [self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(settings.clock.realSeconds(1)))
+                let now = settings.clock.now()
+                publish(deriver.withLock { $0.tick(at: now) })
+            }
+        }
+        sideTasks.withLock { $0 = [writer, ticker] }
     }
 
     /// Stops collecting and closes the session; returns the failure that ended the run, if one did.
@@ -135,7 +169,20 @@ public final class CollectionRun: Sendable {
             return Array(list.values)
         }
         for continuation in following { continuation.finish() }
+        let side = sideTasks.withLock { $0 }
+        side.last?.cancel()
+        eventLog.finish()
+        for task in side { await task.value }
         return failure
+    }
+
+    private func publish(_ events: [FieldEvent]) {
+        guard !events.isEmpty else { return }
+        for event in events {
+            reporter(event)
+            hooks?.offer(event)
+        }
+        eventLog.append(contentsOf: events.filter(\.type.isStored))
     }
 
     private func emit(_ event: CollectEvent) {
@@ -151,6 +198,8 @@ public final class CollectionRun: Sendable {
         }
         observer(event)
         for follower in followers.withLock({ Array($0.values) }) { follower.yield(event) }
+        let now = settings.clock.now()
+        publish(deriver.withLock { $0.derive(event, at: now) })
     }
 
     private func collect() async throws {

@@ -42,7 +42,7 @@ public struct CollectionStats: Sendable {
             lastFix = nil
         // Whether the last fix is stale follows from its age (`SendPolicy.staleness`); the event
         // only says when it starts.
-        case .trackPoint, .sample, .stale: break
+        case .trackPoint, .sample, .stale, .battery, .joined: break
         case .nodeLost(let node, let reason): lostNodes[node] = reason
         case .nodeBack(let node, _):
             lostNodes[node] = nil

@@ -170,6 +170,21 @@ enum StoreSchema {
                 CREATE INDEX attempts_by_device_fcnt ON attempts(dev_eui, f_cnt);
                 """)
         }
+        migrator.registerMigration("4") { db in
+            // What happened during a drive, in the schema of docs/events.md, for `mtt events`: the
+            // events' JSON as hooks received it (the per-second position reports are not kept).
+            try db.execute(sql: """
+                CREATE TABLE events (
+                    id INTEGER PRIMARY KEY,
+                    session_id INTEGER REFERENCES sessions(id),
+                    time INTEGER NOT NULL,
+                    type TEXT NOT NULL,
+                    json TEXT NOT NULL
+                );
+                CREATE INDEX events_by_time ON events(time);
+                CREATE INDEX receptions_by_gateway ON receptions(gateway_id);
+                """)
+        }
         return migrator
     }
 }

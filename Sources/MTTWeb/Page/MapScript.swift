@@ -199,15 +199,30 @@ enum MapScript {
     }).join('');
   }
 
+  // An event's link (a hook's notification) names its place: #at=LAT,LON centres the map there.
+  var focusMarker = null;
+  function focusFromHash() {
+    var m = /(?:^#|&)at=(-?[0-9.]+),(-?[0-9.]+)/.exec(location.hash);
+    if (!m) return false;
+    var here = [Number(m[1]), Number(m[2])];
+    if (focusMarker) focusMarker.remove();
+    focusMarker = L.circleMarker(here, { radius: 14, weight: 3, color: '#d40000', fill: false }).addTo(map);
+    map.setView(here, 16);
+    $('drawn').dataset.focus = here.join(',');
+    return true;
+  }
+  window.addEventListener('hashchange', focusFromHash);
+
   legend();
   $('apply').addEventListener('click', function () { readFilter(); load(true); });
+  var focused = focusFromHash();
   if (embedded) {
     sessions(embedded.sessions);
     $('filters').hidden = true;
-    load(true);
+    load(!focused);
   } else {
     getJSON('api/sessions').then(sessions).catch(problem);
-    load(true);
+    load(!focused);
     getJSON('api/status').then(function (s) { renderStatus({ store: s, run: null, time: new Date().toISOString() }); }).catch(problem);
     if (window.EventSource) {
       var events = new EventSource(apiURL('api/events'));

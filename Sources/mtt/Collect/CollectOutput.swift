@@ -14,11 +14,16 @@ final class CollectOutput: Sendable {
     /// The run whose numbers the status block shows, once it exists.
     private let run = Mutex<CollectionRun?>(nil)
     private let unsynced = Mutex<[String: Int]>([:])
-    private let events = Mutex<[(Timestamp, CollectEvent)]>([])
+    /// What the run reported, in order: its own events (for the log lines) and the field events
+    /// (for --json, and the alerts among the log lines).
+    private enum Item {
+        case run(CollectEvent)
+        case field(FieldEvent)
+    }
+    private let events = Mutex<[(Timestamp, Item)]>([])
     /// Whether the GPS and the network were ever connected, kept by the one flusher: "lost" is
     /// for a source that went away, "not available" for one that never came.
     private let writing = Mutex((gps: false, network: false))
-    private let encoder: JSONEncoder
 
     /// Events waiting for their lines before the collector writes them itself. Each holds its
     /// uplink, so this bounds memory as much as the store's queue does.
@@ -36,23 +41,35 @@ final class CollectOutput: Sendable {
         self.clock = clock
         self.nodeInfos = nodeInfos
         nodes = nodeInfos.keys.sorted()
-        encoder = JSONEncoder.stable()
     }
 
     /// Counts the event; its line is written at the next `flush()`, on the caller of `flush()`, so the
     /// collector's own thread spends no time formatting text.
     func handle(_ event: CollectEvent) {
+        guard style == .lines else { return }
+        queue(.run(event))
+    }
+
+    /// A field event: a JSON line with --json; among the log lines, the alerts.
+    func handle(_ event: FieldEvent) {
         switch style {
-        case .live: break
-        case .lines, .json:
-            let backlog = events.withLock { list in
-                list.append((clock.now(), event))
-                return list.count
-            }
-            // The flusher runs on the same busy threads; when it falls behind, the collector writes
-            // the lines itself rather than let them pile up in memory.
-            if backlog >= Self.backlogLimit { flush() }
+        case .json: queue(.field(event))
+        case .lines where Self.alertTypes.contains(event.type): queue(.field(event))
+        default: break
         }
+    }
+
+    /// Field events the log lines show: what the run's own events do not say already.
+    private static let alertTypes: Set<FieldEventType> = [.lost, .coverageLost, .coverageBack, .newGateway, .batteryLow, .gpsBack]
+
+    private func queue(_ item: Item) {
+        let backlog = events.withLock { list in
+            list.append((clock.now(), item))
+            return list.count
+        }
+        // The flusher runs on the same busy threads; when it falls behind, the collector writes
+        // the lines itself rather than let them pile up in memory.
+        if backlog >= Self.backlogLimit { flush() }
     }
 
     func attach(_ run: CollectionRun) {
@@ -133,64 +150,15 @@ final class CollectOutput: Sendable {
         case .nodeLost(let node, let reason): return "node \(node) lost: \(reason) (reconnecting)"
         case .nodeBack(let node, let outage): return String(format: "node %@ back after %.1f s", node, outage)
         case .stale(let node, let reason): return "\(node) is not sending, GPS STALE: \(reason)"
+        case .battery, .joined: return nil
         }
-    }
-
-    private struct JSONEvent: Encodable {
-        var event: String
-        var time: String
-        var node: String?
-        var attempt: Int64?
-        var uplink: Int64?
-        var lat: Double?
-        var lon: Double?
-        var fCnt: UInt32?
-        var reason: String?
-        var gateways: Int?
-        var rssi: Double?
-        var snr: Double?
-        var method: String?
-        var detail: String?
-        /// Seconds a node was away.
-        var outage: Double?
-
-        enum CodingKeys: String, CodingKey {
-            case event, time, node, attempt, uplink, lat, lon, reason, gateways, rssi, snr, method, detail, outage
-            case fCnt = "f_cnt"
-        }
-    }
-
-    private func jsonLine(_ event: CollectEvent, at time: Timestamp) -> Data {
-        var e = JSONEvent(event: "", time: RFC3339.string(time))
-        switch event {
-        case .gps(.fix(let fix)): (e.event, e.lat, e.lon) = ("fix", fix.latitude, fix.longitude)
-        case .gps(.noFix): e.event = "no_fix"
-        case .gps(.connected(let spec)): (e.event, e.detail) = ("gps_connected", spec)
-        case .gps(.lost(let reason)): (e.event, e.reason) = ("gps_lost", reason)
-        case .trackPoint(let fix): (e.event, e.lat, e.lon) = ("track_point", fix.latitude, fix.longitude)
-        case .attempt(let node, let id, let fix): (e.event, e.node, e.attempt, e.lat, e.lon) = ("attempt", node, id, fix.latitude, fix.longitude)
-        case .confirmed(let node, let id, let counter): (e.event, e.node, e.attempt, e.fCnt) = ("confirmed", node, id, counter)
-        case .failed(let node, let id, let reason): (e.event, e.node, e.attempt, e.reason) = ("failed", node, id, reason)
-        case .heard(let id, let uplink, let attemptID):
-            let best = uplink.receptions.max { ($0.rssi ?? -999) < ($1.rssi ?? -999) }
-            (e.event, e.uplink, e.attempt, e.fCnt, e.gateways, e.rssi, e.snr) = ("heard", id, attemptID, uplink.fCnt, uplink.receptions.count, best?.rssi, best?.snr)
-        case .sample(let sample):
-            (e.event, e.lat, e.lon, e.method, e.reason) = ("sample", sample.position?.latitude, sample.position?.longitude, sample.method.rawValue, sample.reason)
-        case .network(let connected, let detail): (e.event, e.detail) = (connected ? "network_connected" : "network_lost", detail)
-        case .nodeLost(let node, let reason): (e.event, e.node, e.reason) = ("node_lost", node, reason)
-        case .nodeBack(let node, let outage): (e.event, e.node, e.outage) = ("node_back", node, outage)
-        case .stale(let node, let reason): (e.event, e.node, e.reason) = ("stale", node, reason)
-        }
-        guard var data = try? encoder.encode(e) else { return Data() }
-        data.append(0x0A)
-        return data
     }
 
     /// Writes the lines of the events so far (called ten times a second, and at the end).
     func flush() {
         // One flusher at a time, so lines come out in the order of their events.
         writing.withLock { seen in
-            let batch = events.withLock { list -> [(Timestamp, CollectEvent)] in
+            let batch = events.withLock { list -> [(Timestamp, Item)] in
                 defer { list = [] }
                 return list
             }
@@ -199,7 +167,18 @@ final class CollectOutput: Sendable {
             // A burst (a broker emptying its queue after a reconnect) gets one line, not thousands.
             let burst = style == .lines && batch.count > 50
             var heard = 0, positioned = 0, unpositioned = 0
-            for (time, event) in batch {
+            for (time, item) in batch {
+                let event: CollectEvent
+                switch item {
+                case .field(let field):
+                    if style == .json {
+                        data += field.json() + [0x0A]
+                    } else {
+                        data += Data("\(RFC3339.string(time, fractionDigits: 0))  \(field.summary)\n".utf8)
+                    }
+                    continue
+                case .run(let runEvent): event = runEvent
+                }
                 defer { Self.note(event, in: &seen) }
                 if burst {
                     switch event {
@@ -212,12 +191,7 @@ final class CollectOutput: Sendable {
                     default: break
                     }
                 }
-                switch style {
-                case .json: data += jsonLine(event, at: time)
-                case .lines:
-                    if let line = Self.line(for: event, seen: seen) { data += Data("\(RFC3339.string(time, fractionDigits: 0))  \(line)\n".utf8) }
-                case .live: break
-                }
+                if let line = Self.line(for: event, seen: seen) { data += Data("\(RFC3339.string(time, fractionDigits: 0))  \(line)\n".utf8) }
             }
             if heard + positioned + unpositioned > 0 {
                 let time = RFC3339.string(batch[batch.count - 1].0, fractionDigits: 0)

@@ -28,6 +28,9 @@ struct CollectPlan {
     var speed: Double
     /// Where the simulated gateways stand; empty for three around the fake route.
     var fakeGateways: [SimulatedNetwork.Gateway] = []
+    /// When coverage is lost and where the map is; the hooks that hear the events.
+    var alerts = AlertRules()
+    var hooks: [HookRule] = []
 
     var everythingSimulated: Bool {
         if case .fake = gps {} else { return false }
@@ -105,7 +108,10 @@ final class CollectPorts: @unchecked Sendable {
     }
 
     /// The ports and settings of the run, for MTTCore.
-    func run(_ plan: CollectPlan, observe: @escaping @Sendable (CollectEvent) -> Void) throws -> CollectionRun {
+    func run(
+        _ plan: CollectPlan, hooks: HookDispatcher?, observe: @escaping @Sendable (CollectEvent) -> Void,
+        report: @escaping @Sendable (FieldEvent) -> Void
+    ) throws -> CollectionRun {
         try CollectionRun(
             store: store, ports: .init(fixes: fixes, nodes: nodes, uplinks: uplinks),
             settings: .init(
@@ -113,8 +119,9 @@ final class CollectPorts: @unchecked Sendable {
                 description: SessionDescription(
                     nodes: plan.nodes.isEmpty ? nil : plan.nodes.map(\.description).joined(separator: " "), gps: plan.gps.description,
                     network: plan.fakeNetwork ? "fake" : plan.mqtt?.description, mqttURL: plan.mqtt?.endpoint.description,
-                    mqttUser: plan.mqttUser, devices: plan.devices)),
-            observe: observe)
+                    mqttUser: plan.mqttUser, devices: plan.devices),
+                alerts: plan.alerts),
+            hooks: hooks, observe: observe, report: report)
     }
 
     /// Closes what the run does not: the simulated network's publisher.

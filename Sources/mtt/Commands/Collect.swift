@@ -89,6 +89,11 @@ struct Collect: AsyncParsableCommand {
     @Option(name: .customLong("web-token-file"), help: ArgumentHelp("With --web off loopback: the token, from a file only you can read (default: a new one, printed in the link).", valueName: "file"))
     var webTokenFile: String?
 
+    @Option(help: ArgumentHelp(
+        "Run a command when an event happens (repeatable): TYPE[,TYPE…]=PROGRAM ARGUMENT…, without a shell; the event is on its standard input as JSON and in MTT_EVENT_* variables. Types and more hooks (webhooks, cooldowns, mutes): docs/events.md and [[hooks]] in the configuration.",
+        valueName: "type=command"))
+    var on: [String] = []
+
     /// Faster than 1000× the simulated drive outruns the store and the clock's own sleeps.
     static let speeds = 0.1...1000.0
 
@@ -133,7 +138,7 @@ struct Collect: AsyncParsableCommand {
         try interval?.check("--interval")
         try maxFixAge?.check("--max-fix-age")
         try minInterval?.check("--min-interval", allowingZero: true)
-        let settings = try database.settings(flags)
+        let settings = try database.settings(flags, hooks: on)
         guard let mode = settings.text(.mode).flatMap(CollectionMode.init(rawValue:)) else {
             throw ValidationError("give --mode active, matching or listener (or mode in the [collect] section of the configuration)")
         }
@@ -193,6 +198,8 @@ struct Collect: AsyncParsableCommand {
             throw ValidationError("--speed takes \(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText), not \(speed)")
         }
         plan.passwordFile = settings.text(.mqttPasswordFile)
+        plan.alerts = settings.alertRules
+        plan.hooks = settings.hooks
         if speed != 1 && !plan.everythingSimulated {
             throw ValidationError("--speed is for fully simulated runs (--gps fake, fake nodes, --network fake)")
         }
@@ -222,7 +229,8 @@ enum CollectSession {
         let ports = try await CollectPorts(plan: plan)
         let hasNetworkSource = plan.mqtt != nil || plan.fakeNetwork
         let out = CollectOutput(style: style, clock: ports.clock, nodeInfos: ports.nodeInfos, hasNetworkSource: hasNetworkSource, policy: plan.policy)
-        let run = try ports.run(plan) { out.handle($0) }
+        let hooks = try HookTargets.dispatcher(for: plan.hooks)
+        let run = try ports.run(plan, hooks: hooks, observe: { out.handle($0) }, report: { out.handle($0) })
         out.attach(run)
         if run.resolvedAtStart > 0 && style != .json {
             Console.error("mtt: \(run.resolvedAtStart) attempt(s) left pending by an interrupted run are now marked failed")
@@ -287,11 +295,15 @@ enum CollectSession {
         map?.stop()
         let failure = await run.stop()
         ports.close()
+        // The last events' hooks get a few seconds; a hook still busy then is left (its events
+        // stay in the database for `mtt events`).
+        if let hooks, await !hooks.settle(within: 5) { Console.error("mtt: hooks still busy at the stop were left") }
         out.flush()
         if style != .json {
             if style == .live { out.redraw() }
             Console.out("")
             Console.out(StatusText.render(try run.store.status(), path: run.store.path, networkKnown: hasNetworkSource))
+            if let hooks { for line in HookTargets.report(hooks) { Console.out(line) } }
         }
         if let failure { throw RuntimeFailure("collection stopped: \(failure)" + Self.flagsFor(failure)) }
     }

@@ -110,6 +110,7 @@ struct Sync: AsyncParsableCommand {
     func run() async throws {
         let (settings, selection, policy, timeout) = try settings()
         let store = try database.openStore(.existing, in: settings)
+        let hooks = try HookTargets.dispatcher(for: settings.hooks)
         if let narrowing = selection.narrowing, !output.json {
             Console.error("mtt: \(narrowing) (--url without --target); use --target ttnmapper for TTN Mapper")
         }
@@ -155,6 +156,9 @@ struct Sync: AsyncParsableCommand {
                     to: destination, store: store, policy: policy, timeout: timeout, trusting: settings.text(.syncCA), proxies: proxies,
                     stopped: stopped, in: uploading)
                 report(summary)
+                let done = FieldEvent.syncDone(summary, at: .now(), mapURL: settings.alertRules.mapURL)
+                try? store.recordEvents([done])
+                hooks?.offer(done)
                 if let reason = summary.stopReason {
                     failures.append("\(target.rawValue): \(reason); \(summary.queued) record(s) stay queued")
                 } else if summary.failed > 0 {
@@ -164,6 +168,10 @@ struct Sync: AsyncParsableCommand {
                 // Said once, in the closing line with the other targets' failures.
                 failures.append("\(target.rawValue): \(failure.description)")
             }
+        }
+        if let hooks {
+            if await !hooks.settle(within: 30) { Console.error("mtt: hooks still busy after 30 s were left") }
+            if !output.json { for line in HookTargets.report(hooks) { Console.out(line) } }
         }
         if !failures.isEmpty {
             throw RuntimeFailure(failures.joined(separator: "; "))

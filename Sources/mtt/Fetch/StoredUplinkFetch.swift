@@ -59,9 +59,7 @@ struct StoredUplinkFetchOptions: ParsableArguments {
     /// When the window starts; nil for an unreadable `--since`.
     func sinceTime(now: Timestamp) -> Timestamp? {
         guard let since else { return now.adding(seconds: -FetchPlanner().retention) }
-        if let time = RFC3339.parse(since) { return time }
-        guard let ago = DurationText.seconds(since), ago >= 0 else { return nil }
-        return now.adding(seconds: -ago)
+        return SinceText.time(since, now: now)
     }
 }
 

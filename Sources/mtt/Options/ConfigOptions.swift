@@ -18,10 +18,10 @@ struct ConfigOptions: ParsableArguments {
     }
 
     /// The settings, layered: the file, the environment, `flags`.
-    func resolve(flags: [ConfigKey: ConfigValue]) throws -> Config {
+    func resolve(flags: [ConfigKey: ConfigValue], hooks: [String] = []) throws -> Config {
         do {
             let document = try path.map { try TOMLConfigFile.read($0) }
-            return try Config.resolve(file: document, environment: ProcessInfo.processInfo.environment, flags: flags)
+            return try Config.resolve(file: document, environment: ProcessInfo.processInfo.environment, flags: flags, hooks: hooks)
         } catch let error as ConfigError {
             throw Self.failure(error)
         }
@@ -39,6 +39,7 @@ struct ConfigOptions: ParsableArguments {
         switch key {
         case "db.path": return "--db"
         case "sync.credentials_file": return "--credentials"
+        case "hooks.on": return "--on"
         default:
             let last = key.split(separator: ".").last.map(String.init) ?? key
             // Lists are repeatable options named in the singular: `--node`, `--device`.

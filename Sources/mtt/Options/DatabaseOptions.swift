@@ -16,11 +16,12 @@ struct DatabaseOptions: ParsableArguments {
         if path?.isEmpty == true { throw ValidationError("--db needs a file path") }
     }
 
-    /// The command's settings: the file, the environment, then `flags` and `--db`.
-    func settings(_ flags: [ConfigKey: ConfigValue] = [:]) throws -> Config {
+    /// The command's settings: the file, the environment, then `flags` and `--db`; `hooks` are
+    /// `--on` options.
+    func settings(_ flags: [ConfigKey: ConfigValue] = [:], hooks: [String] = []) throws -> Config {
         var flags = flags
         if let path { flags[.database] = .text(path) }
-        return try config.resolve(flags: flags)
+        return try config.resolve(flags: flags, hooks: hooks)
     }
 
     /// The store, for what the command does with it: collect and import create a missing database;

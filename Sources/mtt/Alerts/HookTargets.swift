@@ -1,0 +1,33 @@
+import Foundation
+import MTTCore
+import MTTHTTP
+import MTTSystem
+
+/// The adapter behind each kind of hook: a command (MTTSystem) or a webhook (MTTHTTP).
+enum HookTargets {
+    static func dispatcher(for rules: [HookRule]) throws -> HookDispatcher? {
+        guard !rules.isEmpty else { return nil }
+        let proxies = try ProxyConfiguration(environment: ProcessInfo.processInfo.environment)
+        return HookDispatcher(rules: rules) { rule in
+            switch rule.target {
+            case .command(let arguments):
+                return CommandHook(arguments: arguments, timeout: rule.timeout)
+            case .webhook(let url, let text):
+                // Checked when the configuration was read.
+                return WebhookHook(url: URL(string: url) ?? URL(fileURLWithPath: "/"), text: text, timeout: rule.timeout, proxies: proxies)
+            }
+        }
+    }
+
+    /// A line per hook: what it did with the events it was offered.
+    static func report(_ hooks: HookDispatcher) -> [String] {
+        hooks.counts.map { rule, c in
+            var line = "hook \(rule.name) (\(rule.target)): \(c.delivered) delivered"
+            if c.failed > 0 { line += ", \(c.failed) failed" }
+            if c.dropped > 0 { line += ", \(c.dropped) dropped (queue full)" }
+            let held = [(c.coolingDown, "in cooldown"), (c.muted, "muted"), (c.rateLimited, "over the rate limit")].filter { $0.0 > 0 }
+            if !held.isEmpty { line += "; held back: " + held.map { "\($0.0) \($0.1)" }.joined(separator: ", ") }
+            return line
+        }
+    }
+}

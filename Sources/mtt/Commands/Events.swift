@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import MTTCore
+
+struct Events: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replay what happened during a drive: the stored events, as JSON lines, or through the hooks.",
+        discussion: """
+            Every event a collection reports (docs/events.md: attempt, heard, lost, coverage_lost, \
+            new_gateway, node_lost, gps_lost, battery_low, …) is kept in the database, in the same \
+            schema as `mtt collect --json` prints and hooks receive. With --hooks (or --on) the \
+            events go through the configuration's hooks, their cooldowns, mutes and rate limits \
+            applied on the events' own times: try a hook on yesterday's drive before the next one.
+            """)
+
+    @Option(help: ArgumentHelp("Events since this time: RFC 3339 (2026-06-21T08:00:00Z) or a length of time ago (6h, 2d).", valueName: "time"))
+    var since: String?
+
+    @Option(help: ArgumentHelp("Only this session's events (mtt status counts them).", valueName: "n"))
+    var session: Int64?
+
+    @Option(help: ArgumentHelp("Only events of this type (repeatable).", valueName: "type"))
+    var type: [String] = []
+
+    @Flag(help: "Send the events through the hooks of the configuration instead of printing them.")
+    var hooks = false
+
+    @Option(help: ArgumentHelp("A hook for this replay (repeatable), as collect --on: TYPE[,TYPE…]=PROGRAM ARGUMENT….", valueName: "type=command"))
+    var on: [String] = []
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let settings = try database.settings(hooks: on)
+        var types: Set<FieldEventType> = []
+        for name in type {
+            guard let known = FieldEventType(named: name) else {
+                throw ValidationError("--type \(name) is not an event type: \(FieldEventType.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            types.insert(known)
+        }
+        let start: Timestamp?
+        if let since {
+            guard let time = SinceText.time(since, now: .now()) else {
+                throw ValidationError("--since takes an RFC 3339 time (2026-06-21T08:00:00Z) or a length of time ago (6h, 2d), not \(since)")
+            }
+            start = time
+        } else {
+            start = nil
+        }
+        let store = try database.openStore(.readOnly, in: settings)
+        let replay = hooks || !on.isEmpty
+        let dispatcher = replay ? try HookTargets.dispatcher(for: settings.hooks) : nil
+        if replay && dispatcher == nil {
+            throw RuntimeFailure("no hooks to replay through: declare [[hooks]] in the configuration (mtt config show) or give --on TYPE=COMMAND")
+        }
+        guard let dispatcher else {
+            try store.forEachEvent(since: start, session: session, types: types) { StandardOutput.write($0.json() + [0x0A]) }
+            return
+        }
+        // Read first (the database is not held open while hooks run), a drive's events at a time.
+        var events: [FieldEvent] = []
+        try store.forEachEvent(since: start, session: session, types: types) { events.append($0) }
+        for event in events { await dispatcher.offerWhenRoom(event) }
+        let count = events.count
+        // A replay offers events faster than a drive did: wait for the hooks to take them all.
+        if await !dispatcher.settle(within: 300) { Console.error("mtt: the hooks were still busy after 5 minutes; stopped waiting") }
+        Console.error("mtt: \(count) event(s) replayed")
+        for line in HookTargets.report(dispatcher) { Console.error("mtt: " + line) }
+    }
+}
