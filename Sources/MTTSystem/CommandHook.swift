@@ -1,6 +1,10 @@
 import FoundationEssentials
 import Glibc
 import MTTCore
+import Synchronization
+
+/// The hook programs running now, so that mtt can end them when it ends.
+private let runningCommands = Mutex<Set<pid_t>>([])
 
 /// A hook that runs a program, without a shell: the event as one JSON line on its standard input
 /// and as `MTT_EVENT_*` variables; its output is discarded, the end of its error output kept for
@@ -16,6 +20,12 @@ public struct CommandHook: HookDelivery {
 
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+    }
+
+    /// Kills the hook programs still running (at the end of a run, after their grace): none is
+    /// left behind when mtt exits.
+    public static func stopAll() {
+        for pid in runningCommands.withLock({ $0 }) { kill(pid, SIGKILL) }
     }
 
     public func deliver(_ event: FieldEvent) async throws {
@@ -67,6 +77,8 @@ public struct CommandHook: HookDelivery {
         close(stdinPipe[0])
         close(stderrPipe[1])
         guard spawned == 0 else { throw Failure(description: "cannot run \(program): \(String(cString: strerror(spawned)))") }
+        runningCommands.withLock { _ = $0.insert(pid) }
+        defer { runningCommands.withLock { _ = $0.remove(pid) } }
 
         _ = fcntl(stderrPipe[0], F_SETFL, fcntl(stderrPipe[0], F_GETFL) | O_NONBLOCK)
         var errorTail: [UInt8] = []

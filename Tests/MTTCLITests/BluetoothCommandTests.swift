@@ -57,9 +57,9 @@ struct BluetoothCommandTests {
             run.kill()
             node.kill()
         }
-        #expect(await run.waitForOutput(timeout: 30) { $0.contains(#""event":"attempt""#) })
+        #expect(await run.waitForOutput(timeout: 30) { $0.contains(#""type":"attempt""#) })
         node.kill()
-        #expect(await run.waitForOutput(timeout: 30) { $0.contains(#""event":"node_lost""#) })
+        #expect(await run.waitForOutput(timeout: 30) { $0.contains(#""type":"node_lost""#) })
 
         let away = try await mtt.run(["status", "--db", mtt.database, "--json"])
         #expect(away.status == 0, "stderr: \(away.stderr)")
@@ -69,7 +69,7 @@ struct BluetoothCommandTests {
         #expect(lost["reconnects"] as? Int == 0 && lost["session_ended"] as? Bool == false)
 
         node = try mtt.start(["fake-node", "--listen", "unix:\(socket)"])
-        #expect(await run.waitForOutput(timeout: 30) { $0.contains(#""event":"node_back""#) })
+        #expect(await run.waitForOutput(timeout: 30) { $0.contains(#""type":"node_back""#) })
         let back = try await mtt.run(["status", "--db", mtt.database, "--json"])
         let connected = try #require(try Self.nodes(back.stdout).first)
         #expect(connected["state"] as? String == "connected" && connected["reconnects"] as? Int == 1)

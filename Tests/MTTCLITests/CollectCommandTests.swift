@@ -55,8 +55,8 @@ struct CollectCommandTests {
         #expect(status.pending == 0)
         #expect(status.heard >= attempts.dropLast().filter { heard[$0.attempt.frameCounter ?? 0] != nil }.count)
         let events = result.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-        #expect(events.contains { $0["event"] as? String == "network_connected" })
-        #expect(events.filter { $0["event"] as? String == "attempt" }.count == attempts.count)
+        #expect(events.contains { $0["type"] as? String == "network_connected" })
+        #expect(events.filter { $0["type"] as? String == "attempt" }.count == attempts.count)
     }
 
     /// Every track point mtt printed (it prints a record only once it is stored) is in the
@@ -66,7 +66,7 @@ struct CollectCommandTests {
         func points(_ out: String) -> [(Double, Double)] {
             out.split(separator: "\n").compactMap { line in
                 guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                      event["event"] as? String == "track_point", let lat = event["lat"] as? Double, let lon = event["lon"] as? Double
+                      event["type"] as? String == "track_point", let lat = event["lat"] as? Double, let lon = event["lon"] as? Double
                 else { return nil }
                 return (lat, lon)
             }
@@ -103,7 +103,7 @@ struct CollectCommandTests {
 
     @Test func sigkillLosesNoAttemptAndTheNextStartResolvesThePendingOne() async throws {
         let child = try mtt.start(["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20", "--db", mtt.database, "--json"])
-        func reported(_ out: String) -> Int { out.components(separatedBy: "\"event\":\"attempt\"").count - 1 }
+        func reported(_ out: String) -> Int { out.components(separatedBy: "\"type\":\"attempt\"").count - 1 }
         // Kill it once it has reported six attempts stored (the next one is likely in flight).
         let enough = await child.waitForOutput(timeout: 60) { reported($0) >= 6 }
         child.kill()

@@ -132,6 +132,11 @@ struct MapServerTests {
         #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count == '\(MapTestData.dots)'"))
         #expect(try await Self.drawnBands(browser) == MapTestData.expectedBands)
         #expect(try await browser.evaluate("document.querySelectorAll('#sfs tr').length") == "5")
+
+        // An event's link (a hook's notification) opens the map on its place.
+        let focused = try HeadlessBrowser(url: "file://" + report + "#at=52.1,5.13")
+        #expect(try await focused.wait(until: "document.getElementById('drawn').dataset.focus == '52.1,5.13'"))
+        #expect(try await focused.wait(until: "document.getElementById('drawn').dataset.count == '\(MapTestData.dots)'"))
     }
 
     /// While a collection writes to the database, the page's status block follows within 2 s, and

@@ -112,6 +112,13 @@ struct SyncCommandTests {
         #expect(ids.count == 1, "user ids: \(ids)")
         #expect(ids.first?.hasPrefix("mtt-") == true)
         #expect(server.requests.allSatisfy { $0.json?["useragent"] as? String == "mtt/\(MTTVersion.current)" })
+
+        // Each upload is a sync_done event, of no session, with what it did (a hook hears it too).
+        let events = try await mtt.run(["events", "--type", "sync_done", "--db", mtt.database])
+        let done = events.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(done.count == 2 && done.allSatisfy { $0["target"] as? String == "ttnmapper" && $0["session"] is NSNull }, "\(events.stdout)")
+        #expect(done.map { $0["sent"] as? Int } == [2, 1])
+        #expect(try await EventSchema.problems(events.stdout.split(separator: "\n").map(String.init)).isEmpty)
     }
 
     @Test func statusListsWhyARecordWasRejected() async throws {

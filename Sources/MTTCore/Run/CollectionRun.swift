@@ -139,8 +139,7 @@ public final class CollectionRun: Sendable {
         let ticker = Task { [self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(settings.clock.realSeconds(1)))
-                let now = settings.clock.now()
-                publish(deriver.withLock { $0.tick(at: now) })
+                derive { deriver, now in deriver.tick(at: now) }
             }
         }
         sideTasks.withLock { $0 = [writer, ticker] }
@@ -176,13 +175,18 @@ public final class CollectionRun: Sendable {
         return failure
     }
 
-    private func publish(_ events: [FieldEvent]) {
-        guard !events.isEmpty else { return }
-        for event in events {
-            reporter(event)
-            hooks?.offer(event)
+    /// Field events from the deriver, handed on in the order of their times: the time is taken,
+    /// the events made and handed on under one lock (the collector and the ticker both call this).
+    private func derive(_ make: (inout FieldEventDeriver, Timestamp) -> [FieldEvent]) {
+        deriver.withLock { deriver in
+            let events = make(&deriver, settings.clock.now())
+            guard !events.isEmpty else { return }
+            for event in events {
+                reporter(event)
+                hooks?.offer(event)
+            }
+            eventLog.append(contentsOf: events.filter(\.type.isStored))
         }
-        eventLog.append(contentsOf: events.filter(\.type.isStored))
     }
 
     private func emit(_ event: CollectEvent) {
@@ -198,8 +202,7 @@ public final class CollectionRun: Sendable {
         }
         observer(event)
         for follower in followers.withLock({ Array($0.values) }) { follower.yield(event) }
-        let now = settings.clock.now()
-        publish(deriver.withLock { $0.derive(event, at: now) })
+        derive { deriver, now in deriver.derive(event, at: now) }
     }
 
     private func collect() async throws {

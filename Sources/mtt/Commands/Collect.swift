@@ -297,7 +297,10 @@ enum CollectSession {
         ports.close()
         // The last events' hooks get a few seconds; a hook still busy then is left (its events
         // stay in the database for `mtt events`).
-        if let hooks, await !hooks.settle(within: 5) { Console.error("mtt: hooks still busy at the stop were left") }
+        if let hooks, await !hooks.settle(within: 5) {
+            CommandHook.stopAll()
+            Console.error("mtt: hooks still busy 5 s after the stop were ended (the events stay in the database: mtt events)")
+        }
         out.flush()
         if style != .json {
             if style == .live { out.redraw() }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MTTCore
+import MTTSystem
 
 struct Events: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -64,7 +65,10 @@ struct Events: AsyncParsableCommand {
         for event in events { await dispatcher.offerWhenRoom(event) }
         let count = events.count
         // A replay offers events faster than a drive did: wait for the hooks to take them all.
-        if await !dispatcher.settle(within: 300) { Console.error("mtt: the hooks were still busy after 5 minutes; stopped waiting") }
+        if await !dispatcher.settle(within: 300) {
+            CommandHook.stopAll()
+            Console.error("mtt: the hooks were still busy after 5 minutes and were ended")
+        }
         Console.error("mtt: \(count) event(s) replayed")
         for line in HookTargets.report(dispatcher) { Console.error("mtt: " + line) }
     }

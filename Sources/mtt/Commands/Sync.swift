@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MTTCore
 import MTTHTTP
+import MTTSystem
 import Synchronization
 
 struct Sync: AsyncParsableCommand {
@@ -170,7 +171,10 @@ struct Sync: AsyncParsableCommand {
             }
         }
         if let hooks {
-            if await !hooks.settle(within: 30) { Console.error("mtt: hooks still busy after 30 s were left") }
+            if await !hooks.settle(within: 30) {
+                CommandHook.stopAll()
+                Console.error("mtt: hooks still busy 30 s after the upload were ended")
+            }
             if !output.json { for line in HookTargets.report(hooks) { Console.out(line) } }
         }
         if !failures.isEmpty {
