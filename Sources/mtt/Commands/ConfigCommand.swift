@@ -7,7 +7,8 @@ struct ConfigCommand: ParsableCommand {
         commandName: "config",
         abstract: "Show or check the configuration: the file, then the environment, then the command line.",
         discussion: """
-            The file is TOML, one section per command ([db], [collect], [sync], [fetch], [serve]); \
+            The file is TOML, one section per command ([db], [collect], [sync], [fetch], [serve]), \
+            [alerts] and [[hooks]] (docs/events.md); \
             each setting can also be set in the environment (MTT_DB, MTT_COLLECT_MODE, \
             MTT_SYNC_TARGET, …) and on the command line, which wins. Secrets are never in it: it \
             names the file that holds one (mqtt_password_file, credentials_file, api_key_file, \
@@ -27,6 +28,13 @@ struct ConfigCommand: ParsableCommand {
             let width = ConfigKey.all.map(\.name.count).max() ?? 0
             for (key, value, source) in settings.shown {
                 Console.out(key.name.padding(toLength: width, withPad: " ", startingAt: 0) + " = \(value)   # \(source)")
+            }
+            for hook in settings.hooks {
+                var line = "\(hook.name): on \(hook.types.map(\.rawValue).sorted().joined(separator: ", ")) -> \(hook.target)"
+                if hook.cooldown > 0 { line += ", cooldown \(hook.cooldown.plainText)s" }
+                if let limit = hook.rateLimit { line += ", at most \(limit) per \(hook.ratePeriod.plainText)s" }
+                if !hook.mute.isEmpty { line += ", muting \(hook.mute.sorted().joined(separator: ", "))" }
+                Console.out(line)
             }
         }
     }
