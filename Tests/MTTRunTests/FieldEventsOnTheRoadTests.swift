@@ -132,12 +132,19 @@ struct FieldEventsOnTheRoadTests {
             #expect(row.uplinkID == nil, "attempt \(event.attempt ?? 0) was heard but reported lost")
         }
 
-        // The database keeps what the run reported, but the per-second fixes; the schema fits all.
-        var stored: [String] = []
-        try store.forEachEvent(session: run.session) { stored.append(String(decoding: $0.json(), as: UTF8.self)) }
+        // The database keeps what the run reported, but the per-second fixes and the samples; the
+        // uplinks come back as the heard events they were (at the network's receive time).
+        var replayed: [FieldEvent] = []
+        try store.forEachEvent(session: run.session, mapURL: alerts.mapURL) { replayed.append($0) }
+        let stored = replayed.filter { $0.type != .heard }.map { String(decoding: $0.json(), as: UTF8.self) }
         let kept = events.filter(\.type.isStored).map { String(decoding: $0.json(), as: UTF8.self) }
         #expect(stored.count == kept.count && stored == kept, "stored \(stored.count), reported \(kept.count); first difference: \(zip(stored, kept).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "none")")
-        let problems = try await EventSchema.problems(events.map { String(decoding: $0.json(), as: UTF8.self) })
+        func heardShape(_ e: FieldEvent) -> String {
+            "\(e.uplink ?? 0) \(e.device ?? "") \(e.fCnt ?? 0) \(e.gateways ?? 0) \(e.heardBy ?? []) \(e.rssi ?? 0) \(e.snr ?? 0)"
+        }
+        #expect(replayed.filter { $0.type == .heard }.map(heardShape) == events.filter { $0.type == .heard }.map(heardShape))
+        #expect(replayed.map(\.time) == replayed.map(\.time).sorted(), "the replay is not in time order")
+        let problems = try await EventSchema.problems((events + replayed).map { String(decoding: $0.json(), as: UTF8.self) })
         #expect(problems.isEmpty, "\(problems.prefix(5))")
     }
 }

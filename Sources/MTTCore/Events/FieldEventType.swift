@@ -15,8 +15,15 @@ public enum FieldEventType: String, Sendable, Hashable, Codable, CaseIterable {
     // Once a second each: printed with --json and offered to hooks, never stored (the track holds them).
     case fix, trackPoint = "track_point"
 
-    /// Whether `mtt events` can replay it: all but the per-second position reports.
-    public var isStored: Bool { self != .fix && self != .trackPoint }
+    /// Whether the run stores it for `mtt events`: not the per-second position reports, not the
+    /// samples (the map's data: `mtt export`), and not `heard`, which `mtt events` reads back from
+    /// the uplinks themselves (a listener burst would otherwise write each uplink twice).
+    public var isStored: Bool {
+        switch self {
+        case .fix, .trackPoint, .sample, .heard: false
+        default: true
+        }
+    }
 
     /// A type by its name, or nil.
     public init?(named name: String) { self.init(rawValue: name) }

@@ -134,6 +134,9 @@ public final class CollectionRun: Sendable {
                 // The events are a log of the records, which are stored already: a database that
                 // cannot take them is said by the records' own writes.
                 try? store.recordEvents(batch)
+                // One commit (one fsync) in half a second at most, whatever the rate of events: in
+                // a burst the records' own commits go first.
+                try? await Task.sleep(for: .milliseconds(500))
             }
         }
         let ticker = Task { [self] in

@@ -56,12 +56,12 @@ struct Events: AsyncParsableCommand {
             throw RuntimeFailure("no hooks to replay through: declare [[hooks]] in the configuration (mtt config show) or give --on TYPE=COMMAND")
         }
         guard let dispatcher else {
-            try store.forEachEvent(since: start, session: session, types: types) { StandardOutput.write($0.json() + [0x0A]) }
+            try store.forEachEvent(since: start, session: session, types: types, mapURL: settings.alertRules.mapURL) { StandardOutput.write($0.json() + [0x0A]) }
             return
         }
         // Read first (the database is not held open while hooks run), a drive's events at a time.
         var events: [FieldEvent] = []
-        try store.forEachEvent(since: start, session: session, types: types) { events.append($0) }
+        try store.forEachEvent(since: start, session: session, types: types, mapURL: settings.alertRules.mapURL) { events.append($0) }
         for event in events { await dispatcher.offerWhenRoom(event) }
         let count = events.count
         // A replay offers events faster than a drive did: wait for the hooks to take them all.
