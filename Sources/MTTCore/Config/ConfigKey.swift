@@ -64,7 +64,7 @@ extension ConfigKey {
     public static let mqttPasswordFile = ConfigKey("collect.mqtt_password_file", .secretFile, nil, "File holding the API key (mode 600); or MTT_MQTT_PASSWORD.")
     public static let mqttCA = ConfigKey("collect.mqtt_ca", .text, nil, "A CA certificate for a server with a private CA.")
     public static let devices = ConfigKey("collect.devices", .list, .list([]), "TTN device IDs to hear (+ for all).")
-    public static let interval = ConfigKey("collect.interval", .duration, nil, "Matching and listener modes: time between track points (default 5 s and 1 s).")
+    public static let interval = ConfigKey("collect.interval", .duration, nil, "Matching and listener modes: time between track points (default \(CollectionMode.matching.defaultTrackInterval.plainText) s and \(CollectionMode.listener.defaultTrackInterval.plainText) s).")
     public static let web = ConfigKey("collect.web", .text, nil, "Also serve the live map on this address, e.g. 127.0.0.1:8080.")
     public static let webTokenFile = ConfigKey("collect.web_token_file", .secretFile, nil, "With web off loopback: the token's file (mode 600).")
     public static let every = ConfigKey("collect.every", .duration, nil, "Active mode: also send every this long when standing still.")

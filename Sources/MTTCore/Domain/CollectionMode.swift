@@ -8,4 +8,8 @@ public enum CollectionMode: String, Sendable, Hashable, Codable, CaseIterable {
     case listener
     /// Samples read from a MapTheThings data set.
     case imported
+
+    /// Seconds between track points when the configuration says nothing: a listener positions
+    /// uplinks that come at any moment, a matching run the node's own regular ones.
+    public var defaultTrackInterval: Double { self == .listener ? 1 : 5 }
 }

@@ -77,7 +77,7 @@ struct Collect: AsyncParsableCommand {
     @Option(name: .customLong("fake-gateway"), help: ArgumentHelp("With --network fake: a simulated gateway at LAT,LON (repeatable; default three around the fake route).", valueName: "lat,lon"))
     var fakeGateway: [String] = []
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Matching and listener modes: seconds between track points (default 5 and 1).", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp(ConfigKey.interval.help, valueName: "duration"))
     var interval: DurationArgument?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Run a fully simulated collection this many times faster than real time (\(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText)).", valueName: "factor"))
@@ -186,7 +186,7 @@ struct Collect: AsyncParsableCommand {
         if !gateways.isEmpty && network != "fake" { throw ValidationError("--fake-gateway goes with --network fake") }
         var plan = CollectPlan(
             mode: mode, nodes: nodes, gps: gpsSpec, fakeNetwork: network == "fake", mqtt: mqtt, topics: topics,
-            databasePath: settings.text(.database), policy: policy, interval: settings.number(.interval) ?? (mode == .listener ? 1 : 5), speed: speed)
+            databasePath: settings.text(.database), policy: policy, interval: settings.number(.interval) ?? mode.defaultTrackInterval, speed: speed)
         plan.fakeGateways = gateways
         plan.devices = device
         plan.mqttUser = mqttUser
