@@ -66,7 +66,11 @@ struct SyncOnceTests {
             #expect(Set(counters).count == Self.records, "round \(round)")
             // On a failure, what each run said, so the cause can be read from the log.
             let twice = Dictionary(grouping: counters) { $0 }.filter { $0.value.count > 1 }.keys.sorted()
-            #expect(counters.count == Self.records, "round \(round): \(twice) sent twice after signal \(signal); first run: \(running.stdout) \(running.stderr); second: \(again.stdout) \(again.stderr)")
+            // Which connection each copy came on and when (seen once in a full suite, never in 90
+            // rounds alone under load): a retry on a new connection says the first answer was lost.
+            let copies = server.requests.filter { twice.contains($0.json?["msg_seq"] as? Int ?? -1) }
+                .map { "msg_seq \($0.json?["msg_seq"] as? Int ?? -1) on connection \($0.connection) at \(String(format: "%.3f", $0.arrival)) s" }
+            #expect(counters.count == Self.records, "round \(round): \(twice) sent twice after signal \(signal) (\(copies)); first run: \(running.stdout) \(running.stderr); second: \(again.stdout) \(again.stderr)")
         }
     }
 
