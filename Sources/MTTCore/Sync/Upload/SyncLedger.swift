@@ -66,6 +66,15 @@ actor SyncLedger {
     /// The last reason a record could not be delivered, for the summary.
     private(set) var lastFailure: String?
 
+    /// Records whose last try failed when the stop came (they stay queued), and why.
+    private(set) var leftByStop = 0
+    private(set) var leftByStopReason: String?
+
+    func leaveForTheStop(_ records: Int, reason: String) {
+        leftByStop += records
+        leftByStopReason = reason
+    }
+
     func commit() throws {
         guard !pending.isEmpty else { return }
         try store.recordSync(pending, target: target)

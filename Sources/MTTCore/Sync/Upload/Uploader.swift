@@ -52,6 +52,9 @@ public struct Uploader: Sendable {
         if counts.failed > 0, let reason = await ledger.lastFailure {
             notes.append("\(counts.failed) could not be delivered and stay queued; last error: \(reason)")
         }
+        if await ledger.leftByStop > 0, let reason = await ledger.leftByStopReason {
+            notes.append("\(await ledger.leftByStop) failed a try just before the stop and stay queued; last error: \(reason)")
+        }
         return SyncSummary(
             target: target, sent: counts.sent, rejected: counts.rejected, held: counts.held, failed: counts.failed,
             queued: try store.syncQueueCount(target, includingHeld: destination.includesHeld),
@@ -114,7 +117,10 @@ public struct Uploader: Sendable {
                 // A stop request ends the wait: the record stays queued, as it would after its tries.
                 let resume = Date().addingTimeInterval(backoff.nextDelay())
                 while Date() < resume {
-                    if stopRequested() { return }
+                    if stopRequested() {
+                        await ledger.leaveForTheStop(request.recordIDs.count, reason: reason)
+                        return
+                    }
                     try await Task.sleep(nanoseconds: UInt64(min(0.05, max(0, resume.timeIntervalSinceNow)) * 1e9))
                 }
             }
