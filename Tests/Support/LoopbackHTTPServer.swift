@@ -68,15 +68,17 @@ public final class LoopbackHTTPServer: Sendable {
         state.withLock { $0.requests }
     }
 
-    /// Closes the listener and every connection.
+    /// Closes the listener and every connection. Once only, and under the lock the connections'
+    /// threads close their descriptors under: a descriptor shut down after it was closed may by
+    /// then be another test's socket (the deinit's second stop shut down the listener's old
+    /// number, and a parallel test's connection lost an answer).
     public func stop() {
-        let fds = state.withLock { s -> [Int32] in
-            if s.stopped { return [] }
+        state.withLock { s in
+            guard !s.stopped else { return }
             s.stopped = true
-            return s.connections
+            shutdown(listener, Int32(SHUT_RDWR))
+            for fd in s.connections { shutdown(fd, Int32(SHUT_RDWR)) }
         }
-        shutdown(listener, Int32(SHUT_RDWR))
-        for fd in fds { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     private func acceptLoop() {
@@ -99,8 +101,10 @@ public final class LoopbackHTTPServer: Sendable {
 
     private func serve(_ fd: Int32, number: Int) {
         defer {
-            state.withLock { $0.connections.removeAll { $0 == fd } }
-            close(fd)
+            state.withLock { s in
+                s.connections.removeAll { $0 == fd }
+                close(fd)
+            }
         }
         var buffer = Data()
         while let (head, body) = readRequest(fd, buffer: &buffer) {

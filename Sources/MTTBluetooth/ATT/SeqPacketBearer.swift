@@ -16,7 +16,11 @@ public final class SeqPacketBearer: ATTBearer {
         self.name = name
     }
 
-    deinit { close() }
+    // The descriptor is released only here, when no thread can use it any more (the reader
+    // thread holds the bearer until it ends): closed earlier, its number could be handed to a
+    // socket opened meanwhile, and a late poll, recv or send would read or write someone else's
+    // connection. `close()` only shuts the link down, which wakes the reader.
+    deinit { Glibc.close(fd) }
 
     /// Two connected bearers in this process: the in-process link to the node emulator.
     public static func pair(name: String = "fake") throws(BearerError) -> (client: SeqPacketBearer, server: SeqPacketBearer) {
@@ -80,10 +84,7 @@ public final class SeqPacketBearer: ATTBearer {
             defer { s.closed = true; if s.reason == nil { s.reason = "closed by mtt" } }
             return !s.closed
         }
-        if wasOpen {
-            shutdown(fd, Int32(SHUT_RDWR))
-            Glibc.close(fd)
-        }
+        if wasOpen { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     private func markClosed(_ reason: String) {

@@ -31,14 +31,22 @@ final class HTTPListener: Sendable {
         BlockingThread.start(name: "mtt-map") { [self] in acceptLoop() }
     }
 
+    // Descriptors are shut down and closed under the `open` lock, and the listener closed only in
+    // deinit (the accept thread holds the listener until it ends): a descriptor shut down after
+    // it was closed may by then be another connection of this process.
     func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
-        for fd in open.withLock({ $0 }) { shutdown(fd, Int32(SHUT_RDWR)) }
+        open.withLock { set in
+            for fd in set { shutdown(fd, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    deinit {
+        close(listener)
     }
 
     private func acceptLoop() {
-        defer { close(listener) }
         while !stopped.load(ordering: .relaxed) {
             let client = accept(listener, nil, nil)
             if client < 0 {
@@ -57,8 +65,10 @@ final class HTTPListener: Sendable {
             }
             BlockingThread.start(name: "mtt-http") { [self] in
                 serve(client)
-                _ = open.withLock { $0.remove(client) }
-                close(client)
+                open.withLock { set in
+                    set.remove(client)
+                    close(client)
+                }
             }
         }
     }
