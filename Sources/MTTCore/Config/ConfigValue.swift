@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A setting's value, whichever layer gave it (file, environment, flag, default).
 public enum ConfigValue: Sendable, Hashable, CustomStringConvertible {
     case text(String)
@@ -33,5 +35,15 @@ public enum SinceText {
         if let time = RFC3339.parse(text) { return time }
         guard let ago = DurationText.seconds(text), ago >= 0 else { return nil }
         return now.adding(seconds: -ago)
+    }
+}
+
+/// A server's address as people write it: an http:// or https:// URL with a host (sync and fetch
+/// servers, webhooks); nil for anything else.
+public enum HTTPURLText {
+    public static func url(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host?.isEmpty == false else { return nil }
+        return url
     }
 }

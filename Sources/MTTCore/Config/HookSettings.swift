@@ -28,7 +28,7 @@ public enum HookSettings {
             guard !argv.isEmpty else { throw fail("command", "is empty") }
             target = .command(argv)
         case (nil, .text(let url)?):
-            guard url.hasPrefix("http://") || url.hasPrefix("https://") else { throw fail("url", "must be an http:// or https:// URL, not \(url)") }
+            guard HTTPURLText.url(url) != nil else { throw fail("url", "must be an http:// or https:// URL, not \(url)") }
             var text = false
             if let value = table["text"]?.value {
                 guard case .flag(let flag) = value else { throw fail("text", "must be true or false") }

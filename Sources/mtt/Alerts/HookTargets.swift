@@ -13,8 +13,8 @@ enum HookTargets {
             case .command(let arguments):
                 return CommandHook(arguments: arguments, timeout: rule.timeout)
             case .webhook(let url, let text):
-                // Checked when the configuration was read.
-                return WebhookHook(url: URL(string: url) ?? URL(fileURLWithPath: "/"), text: text, timeout: rule.timeout, proxies: proxies)
+                // HookSettings took only what HTTPURLText reads as a URL.
+                return WebhookHook(url: HTTPURLText.url(url)!, text: text, timeout: rule.timeout, proxies: proxies)
             }
         }
     }

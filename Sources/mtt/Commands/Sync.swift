@@ -92,8 +92,7 @@ struct Sync: AsyncParsableCommand {
         let target = settings.text(.syncTarget).flatMap(SyncTarget.init(rawValue:))
         var server: URL?
         if let url = settings.text(.syncURL) {
-            guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                  parsed.host?.isEmpty == false else {
+            guard let parsed = HTTPURLText.url(url) else {
                 throw settings.refuse(.syncURL, "takes an http:// or https:// URL, not \(url)")
             }
             server = parsed

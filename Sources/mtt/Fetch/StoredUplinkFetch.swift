@@ -49,7 +49,7 @@ struct StoredUplinkFetchOptions: ParsableArguments {
             throw settings.refuse(.fetchSince, "takes an RFC 3339 time (2026-06-21T08:00:00Z) or a length of time ago (6h, 2d), not \(options.since ?? "")")
         }
         if let ttnURL = options.ttnURL {
-            guard let url = URL(string: ttnURL), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+            guard HTTPURLText.url(ttnURL) != nil else {
                 throw settings.refuse(.fetchTTNURL, "takes the cluster's https:// URL, e.g. https://eu1.cloud.thethings.network, not \(ttnURL)")
             }
         }
