@@ -55,7 +55,7 @@ struct ConfigCommand: ParsableCommand {
             if let web = settings.text(.web) { try MapServing(listen: web).check(settings, listen: .web, tiles: nil) }
             _ = try Sync.checked(settings)
             _ = try StoredUplinkFetchOptions().resolved(settings)
-            try MapServing(listen: settings.text(.serveListen) ?? "", tiles: settings.text(.serveTiles)).check(settings, listen: .serveListen, tiles: .serveTiles)
+            _ = try MapServing.served(by: settings)
             // The service would fail on a secret it cannot read, or refuse one others can.
             for key in ConfigKey.all where key.kind == .secretFile {
                 guard let file = settings.text(key) else { continue }

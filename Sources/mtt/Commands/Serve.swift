@@ -37,8 +37,7 @@ struct Serve: AsyncParsableCommand {
         flags[.serveTokenFile] = tokenFile.map { .text($0) }
         flags[.serveTiles] = tiles.map { .text($0) }
         let settings = try database.settings(flags)
-        let serving = MapServing(listen: settings.text(.serveListen) ?? ConfigKey.serveListen.defaultText, tokenFile: settings.text(.serveTokenFile), tiles: settings.text(.serveTiles))
-        try serving.check(settings, listen: .serveListen, tiles: .serveTiles)
+        let serving = try MapServing.served(by: settings)
         let store = try database.openStore(.readOnly, in: settings)
         let (server, links) = try await serving.start(store: store)
         for link in links { Console.out("mtt: the map is at \(link)") }

@@ -28,6 +28,15 @@ struct MapServing {
         }
     }
 
+    /// `mtt serve`'s map as the `[serve]` settings say, checked.
+    static func served(by settings: Config) throws -> MapServing {
+        let serving = MapServing(
+            listen: settings.text(.serveListen) ?? ConfigKey.serveListen.defaultText, tokenFile: settings.text(.serveTokenFile),
+            tiles: settings.text(.serveTiles))
+        try serving.check(settings, listen: .serveListen, tiles: .serveTiles)
+        return serving
+    }
+
     /// `listen` and `tiles` checked, a problem named by the setting that has it.
     func check(_ settings: Config, listen listenKey: ConfigKey, tiles tilesKey: ConfigKey?) throws {
         do { _ = try Self.address(listen) } catch { throw settings.refuse(listenKey, error.reason) }
