@@ -80,12 +80,16 @@ public actor ActiveCollector {
         let name = node.link.name
         var saidStale = false
         var batteryReadAt: ContinuousClock.Instant?
+        // A modem reports no battery: its info() is five serial commands, not asked again for nothing.
+        var reportsBattery = true
         while !Task.isCancelled {
             heartbeat()
             // The battery each minute (a BLE node notifies changes; the read costs nothing then).
-            if batteryReadAt.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true {
+            if reportsBattery, batteryReadAt.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true {
                 batteryReadAt = .now
-                if let level = try? await node.link.info().battery { emit(.battery(node: name, percent: level)) }
+                if let info = try? await node.link.info() {
+                    if let level = info.battery { emit(.battery(node: name, percent: level)) } else { reportsBattery = false }
+                }
             }
             let stale = latestFix.flatMap { policy.staleness(of: $0, now: clock.now()) }
             if let stale, !saidStale { emit(.stale(node: name, reason: stale)) }
