@@ -61,7 +61,8 @@ public final class CollectionRun: Sendable {
     private let deriver: Mutex<FieldEventDeriver>
     /// Field events on their way to the database, written in batches off the collector's thread.
     private let eventLog = DrainingQueue<FieldEvent>()
-    private let sideTasks = Mutex<[Task<Void, Never>]>([])
+    /// The event log's writer and the ticker that lets time decide (lost attempts, silence).
+    private let helpers = Mutex<(writer: Task<Void, Never>, ticker: Task<Void, Never>)?>(nil)
     private let counted = Mutex(CollectionStats())
     private let followers = Mutex<[Int: AsyncStream<CollectEvent>.Continuation]>([:])
     private let work = Mutex<Task<Void, any Error>?>(nil)
@@ -145,7 +146,7 @@ public final class CollectionRun: Sendable {
                 derive { deriver, now in deriver.tick(at: now) }
             }
         }
-        sideTasks.withLock { $0 = [writer, ticker] }
+        helpers.withLock { $0 = (writer, ticker) }
     }
 
     /// Stops collecting and closes the session; returns the failure that ended the run, if one did.
@@ -171,10 +172,12 @@ public final class CollectionRun: Sendable {
             return Array(list.values)
         }
         for continuation in following { continuation.finish() }
-        let side = sideTasks.withLock { $0 }
-        side.last?.cancel()
+        // The ticker ends now; the writer once it has written what is queued.
+        let helpers = self.helpers.withLock { $0 }
+        helpers?.ticker.cancel()
         eventLog.finish()
-        for task in side { await task.value }
+        await helpers?.ticker.value
+        await helpers?.writer.value
         return failure
     }
 

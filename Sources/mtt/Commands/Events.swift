@@ -59,7 +59,9 @@ struct Events: AsyncParsableCommand {
             try store.forEachEvent(since: start, session: session, types: types, mapURL: settings.alertRules.mapURL) { StandardOutput.write($0.json() + [0x0A]) }
             return
         }
-        // Read first (the database is not held open while hooks run), a drive's events at a time.
+        // Read whole first, so the database is not held open while the hooks run (their pace sets
+        // the replay's): a long listener session is tens of thousands of events (each uplink's
+        // `heard`), some megabytes, which --type and --since narrow.
         var events: [FieldEvent] = []
         try store.forEachEvent(since: start, session: session, types: types, mapURL: settings.alertRules.mapURL) { events.append($0) }
         for event in events { await dispatcher.offerWhenRoom(event) }
