@@ -183,6 +183,9 @@ enum StoreSchema {
                 );
                 CREATE INDEX events_by_time ON events(time);
                 CREATE INDEX receptions_by_gateway ON receptions(gateway_id);
+                -- `mtt events` finds the attempt each heard uplink was (else a scan of every
+                -- attempt per uplink).
+                CREATE INDEX attempts_by_uplink ON attempts(uplink_id);
                 """)
         }
         return migrator
