@@ -24,12 +24,16 @@ struct NodeOnTheRoadTests {
         let run = Task { try await collector.run() }
 
         // Three outages: the link drops and the node refuses connections for 0.6 s (6 clock seconds).
-        for _ in 1...3 {
+        // Each starts once the node is back from the one before: on a loaded machine a reconnect took
+        // longer than the pause, and the next drop found no link to drop.
+        for outage in 1...3 {
             try await Task.sleep(for: .milliseconds(1_200))
             await fake.emulator.configure { $0.refusesConnections = true }
             await fake.emulator.dropLink()
             try await Task.sleep(for: .milliseconds(600))
             await fake.emulator.configure { $0.refusesConnections = false }
+            let deadline = ContinuousClock.now + .seconds(20)
+            while log.returns < outage && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
         }
         try await Task.sleep(for: .milliseconds(1_200))
         run.cancel()
