@@ -45,13 +45,24 @@ public enum TOMLConfigFile {
             guard let inner = entry.table else {
                 throw ConfigError(place: .file(path: path, line: lines[section] ?? 1), key: section, message: "settings go in a section, such as [collect]")
             }
-            for (key, node) in inner {
-                let name = "\(section).\(key)"
-                let line = lines[name] ?? 1
-                values[name] = (try value(node, name: name, place: .file(path: path, line: line)), line)
-            }
+            try flatten(inner, under: section, lines: lines, path: path, into: &values)
         }
         return Config.Document(path: path, values: values, hooks: hooks)
+    }
+
+    /// A section's keys as `section.key`; a table in it (a target's own, `[sync.file]`) one level deeper.
+    private static func flatten(
+        _ table: TOMLTable, under prefix: String, lines: [String: Int], path: String, into values: inout [String: (value: ConfigValue, line: Int)]
+    ) throws(ConfigError) {
+        for (key, node) in table {
+            let name = "\(prefix).\(key)"
+            if let inner = node.table {
+                try flatten(inner, under: name, lines: lines, path: path, into: &values)
+                continue
+            }
+            let line = lines[name] ?? 1
+            values[name] = (try value(node, name: name, place: .file(path: path, line: line)), line)
+        }
     }
 
     private static func value(_ node: TOMLValueConvertible, name: String, place: Config.Source) throws(ConfigError) -> ConfigValue {

@@ -33,14 +33,14 @@ public final class HTTPTransport: SyncTransport, StreamingTransport {
         self.proxies = proxies
     }
 
-    public func send(_ request: SyncRequest) async throws -> SyncResponse {
+    public func send(_ request: HTTPSyncRequest) async throws -> HTTPSyncResponse {
         try await post(request.url, body: request.body, headers: request.headers.merging(["Content-Type": "application/json"]) { mine, _ in mine })
     }
 
     /// One POST; the answer whatever its status (a transport failure throws).
-    public func post(_ url: URL, body: Data, headers: [String: String]) async throws -> SyncResponse {
+    public func post(_ url: URL, body: Data, headers: [String: String]) async throws -> HTTPSyncResponse {
         let response = try await exchange("POST", url, headers: headers, body: body)
-        return SyncResponse(status: response.status, body: response.body)
+        return HTTPSyncResponse(status: response.status, body: response.body)
     }
 
     /// The largest error answer kept for its message when the body of a success is streamed.

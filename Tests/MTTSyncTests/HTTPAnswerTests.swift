@@ -9,9 +9,9 @@ import Testing
 /// Each broken one is a one-line reason the uploader can retry on, never a crash or a hang.
 @Suite("HTTP answers")
 struct HTTPAnswerTests {
-    static func send(to server: LoopbackHTTPServer, transport: HTTPTransport = HTTPTransport(timeout: 5, connections: 1)) async throws -> SyncResponse {
-        let request = SyncRequest(
-            kind: .attempt, recordIDs: [1], url: URL(string: server.baseURL + "/api/v0/transmissions")!, body: Data(#"{"n":1}"#.utf8))
+    static func send(to server: LoopbackHTTPServer, transport: HTTPTransport = HTTPTransport(timeout: 5, connections: 1)) async throws -> HTTPSyncResponse {
+        let request = HTTPSyncRequest(
+            url: URL(string: server.baseURL + "/api/v0/transmissions")!, body: Data(#"{"n":1}"#.utf8))
         return try await transport.send(request)
     }
 

@@ -10,7 +10,7 @@ struct MapTheThingsUploadTests {
     let dir = TemporaryDirectory("mtt-sync")
     let login = MapTheThingsCredentials(user: "alice", token: "tok-123", secret: "sec-456")
 
-    func uploader(_ store: Store, _ server: LoopbackHTTPServer, timeout: Double = 5, _ adjust: (inout SyncPolicy) -> Void = { _ in }) throws -> Uploader {
+    func uploader(_ store: Store, _ server: LoopbackHTTPServer, timeout: Double = 5, _ adjust: (inout SyncPolicy) -> Void = { _ in }) throws -> Uploader<MapTheThingsDestination> {
         var policy = SyncPolicy()
         policy.backoff.initial = 0.02
         adjust(&policy)

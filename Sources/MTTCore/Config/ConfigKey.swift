@@ -73,8 +73,8 @@ extension ConfigKey {
     public static let minDistance = ConfigKey("collect.min_distance", .number, .number(SendPolicy().minimumDistance), "Active mode: metres to move between sends.")
     public static let minInterval = ConfigKey("collect.min_interval", .duration, .number(SendPolicy().minimumInterval), allowsZero: true, "Active mode: time between sends.")
 
-    public static let syncTarget = ConfigKey("sync.target", .text, nil, choices: SyncTarget.allCases.map(\.rawValue), "mapthethings or ttnmapper (default: both).")
-    public static let syncURL = ConfigKey("sync.url", .text, nil, "The server: MapTheThings' base URL, or with target ttnmapper the URL documents are posted to.")
+    public static let syncTarget = ConfigKey("sync.target", .text, nil, choices: SyncTarget.registered.map(\.name), "\(SyncTarget.namesText) (default: mapthethings, ttnmapper and every other target configured).")
+    public static let syncURL = ConfigKey("sync.url", .text, nil, "Where the target sends: MapTheThings' base URL, with target ttnmapper the URL documents are posted to, with target file the file.")
     public static let syncExperiment = ConfigKey("sync.experiment", .text, nil, "TTN Mapper: upload to this experiment instead of the main map.")
     public static let syncCredentialsFile = ConfigKey("sync.credentials_file", .secretFile, nil, "MapTheThings credentials file (user = …, token = …, secret = …; mode 600; default $XDG_CONFIG_HOME/mtt/mapthethings).")
     public static let syncCA = ConfigKey("sync.ca", .text, nil, "Also trust this CA certificate (PEM) for https:// servers.")
@@ -104,6 +104,7 @@ extension ConfigKey {
         database, mode, nodes, gps, network, mqttURL, mqttUser, mqttPasswordFile, mqttCA, devices, interval, web, webTokenFile,
         every, maxFixAge, maxEPH, minDistance, minInterval,
         syncTarget, syncURL, syncExperiment, syncCredentialsFile, syncCA, syncTimeout, syncConnections, syncTries,
+    ] + SyncTarget.registered.flatMap(\.configKeys) + [
         fetchTTNURL, fetchApp, fetchDevices, fetchSince, fetchAPIKeyFile, fetchTimeout,
         serveListen, serveTokenFile, serveTiles,
         coverageLostAfter, coverageSilence, heardWithin, batteryLow, mapURL,

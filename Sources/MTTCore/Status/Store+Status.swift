@@ -1,12 +1,13 @@
 import GRDB
 
 extension Store {
-    public func status() throws -> StoreStatus {
+    /// - Parameter targets: the targets whose queues to count (a plain `mtt sync`'s by default).
+    public func status(targets: [SyncTarget] = SyncTarget.defaultRun(in: nil)) throws -> StoreStatus {
         try read { db in
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
             var unsynced: [String: Int] = [:]
             var held: [String: Int] = [:]
-            for target in SyncTarget.allCases {
+            for target in targets {
                 unsynced[target.rawValue] = try Self.syncQueueCount(target, includingHeld: false, db)
                 held[target.rawValue] = try Self.syncCount(target, state: .held, db)
             }

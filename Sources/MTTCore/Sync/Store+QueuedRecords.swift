@@ -9,6 +9,7 @@ public struct QueuedAttempt: Sendable, Hashable {
     public var node: String
     public var fCnt: Int64?
     public var position: GeoPoint
+    public var state: Attempt.State
 }
 
 /// A heard uplink with the position it was heard at and the GPS quality there.
@@ -35,7 +36,7 @@ extension Store {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT attempts.id, attempts.sent_at, attempts.dev_eui, attempts.node, attempts.f_cnt,
+                    SELECT attempts.id, attempts.sent_at, attempts.dev_eui, attempts.node, attempts.f_cnt, attempts.state,
                            fixes.lat, fixes.lon, COALESCE(fixes.alt_msl, fixes.alt_hae) AS alt
                     FROM attempts JOIN fixes ON fixes.id = attempts.fix_id
                     WHERE attempts.id IN (SELECT value FROM json_each(?)) ORDER BY attempts.id
@@ -45,7 +46,8 @@ extension Store {
                 QueuedAttempt(
                     id: row["id"], sentAt: Timestamp(nanosecondsSinceEpoch: row["sent_at"]), devEUI: row["dev_eui"],
                     node: row["node"], fCnt: row["f_cnt"],
-                    position: GeoPoint(latitude: row["lat"], longitude: row["lon"], altitude: row["alt"]))
+                    position: GeoPoint(latitude: row["lat"], longitude: row["lon"], altitude: row["alt"]),
+                    state: Attempt.State(rawValue: row["state"]) ?? .pending)
             }
         }
     }

@@ -1,16 +1,16 @@
-import FoundationEssentials
-import Glibc
-
-/// A target with its server and settings: what to send for queued records and how to read answers.
+/// A target with its server and settings: what to send for queued records and what an answer
+/// means. It does no I/O of its own: its requests go through the transport the target named.
 public protocol SyncDestination: Sendable {
+    associatedtype Request: Sendable
+    associatedtype Response: Sendable
     var target: SyncTarget { get }
     /// Whether held records are in the queue (TTN Mapper uploads to an experiment).
     var includesHeld: Bool { get }
     /// Records of one kind that one request may carry.
     func batchSize(for kind: SyncRecordKind) -> Int
     /// Turns queued record ids of one kind (in id order) into work.
-    func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork]
-    func verdict(for response: SyncResponse, kind: SyncRecordKind) -> SyncVerdict
+    func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork<Request>]
+    func verdict(for response: Response, kind: SyncRecordKind) -> SyncVerdict
 }
 
 extension SyncDestination {

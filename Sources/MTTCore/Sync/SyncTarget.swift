@@ -1,44 +1,86 @@
-/// A map service that mtt uploads to. Each keeps its own per-record sync state in the store,
-/// so a record reaches each target exactly once.
-public enum SyncTarget: String, Sendable, Hashable, Codable, CaseIterable {
-    case mapthethings
-    case ttnmapper
+import FoundationEssentials
 
-    /// The kinds of record a target takes, in upload order, each with the SQL that selects every id
-    /// the target takes of that kind. The queue is these minus the ones in `sync_state`. Imported data
-    /// sets came from these maps and are never sent back.
-    var queues: [(kind: SyncRecordKind, candidates: String)] {
-        switch self {
-        case .mapthethings:
-            return [
-                (.attempt, """
-                    SELECT attempts.id FROM attempts JOIN sessions ON sessions.id = attempts.session_id
-                    WHERE attempts.state = 'confirmed' AND attempts.fix_id IS NOT NULL AND sessions.mode != 'imported'
-                    """),
-                (.sample, """
-                    SELECT samples.id FROM samples JOIN sessions ON sessions.id = samples.session_id
-                    WHERE sessions.mode = 'listener' AND samples.lat IS NOT NULL
-                    """),
-                (.fix, """
-                    SELECT fixes.id FROM fixes JOIN sessions ON sessions.id = fixes.session_id
-                    WHERE sessions.mode = 'matching'
-                    """),
-            ]
-        case .ttnmapper:
-            return [
-                (.sample, """
-                    SELECT samples.id FROM samples JOIN sessions ON sessions.id = samples.session_id
-                    WHERE samples.uplink_id IS NOT NULL AND samples.lat IS NOT NULL AND sessions.mode != 'imported'
-                    AND EXISTS (SELECT 1 FROM receptions WHERE receptions.uplink_id = samples.uplink_id)
-                    """),
-            ]
-        }
+/// Somewhere mtt uploads to: a map service, a database, a file. Each keeps its own per-record sync
+/// state in the store, so a record reaches each target exactly once. A target is one value
+/// registered in `SyncTarget.registered`; the command line's `--target`, the configuration's
+/// `sync.target` and its own keys, the help and `mtt status` all read that list.
+public struct SyncTarget: Sendable {
+    /// The name on the command line, in the configuration and in `sync_state`.
+    public let name: String
+    public let displayName: String
+    /// One line for `mtt sync --help`.
+    public let help: String
+    /// The transport its requests go through.
+    public let transport: SyncTransportKind
+    /// The kinds of record it takes, in upload order.
+    public let queues: [SyncQueue]
+    /// What `--url` (or `sync.url`) names for it, for help and messages.
+    public let urlForm: String
+    /// Its own settings, `sync.NAME.KEY` in the configuration.
+    public let configKeys: [ConfigKey]
+    /// Whether a `mtt sync` that names no target includes it (nil: nothing configured).
+    let inDefaultRun: @Sendable (Config?) -> Bool
+    /// Reads `--url`; nil when the text is not a place this target can send to.
+    let parseURL: @Sendable (String) -> URL?
+    /// The upload for one run, or nil when nothing waits for it.
+    let prepare: @Sendable (SyncTargetContext) throws -> (any SyncUpload)?
+
+    init(
+        name: String, displayName: String, help: String, transport: SyncTransportKind, queues: [SyncQueue],
+        urlForm: String = "an http:// or https:// URL", configKeys: [ConfigKey] = [],
+        inDefaultRun: @escaping @Sendable (Config?) -> Bool = { _ in true },
+        parseURL: @escaping @Sendable (String) -> URL? = HTTPURLText.url,
+        prepare: @escaping @Sendable (SyncTargetContext) throws -> (any SyncUpload)?
+    ) {
+        self.name = name
+        self.displayName = displayName
+        self.help = help
+        self.transport = transport
+        self.queues = queues
+        self.urlForm = urlForm
+        self.configKeys = configKeys
+        self.inDefaultRun = inDefaultRun
+        self.parseURL = parseURL
+        self.prepare = prepare
     }
 
-    public var displayName: String {
-        switch self {
-        case .mapthethings: "MapTheThings"
-        case .ttnmapper: "TTN Mapper"
-        }
+    /// Every target, in upload order. A new target is one file declaring a `SyncTarget` and one
+    /// line here.
+    public static let registered: [SyncTarget] = [
+        .mapthethings,
+        .ttnmapper,
+        .file,
+    ]
+
+    /// The registered target of this name.
+    public static func named(_ name: String) -> SyncTarget? {
+        registered.first { $0.name == name }
     }
+
+    /// The targets a `mtt sync` that names none uploads to, with these settings.
+    public static func defaultRun(in settings: Config?) -> [SyncTarget] {
+        registered.filter { $0.inDefaultRun(settings) }
+    }
+
+    /// The registered names, for choices and help: "a, b or c".
+    public static var namesText: String { ListText.or(registered.map(\.name)) }
+}
+
+extension SyncTarget: Hashable, CustomStringConvertible {
+    public static func == (a: SyncTarget, b: SyncTarget) -> Bool { a.name == b.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    public var description: String { name }
+}
+
+extension SyncTarget: RawRepresentable, Codable {
+    public init?(rawValue: String) {
+        guard let target = Self.named(rawValue) else { return nil }
+        self = target
+    }
+
+    public var rawValue: String { name }
+}
+
+extension SyncTarget: CaseIterable {
+    public static var allCases: [SyncTarget] { registered }
 }

@@ -1,5 +1,19 @@
 /// One piece of an upload run: a request to send, or a record the target's rules keep back.
-public enum SyncWork: Sendable {
-    case upload(SyncRequest)
+public enum SyncWork<Request: Sendable>: Sendable {
+    case upload(SyncBatch<Request>)
     case hold(kind: SyncRecordKind, recordID: Int64, reason: String)
+}
+
+/// The records one request settles: all of them are sent, or none.
+public struct SyncBatch<Request: Sendable>: Sendable {
+    public var kind: SyncRecordKind
+    public var recordIDs: [Int64]
+    /// What the target's transport takes: an HTTP POST, lines for a file, rows for a database.
+    public var request: Request
+
+    public init(kind: SyncRecordKind, recordIDs: [Int64], request: Request) {
+        self.kind = kind
+        self.recordIDs = recordIDs
+        self.request = request
+    }
 }

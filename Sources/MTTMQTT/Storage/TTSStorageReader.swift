@@ -87,7 +87,7 @@ public struct TTSStorageReader: StoredUplinkSource {
     }
 
     private func refusal(_ response: StreamedResponse) -> FetchError {
-        let said = SyncResponse(status: response.status, body: response.errorBody).bodyLine
+        let said = HTTPSyncResponse(status: response.status, body: response.errorBody).bodyLine
         switch response.status {
         case 401:
             return .refused("the API key was not accepted (401: \(said)); it must be a key of \(application)")

@@ -16,8 +16,9 @@ struct Status: ParsableCommand {
     static let reasonsPerList = 20
 
     func run() throws {
-        let store = try database.openStore(.readOnly)
-        let status = try store.status()
+        let settings = try database.settings()
+        let store = try database.openStore(.readOnly, in: settings)
+        let status = try store.status(targets: SyncTarget.defaultRun(in: settings))
         let messages = reasons ? try Self.messages(in: store) : []
         if output.json {
             try JSONLine.print(status)

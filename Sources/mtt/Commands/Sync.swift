@@ -7,21 +7,13 @@ import Synchronization
 
 struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Upload what is not uploaded yet to MapTheThings and TTN Mapper.",
+        abstract: "Upload what is not uploaded yet to MapTheThings, TTN Mapper and the other targets.",
         discussion: """
             Every record goes to each target once: what a target accepted or rejected is never sent \
             to it again, and what could not be delivered stays queued for the next run. `mtt status` \
             shows the queues.
 
-            mapthethings: confirmed active-mode attempts to /api/v0/transmissions; listener samples \
-            and matching tracks to /api/v0/samples and /api/v0/tracks on servers that have them. \
-            Credentials: MTT_MAPTHETHINGS_USER, MTT_MAPTHETHINGS_TOKEN, MTT_MAPTHETHINGS_SECRET, \
-            or a file (--credentials, default ~/.config/mtt/mapthethings, mode 600) with lines \
-            user = NAME, token = TOKEN, secret = SECRET.
-
-            ttnmapper: each heard uplink with its gateways and your position. Positions failing TTN \
-            Mapper's quality gate (fewer than 4 satellites, accuracy over 15 m, HDOP over 5) are held \
-            back from the main map and go only with --experiment.
+            \(SyncTarget.registered.map { "\($0.name): \($0.help)" }.joined(separator: "\n\n"))
 
             Behind a proxy: https_proxy (or HTTPS_PROXY), http_proxy, all_proxy and no_proxy are \
             honoured as curl honours them; https:// goes through a CONNECT tunnel, so the proxy \
@@ -29,11 +21,11 @@ struct Sync: AsyncParsableCommand {
             http://USER:PASSWORD@HOST:PORT.
             """)
 
-    @Option(help: ArgumentHelp("Upload to this target only (default: both)."))
+    @Option(help: ArgumentHelp("Upload to this target only: \(SyncTarget.namesText) (default: mapthethings, ttnmapper and every other target configured)."))
     var target: SyncTarget?
 
     @Option(help: ArgumentHelp(
-        "The server: MapTheThings' base URL (default http://map.thethings.nyc), or with --target ttnmapper the URL documents are posted to (default https://integrations.ttnmapper.org/android/v4). Without --target, --url means MapTheThings only.",
+        "Where to send: MapTheThings' base URL (default \(MapTheThingsDestination.defaultBaseURL.absoluteString)), with --target ttnmapper the URL documents are posted to (default \(TTNMapperDestination.defaultURL.absoluteString)), with --target file the file. Without --target, --url means MapTheThings only.",
         valueName: "url"))
     var url: String?
 
@@ -89,22 +81,17 @@ struct Sync: AsyncParsableCommand {
 
     /// The [sync] settings as the upload takes them (also `mtt config check`'s test of them).
     static func checked(_ settings: Config) throws -> (selection: SyncSelection, policy: SyncPolicy, timeout: Double) {
-        let target = settings.text(.syncTarget).flatMap(SyncTarget.init(rawValue:))
-        var server: URL?
-        if let url = settings.text(.syncURL) {
-            guard let parsed = HTTPURLText.url(url) else {
-                throw settings.refuse(.syncURL, "takes an http:// or https:// URL, not \(url)")
-            }
-            server = parsed
+        let selection: SyncSelection
+        do {
+            selection = try SyncSelection(settings: settings)
+        } catch {
+            throw ConfigOptions.failure(error)
         }
-        let experiment = settings.text(.syncExperiment)
-        if experiment != nil && target == .mapthethings { throw settings.refuse(.syncExperiment, "is for target ttnmapper") }
         if let ca = settings.text(.syncCA), !FileManager.default.isReadableFile(atPath: ca) { throw settings.refuse(.syncCA, "cannot read \(ca)") }
         var policy = SyncPolicy()
         policy.concurrency = Int(settings.amount(.syncConnections))
         policy.triesPerRecord = Int(settings.amount(.syncTries))
-        let timeout = settings.amount(.syncTimeout)
-        return (SyncSelection(target: target, url: server, experiment: experiment), policy, timeout)
+        return (selection, policy, settings.amount(.syncTimeout))
     }
 
     func run() async throws {
@@ -142,77 +129,42 @@ struct Sync: AsyncParsableCommand {
                 failures.append("fetch: \(failure.description)")
             }
         }
-        for target in selection.targets {
-            if stopped.fired { break }
-            do {
-                guard let claim = try store.claimSync(target) else {
-                    throw RuntimeFailure("another mtt sync is uploading from this database to \(target.displayName); try again when it is done")
-                }
-                defer { claim.release() }
-                guard let destination = try destination(for: target, in: selection, store: store, credentials: settings.text(.syncCredentialsFile)) else {
-                    continue
-                }
-                let summary = try await upload(
-                    to: destination, store: store, policy: policy, timeout: timeout, trusting: settings.text(.syncCA), proxies: proxies,
-                    stopped: stopped, in: uploading)
-                report(summary)
-                let done = FieldEvent.syncDone(summary, at: .now(), mapURL: settings.alertRules.mapURL)
-                try? store.recordEvents([done])
-                hooks?.offer(done)
-                if let reason = summary.stopReason {
-                    failures.append("\(target.rawValue): \(reason); \(summary.queued) record(s) stay queued")
-                } else if summary.failed > 0 {
-                    failures.append("\(target.rawValue): \(summary.failed) record(s) could not be delivered and stay queued")
-                }
-            } catch let failure as RuntimeFailure {
-                // Said once, in the closing line with the other targets' failures.
-                failures.append("\(target.rawValue): \(failure.description)")
-            }
-        }
+        let transports = SyncTransports(
+            http: { HTTPTransport(timeout: timeout, connections: policy.concurrency, trusting: settings.text(.syncCA), proxies: proxies) },
+            file: { AppendingFile() })
+        let secrets = SecretReader(
+            environment: SecretInput.environment,
+            file: { path, what in
+                do { return try SecretInput.contents(of: path, what: what) } catch { throw SyncTargetProblem("\(error)") }
+            })
+        let run = SyncRun(store: store, selection: selection, settings: settings, policy: policy, transports: transports, secrets: secrets)
+        let bar = Mutex<ProgressBar?>(nil)
+        let json = output.json
+        let observer = SyncRun.Observer(
+            began: { _ in if !json && isatty(2) == 1 { bar.withLock { $0 = ProgressBar() } } },
+            progress: { progress in bar.withLock { $0?.update(progress) } },
+            finished: { summary in
+                bar.withLock { $0?.finish(); $0 = nil }
+                Self.report(summary, json: json)
+            },
+            event: { event in hooks?.offer(event) })
+        let task = Task { try await run.run(stopRequested: { stopped.fired }, observer: observer) }
+        uploading.set(task)
+        failures += try await task.value
         if let hooks {
             if await !hooks.settle(within: 30) {
                 CommandHook.stopAll()
                 Console.error("mtt: hooks still busy 30 s after the upload were ended")
             }
-            if !output.json { for line in HookTargets.report(hooks) { Console.out(line) } }
+            if !json { for line in HookTargets.report(hooks) { Console.out(line) } }
         }
         if !failures.isEmpty {
             throw RuntimeFailure(failures.joined(separator: "; "))
         }
     }
 
-    /// The target's server and settings, or nil (with a line saying why) when it has nothing to do.
-    private func destination(for target: SyncTarget, in selection: SyncSelection, store: Store, credentials: String?) throws -> (any SyncDestination)? {
-        do {
-            guard let destination = try selection.destination(for: target, store: store, credentials: { try MapTheThingsLogin.load(file: credentials) }) else {
-                report(SyncSummary(target: target))
-                return nil
-            }
-            return destination
-        } catch SyncSelection.Problem.noCredentials(let queued) {
-            throw RuntimeFailure("\(queued) record(s) wait for MapTheThings but there are no credentials: \(MapTheThingsLogin.howToSet)")
-        }
-    }
-
-    private func upload(
-        to destination: any SyncDestination, store: Store, policy: SyncPolicy, timeout: Double, trusting ca: String?, proxies: ProxyConfiguration,
-        stopped: StopSignal,
-        in uploading: UploadInFlight
-    ) async throws -> SyncSummary {
-        let bar = !output.json && isatty(2) == 1 ? ProgressBar() : nil
-        let uploader = Uploader(
-            store: store, destination: destination,
-            transport: HTTPTransport(timeout: timeout, connections: policy.concurrency, trusting: ca, proxies: proxies),
-            policy: policy)
-        let task = Task { try await uploader.run(stopRequested: { stopped.fired }) { progress in bar?.update(progress) } }
-        uploading.set(task)
-        let result = await task.result
-        bar?.finish()
-        return try result.get()
-    }
-
-    private func report(_ summary: SyncSummary) {
-        if output.json {
+    private static func report(_ summary: SyncSummary, json: Bool) {
+        if json {
             try? JSONLine.print(summary)
             return
         }
@@ -235,9 +187,9 @@ extension SyncTarget: ExpressibleByArgument {}
 
 /// The upload a second signal abandons.
 final class UploadInFlight: Sendable {
-    private let task = Mutex<Task<SyncSummary, any Error>?>(nil)
+    private let task = Mutex<Task<[String], any Error>?>(nil)
 
-    func set(_ running: Task<SyncSummary, any Error>) {
+    func set(_ running: Task<[String], any Error>) {
         task.withLock { $0 = running }
     }
 

@@ -22,7 +22,7 @@ public struct MapTheThingsDestination: SyncDestination {
         kind == .fix ? 500 : 1
     }
 
-    public func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork] {
+    public func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork<HTTPSyncRequest>] {
         let encoder = JSONEncoder.stable()
         switch kind {
         case .attempt:
@@ -62,7 +62,7 @@ public struct MapTheThingsDestination: SyncDestination {
         }
     }
 
-    public func verdict(for response: SyncResponse, kind: SyncRecordKind) -> SyncVerdict {
+    public func verdict(for response: HTTPSyncResponse, kind: SyncRecordKind) -> SyncVerdict {
         switch response.status {
         case 200..<300:
             return .accepted
@@ -85,13 +85,15 @@ public struct MapTheThingsDestination: SyncDestination {
         }
     }
 
-    private func request(_ kind: SyncRecordKind, _ ids: [Int64], path: String, body: Data) -> SyncRequest {
-        SyncRequest(
-            kind: kind, recordIDs: ids, url: baseURL.appendingPathComponent("api/v0/\(path)"), body: body,
-            headers: [
-                "Authorization": credentials.authorization,
-                // A server that keeps these can drop a repeat of a request whose answer was lost.
-                "Idempotency-Key": "mtt-\(databaseID)-mapthethings-\(kind.rawValue)-\(ids[0])",
-            ])
+    private func request(_ kind: SyncRecordKind, _ ids: [Int64], path: String, body: Data) -> SyncBatch<HTTPSyncRequest> {
+        SyncBatch(
+            kind: kind, recordIDs: ids,
+            request: HTTPSyncRequest(
+                url: baseURL.appendingPathComponent("api/v0/\(path)"), body: body,
+                headers: [
+                    "Authorization": credentials.authorization,
+                    // A server that keeps these can drop a repeat of a request whose answer was lost.
+                    "Idempotency-Key": "mtt-\(databaseID)-mapthethings-\(kind.rawValue)-\(ids[0])",
+                ]))
     }
 }

@@ -1,18 +1,23 @@
-/// Carries sync requests to a server (`HTTPTransport` of MTTHTTP in the field); the seam keeps
-/// HTTP, TLS and proxies out of MTTCore and lets the uploader's retry logic be read apart from them.
-public protocol SyncTransport: Sendable {
+/// Carries a target's requests somewhere: MTTHTTP's `HTTPTransport` for HTTP targets, MTTSystem's
+/// `AppendingFile` for the file target, a database connection for a database. Each target names
+/// the transport it needs (`SyncTransportKind`); the uploader's ledger, retries and back-off are
+/// the same whichever it is.
+public protocol SyncTransport<Request, Response>: Sendable {
+    associatedtype Request: Sendable
+    associatedtype Response: Sendable
     /// Sends one request. Throws `SyncTransportError` when no answer came.
-    func send(_ request: SyncRequest) async throws -> SyncResponse
+    func send(_ request: Request) async throws -> Response
 }
 
-/// No answer from the server.
+/// No answer from where the records go.
 public enum SyncTransportError: Error, Sendable, CustomStringConvertible {
     /// Worth retrying later.
     case timedOut(seconds: Double)
-    /// Worth retrying later: refused, dropped, not HTTP, a broken TLS exchange.
+    /// Worth retrying later: refused, dropped, not HTTP, a broken TLS exchange, a full disk.
     case connectionFailed(String)
     /// Trying again cannot help, so the run stops for this target: the server's certificate is
-    /// not trusted (or the CA file cannot be read), or a proxy refuses to let mtt through.
+    /// not trusted (or the CA file cannot be read), a proxy refuses to let mtt through, a file
+    /// that cannot be opened for writing.
     case untrusted(String)
 
     public var description: String {

@@ -21,7 +21,7 @@ public struct TTNMapperDestination: SyncDestination {
 
     public var includesHeld: Bool { experiment != nil }
 
-    public func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork] {
+    public func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork<HTTPSyncRequest>] {
         guard kind == .sample else { return [] }
         let encoder = JSONEncoder.stable()
         return try store.queuedSamples(ids).map { sample in
@@ -29,12 +29,12 @@ public struct TTNMapperDestination: SyncDestination {
                 return .hold(kind: kind, recordID: sample.id, reason: reason)
             }
             let document = TTNMapperDocument(sample: sample, experiment: experiment, userID: userID)
-            return .upload(SyncRequest(kind: kind, recordIDs: [sample.id], url: url, body: try encoder.encode(document)))
+            return .upload(SyncBatch(kind: kind, recordIDs: [sample.id], request: HTTPSyncRequest(url: url, body: try encoder.encode(document))))
         }
     }
 
     /// TTN Mapper answers 200 with `{"success":bool,"message":string}` even when it rejects.
-    public func verdict(for response: SyncResponse, kind: SyncRecordKind) -> SyncVerdict {
+    public func verdict(for response: HTTPSyncResponse, kind: SyncRecordKind) -> SyncVerdict {
         struct Answer: Decodable {
             var success: Bool
             var message: String?

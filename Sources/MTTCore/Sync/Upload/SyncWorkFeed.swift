@@ -1,23 +1,23 @@
 /// Hands out a target's queue to the upload workers, a page at a time, kind after kind.
 /// Pages follow record ids upward, so work in flight is never handed out twice.
-actor SyncWorkFeed {
+actor SyncWorkFeed<Destination: SyncDestination> {
     private let store: Store
-    private let destination: any SyncDestination
+    private let destination: Destination
     private let pageSize: Int
     private var kinds: [SyncRecordKind]
     private var cursor: Int64 = 0
-    private var buffer: [SyncWork] = []
+    private var buffer: [SyncWork<Destination.Request>] = []
     private var skipped: Set<SyncRecordKind> = []
     private(set) var notes: [String] = []
 
-    init(store: Store, destination: any SyncDestination, pageSize: Int) {
+    init(store: Store, destination: Destination, pageSize: Int) {
         self.store = store
         self.destination = destination
         self.pageSize = pageSize
         kinds = destination.target.queues.map(\.kind)
     }
 
-    func next() throws -> SyncWork? {
+    func next() throws -> SyncWork<Destination.Request>? {
         while buffer.isEmpty {
             guard let kind = kinds.first else { return nil }
             let ids = try store.syncQueue(
@@ -43,7 +43,7 @@ actor SyncWorkFeed {
         guard skipped.insert(kind).inserted else { return }
         notes.append(note)
         buffer.removeAll { work in
-            if case .upload(let request) = work { return request.kind == kind }
+            if case .upload(let batch) = work { return batch.kind == kind }
             return false
         }
         if kinds.first == kind {

@@ -4,13 +4,18 @@ import Glibc
 /// Sends a target's queue: several requests at once, each record's outcome written to the store so it
 /// is never sent twice, transient failures retried with backoff, and the run ended early when the
 /// target refuses the credentials or stays unreachable.
-public struct Uploader: Sendable {
+public struct Uploader<Destination: SyncDestination>: SyncUpload {
     public var store: Store
-    public var destination: any SyncDestination
-    public var transport: any SyncTransport
+    public var destination: Destination
+    public var transport: any SyncTransport<Destination.Request, Destination.Response>
     public var policy: SyncPolicy
 
-    public init(store: Store, destination: any SyncDestination, transport: any SyncTransport, policy: SyncPolicy = SyncPolicy()) {
+    public var target: SyncTarget { destination.target }
+
+    public init(
+        store: Store, destination: Destination, transport: any SyncTransport<Destination.Request, Destination.Response>,
+        policy: SyncPolicy = SyncPolicy()
+    ) {
         self.store = store
         self.destination = destination
         self.transport = transport
@@ -61,7 +66,7 @@ public struct Uploader: Sendable {
             seconds: counts.elapsed, notes: notes, stopReason: stopReason)
     }
 
-    private func worker(feed: SyncWorkFeed, ledger: SyncLedger, stopRequested: @Sendable () -> Bool) async throws {
+    private func worker(feed: SyncWorkFeed<Destination>, ledger: SyncLedger, stopRequested: @Sendable () -> Bool) async throws {
         while true {
             // What is known is written down before anything new goes out: a crash repeats at most
             // the requests in flight.
@@ -71,21 +76,21 @@ public struct Uploader: Sendable {
             switch work {
             case .hold(let kind, let id, let reason):
                 try await ledger.add([SyncOutcome(kind: kind, recordID: id, state: .held, tries: 0, message: reason)])
-            case .upload(let request):
-                try await deliver(request, feed: feed, ledger: ledger, stopRequested: stopRequested)
+            case .upload(let batch):
+                try await deliver(batch, feed: feed, ledger: ledger, stopRequested: stopRequested)
             }
         }
     }
 
     /// Sends one request until the target answers for good or its tries run out.
-    private func deliver(_ request: SyncRequest, feed: SyncWorkFeed, ledger: SyncLedger, stopRequested: @Sendable () -> Bool) async throws {
+    private func deliver(_ batch: SyncBatch<Destination.Request>, feed: SyncWorkFeed<Destination>, ledger: SyncLedger, stopRequested: @Sendable () -> Bool) async throws {
         var backoff = policy.backoff
         var tries = 0
         while true {
             tries += 1
             let verdict: SyncVerdict
             do {
-                verdict = destination.verdict(for: try await transport.send(request), kind: request.kind)
+                verdict = destination.verdict(for: try await transport.send(batch.request), kind: batch.kind)
             } catch SyncTransportError.untrusted(let reason) {
                 verdict = .stop(reason)
             } catch let error as SyncTransportError {
@@ -96,12 +101,12 @@ public struct Uploader: Sendable {
                 var state = SyncOutcome.State.sent
                 var message: String?
                 if case .rejected(let reason) = verdict { (state, message) = (.rejected, reason) }
-                try await ledger.add(request.recordIDs.map {
-                    SyncOutcome(kind: request.kind, recordID: $0, state: state, tries: tries, message: message)
+                try await ledger.add(batch.recordIDs.map {
+                    SyncOutcome(kind: batch.kind, recordID: $0, state: state, tries: tries, message: message)
                 })
                 return
             case .kindNotAccepted(let note):
-                await feed.skip(request.kind, note: note)
+                await feed.skip(batch.kind, note: note)
                 return
             case .stop(let reason):
                 throw SyncStop(reason: reason)
@@ -111,14 +116,14 @@ public struct Uploader: Sendable {
                     throw SyncStop(reason: "\(destination.target.displayName) failed \(inARow) times in a row, last: \(reason)")
                 }
                 if tries >= policy.triesPerRecord {
-                    await ledger.giveUp(request.recordIDs.count, reason: reason)
+                    await ledger.giveUp(batch.recordIDs.count, reason: reason)
                     return
                 }
                 // A stop request ends the wait: the record stays queued, as it would after its tries.
                 let resume = Date().addingTimeInterval(backoff.nextDelay())
                 while Date() < resume {
                     if stopRequested() {
-                        await ledger.leaveForTheStop(request.recordIDs.count, reason: reason)
+                        await ledger.leaveForTheStop(batch.recordIDs.count, reason: reason)
                         return
                     }
                     try await Task.sleep(nanoseconds: UInt64(min(0.05, max(0, resume.timeIntervalSinceNow)) * 1e9))

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import Glibc
 
-/// A target's HTTP answer.
-public struct SyncResponse: Sendable {
+/// An HTTP target's answer.
+public struct HTTPSyncResponse: Sendable {
     public var status: Int
     public var body: Data
 
