@@ -19,14 +19,32 @@ struct ModemLinkTests {
         if case .failed(let reason) = result.outcome { reason } else { nil }
     }
 
+    @Test func anEmulatedModemOfAnUnknownKindIsRefusedWithTheKindsThereAre() throws {
+        #expect(throws: SpecError("bad node spec fake-sx1276: the emulated modems are fake-rn2483, fake-rn2903, fake-rui3")) {
+            try SerialNodes.check(try NodeSpec(parsing: "fake-sx1276"))
+        }
+        #expect(throws: SpecError.self) { try SerialNodes.check(try NodeSpec(parsing: "serial:/dev/ttyUSB0?modem=sx1276")) }
+        try SerialNodes.check(try NodeSpec(parsing: "fake-rn2903"))
+    }
+
+    @Test func theRN2903TakesUS915DataRates() async throws {
+        let (_, link) = try await Self.open(.rn2903)
+        try await link.setSpreadingFactor(10)
+        #expect(try await link.info().spreadingFactor == 10)
+        await #expect(throws: NodeError.self) { try await link.setSpreadingFactor(12) }
+        await link.close()
+    }
+
     @Test(arguments: ModemKind.allCases)
     func identifies(kind: ModemKind) async throws {
         let (_, link) = try await Self.open(kind)
         let info = try await link.info()
-        #expect(info.model.hasPrefix(kind == .rn2483 ? "RN2483 1.0.5" : "RUI3 4.0.6"))
+        // What each model says of itself, and the spreading factor it starts with.
+        let expected: [ModemKind: (model: String, sf: Int)] = [.rn2483: ("RN2483 1.0.5", 7), .rn2903: ("RN2903 1.0.5", 7), .rui3: ("RUI3 4.0.6", 12)]
+        #expect(info.model.hasPrefix(try #require(expected[kind]).model))
         #expect(info.devEUI?.count == 16 && info.isJoined)
         #expect(info.devAddr != "00000000")
-        #expect(info.spreadingFactor == (kind == .rn2483 ? 7 : 12))
+        #expect(info.spreadingFactor == expected[kind]?.sf)
         await link.close()
     }
 

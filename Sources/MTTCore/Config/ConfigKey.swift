@@ -56,7 +56,7 @@ extension ConfigKey {
     public static let database = ConfigKey("db.path", .text, nil, "The SQLite database file (default $XDG_DATA_HOME/mtt/mtt.sqlite).")
 
     public static let mode = ConfigKey("collect.mode", .text, nil, choices: ["active", "matching", "listener"], "active, matching or listener.")
-    public static let nodes = ConfigKey("collect.nodes", .list, .list([]), "The nodes to drive: ble:MAC, ble:auto, serial:DEV?modem=rn2483, unix:PATH, fake[:N], fake-rn2483, fake-rui3.")
+    public static let nodes = ConfigKey("collect.nodes", .list, .list([]), "The nodes to drive: \(NodeSpec.forms).")
     public static let gps = ConfigKey("collect.gps", .text, .text("gpsd"), "Where positions come from: gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake.")
     public static let network = ConfigKey("collect.network", .text, nil, choices: ["fake"], "fake simulates gateways hearing the fake nodes.")
     public static let mqttURL = ConfigKey("collect.mqtt_url", .text, nil, "The TTN MQTT server, mqtt://HOST:1883 or mqtts://HOST:8883.")

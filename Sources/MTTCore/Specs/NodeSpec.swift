@@ -8,18 +8,17 @@ public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
     case unix(path: String)
     /// N emulated BLE nodes.
     case fake(count: Int)
-    /// An emulated serial modem.
-    case fakeRN2483
-    case fakeRUI3
+    /// An emulated serial modem of the named kind (`fake-rn2483`); MTTSerial knows the kinds.
+    case fakeModem(kind: String)
 
-    static let forms = "ble:AA:BB:CC:DD:EE:FF, ble:auto, serial:DEVICE?modem=rn2483|rui3, unix:PATH, fake[:N], fake-rn2483 or fake-rui3"
+    /// Every form a `--node` takes, for help and messages. KIND is a modem kind of MTTSerial's
+    /// registry, which the command line lists beside this.
+    public static let forms = "ble:AA:BB:CC:DD:EE:FF, ble:auto, serial:DEVICE?modem=KIND[&baud=N], unix:PATH, fake[:N] or fake-KIND"
 
     public init(parsing text: String) throws(SpecError) {
         switch text {
         case "ble:auto": self = .ble(address: nil)
         case "fake": self = .fake(count: 1)
-        case "fake-rn2483": self = .fakeRN2483
-        case "fake-rui3": self = .fakeRUI3
         default:
             if text.hasPrefix("ble:") {
                 let address = String(text.dropFirst(4)).uppercased()
@@ -34,6 +33,8 @@ public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
                 self = .unix(path: String(text.dropFirst(5)))
             } else if text.hasPrefix("fake:"), let n = Int(text.dropFirst(5)), (1...16).contains(n) {
                 self = .fake(count: n)
+            } else if text.hasPrefix("fake-"), text.count > 5, text.dropFirst(5).allSatisfy({ $0.isLetter || $0.isNumber }) {
+                self = .fakeModem(kind: String(text.dropFirst(5)).lowercased())
             } else {
                 throw SpecError("bad node spec \(text): use \(Self.forms)")
             }
@@ -46,8 +47,7 @@ public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
         case .serial(let text): return text
         case .unix(let path): return "unix:\(path)"
         case .fake(let count): return count == 1 ? "fake" : "fake:\(count)"
-        case .fakeRN2483: return "fake-rn2483"
-        case .fakeRUI3: return "fake-rui3"
+        case .fakeModem(let kind): return "fake-\(kind)"
         }
     }
 }

@@ -43,7 +43,7 @@ protocol ModemPersonality: Sendable {
     var transmissions: [ModemEmulator.Transmission] { get }
 }
 
-/// A LoRaWAN modem on a pseudo-terminal, for `--node fake-rn2483` / `--node fake-rui3` and the tests:
+/// A LoRaWAN modem on a pseudo-terminal, for `--node fake-KIND` (`fake-rn2483`) and the tests:
 /// open `slavePath` as you would `/dev/ttyUSB0`.
 public final class ModemEmulator: Sendable {
     public struct Transmission: Sendable, Hashable {
@@ -66,10 +66,7 @@ public final class ModemEmulator: Sendable {
     public init(kind: ModemKind, joined: Bool = true, holdsKeys: Bool = false) throws(SerialPortError) {
         self.kind = kind
         pair = try PseudoTerminalPair()
-        switch kind {
-        case .rn2483: machine = Mutex(RN2483Personality(joined: joined, holdsKeys: holdsKeys))
-        case .rui3: machine = Mutex(RUI3Personality(joined: joined, holdsKeys: holdsKeys))
-        }
+        machine = Mutex(kind.personality(joined, holdsKeys))
         BlockingThread.start(name: "mtt-modem-emulator") { [self] in self.serve() }
     }
 

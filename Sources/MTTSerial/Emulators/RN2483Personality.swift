@@ -1,20 +1,28 @@
 import MTTCore
 
-/// The RN2483's LoRaWAN command set, as far as mtt uses it.
+/// The LoRaWAN command set of Microchip's RN2483 and RN2903, as far as mtt uses it.
 struct RN2483Personality: ModemPersonality {
+    /// What `sys get ver` answers: the model comes first.
+    let version: String
+    /// The region's data rates, which `mac set dr` takes.
+    let plan: DataRatePlan
     var joined: Bool
     var devEUI = "0004A30B001C0530"
     var appEUI = "0000000000000000"
     var appKey = "00000000000000000000000000000000"
     var devAddr: String
-    var dataRate = 5
+    var dataRate: Int
     var upctr: UInt32 = 0
     var abpKeys = 0
     private(set) var transmissions: [ModemEmulator.Transmission] = []
 
     /// - Parameter holdsKeys: OTAA keys kept from an earlier provisioning (`mac save`), as a
     ///   modem that was unplugged and plugged back has them; a joined modem always holds them.
-    init(joined: Bool, holdsKeys: Bool = false) {
+    init(joined: Bool, holdsKeys: Bool = false, version: String = "RN2483 1.0.5 Oct 31 2018 15:06:52", plan: DataRatePlan = .eu868) {
+        self.version = version
+        self.plan = plan
+        // SF7, as the modems come.
+        dataRate = (try? plan.dataRate(spreadingFactor: 7, node: "")) ?? 0
         self.joined = joined
         devAddr = joined ? "26011F01" : "00000000"
         if joined || holdsKeys { appKey = "2B7E151628AED2A6ABF7158809CF4F3C" }
@@ -27,7 +35,7 @@ struct RN2483Personality: ModemPersonality {
             return words[index].uppercased()
         }
         switch words.prefix(3).joined(separator: " ") {
-        case "sys get ver": return [EmulatorReply(line: "RN2483 1.0.5 Oct 31 2018 15:06:52")]
+        case "sys get ver": return [EmulatorReply(line: version)]
         case "mac get deveui": return [EmulatorReply(line: devEUI)]
         case "mac get devaddr": return [EmulatorReply(line: devAddr)]
         case "mac get dr": return [EmulatorReply(line: String(dataRate))]
@@ -59,7 +67,7 @@ struct RN2483Personality: ModemPersonality {
             upctr = 0
             return [EmulatorReply(line: "ok"), EmulatorReply(line: "accepted")]
         case "mac set dr":
-            guard words.count == 4, let dr = Int(words[3]), (0...5).contains(dr) else { return [EmulatorReply(line: "invalid_param")] }
+            guard words.count == 4, let dr = Int(words[3]), (0...plan.highestDataRate).contains(dr) else { return [EmulatorReply(line: "invalid_param")] }
             dataRate = dr
             return [EmulatorReply(line: "ok")]
         case "mac save": return [EmulatorReply(line: "ok")]

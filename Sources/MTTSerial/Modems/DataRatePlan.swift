@@ -8,6 +8,9 @@ enum DataRatePlan {
 
     var spreadingFactors: ClosedRange<Int> { self == .us915 ? 7...10 : 7...12 }
 
+    /// The highest data rate a modem takes: EU868's DR5 (SF7), US915's DR4 (SF8 at 500 kHz).
+    var highestDataRate: Int { self == .us915 ? 4 : 5 }
+
     func spreadingFactor(dataRate dr: Int) -> Int? {
         let sf = (self == .us915 ? 10 : 12) - dr
         return dr >= 0 && spreadingFactors.contains(sf) ? sf : nil

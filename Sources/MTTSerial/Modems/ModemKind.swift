@@ -1,18 +1,57 @@
 import MTTCore
 
-/// The serial command sets mtt speaks.
-public enum ModemKind: String, Sendable, Hashable, CaseIterable {
-    /// Microchip RN2483 (EU868) and RN2903 (US915) LoRaWAN command set.
-    case rn2483
-    /// RAKwireless RUI3 AT commands (RAK3172, RAK4630, …).
-    case rui3
+/// A kind of serial modem: its command set's driver, its default speed and the emulator's
+/// personality for `fake-NAME`. A kind is one file declaring its `ModemKind` (and, for a new
+/// command set, its driver and personality) and one line in `registered`; `serial:…?modem=`,
+/// `fake-NAME` and the help read the list.
+public struct ModemKind: Sendable {
+    public let name: String
+    /// What it is, for help.
+    public let help: String
+    public let defaultBaud: Int
+    let open: @Sendable (SerialNodeSpec, ModemTimeouts) async throws -> any ModemLink
+    let personality: @Sendable (_ joined: Bool, _ holdsKeys: Bool) -> any ModemPersonality
 
-    public var defaultBaud: Int {
-        switch self {
-        case .rn2483: return 57_600
-        case .rui3: return 115_200
-        }
+    init(
+        name: String, help: String, defaultBaud: Int, open: @escaping @Sendable (SerialNodeSpec, ModemTimeouts) async throws -> any ModemLink,
+        personality: @escaping @Sendable (_ joined: Bool, _ holdsKeys: Bool) -> any ModemPersonality
+    ) {
+        self.name = name
+        self.help = help
+        self.defaultBaud = defaultBaud
+        self.open = open
+        self.personality = personality
     }
+
+    /// Every kind mtt drives.
+    public static let registered: [ModemKind] = [
+        .rn2483,
+        .rn2903,
+        .rui3,
+    ]
+
+    public static func named(_ name: String) -> ModemKind? {
+        registered.first { $0.name == name }
+    }
+
+    /// "rn2483, rn2903 or rui3".
+    public static var namesText: String { ListText.or(registered.map(\.name)) }
+}
+
+extension ModemKind: Hashable, CustomStringConvertible {
+    public static func == (a: ModemKind, b: ModemKind) -> Bool { a.name == b.name }
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+    public var description: String { name }
+}
+
+extension ModemKind: RawRepresentable, CaseIterable {
+    public init?(rawValue: String) {
+        guard let kind = Self.named(rawValue) else { return nil }
+        self = kind
+    }
+
+    public var rawValue: String { name }
+    public static var allCases: [ModemKind] { registered }
 }
 
 /// `serial:/dev/ttyUSB0?modem=rn2483&baud=57600`.
@@ -28,7 +67,7 @@ public struct SerialNodeSpec: Sendable, Hashable, CustomStringConvertible {
     }
 
     public init(parsing text: String) throws(SpecError) {
-        guard text.hasPrefix("serial:") else { throw SpecError("bad node spec \(text): serial nodes are serial:DEVICE?modem=rn2483|rui3[&baud=N]") }
+        guard text.hasPrefix("serial:") else { throw SpecError("bad node spec \(text): serial nodes are serial:DEVICE?modem=KIND[&baud=N], KIND \(ModemKind.namesText)") }
         let rest = text.dropFirst("serial:".count)
         let parts = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let path = String(parts[0])
@@ -38,10 +77,10 @@ public struct SerialNodeSpec: Sendable, Hashable, CustomStringConvertible {
         if parts.count == 2 {
             for pair in parts[1].split(separator: "&") {
                 let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
-                guard kv.count == 2 else { throw SpecError("bad node spec \(text): options are modem=rn2483|rui3 and baud=N") }
+                guard kv.count == 2 else { throw SpecError("bad node spec \(text): options are modem=KIND (\(ModemKind.namesText)) and baud=N") }
                 switch kv[0] {
                 case "modem":
-                    guard let kind = ModemKind(rawValue: kv[1]) else { throw SpecError("bad node spec \(text): modem is rn2483 or rui3") }
+                    guard let kind = ModemKind(rawValue: kv[1]) else { throw SpecError("bad node spec \(text): modem is \(ModemKind.namesText)") }
                     modem = kind
                 case "baud":
                     guard let value = Int(kv[1]), [9600, 19200, 38400, 57600, 115200, 230400].contains(value) else {
@@ -53,7 +92,7 @@ public struct SerialNodeSpec: Sendable, Hashable, CustomStringConvertible {
                 }
             }
         }
-        guard let modem else { throw SpecError("bad node spec \(text): say which command set with ?modem=rn2483 or ?modem=rui3") }
+        guard let modem else { throw SpecError("bad node spec \(text): say which command set with ?modem=KIND, KIND \(ModemKind.namesText)") }
         self.init(path: path, modem: modem, baud: baud)
     }
 

@@ -14,9 +14,6 @@ extension RUI3Link: ModemLink {}
 public enum ModemLinks {
     /// Opens the device a `serial:` spec names with the driver for its command set.
     public static func open(_ spec: SerialNodeSpec, timeouts: ModemTimeouts = ModemTimeouts()) async throws -> any ModemLink {
-        switch spec.modem {
-        case .rn2483: return try await RN2483Link(spec: spec, timeouts: timeouts)
-        case .rui3: return try await RUI3Link(spec: spec, timeouts: timeouts)
-        }
+        try await spec.modem.open(spec, timeouts)
     }
 }

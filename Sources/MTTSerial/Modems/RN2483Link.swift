@@ -1,5 +1,12 @@
 import MTTCore
 
+extension ModemKind {
+    public static let rn2483 = ModemKind(
+        name: "rn2483", help: "Microchip RN2483 (EU868)", defaultBaud: 57_600,
+        open: { spec, timeouts in try await RN2483Link(spec: spec, timeouts: timeouts) },
+        personality: { joined, holdsKeys in RN2483Personality(joined: joined, holdsKeys: holdsKeys) })
+}
+
 /// A Microchip RN2483 (EU868) or RN2903 (US915) driven with its LoRaWAN command set
 /// (57600 baud, CR LF line ends).
 public actor RN2483Link: NodeLink {
@@ -90,6 +97,9 @@ public actor RN2483Link: NodeLink {
     }
 
     public func setSpreadingFactor(_ sf: Int) async throws {
+        // The data rate that gives an SF depends on the region, which the model tells: an RN2903
+        // told SF10 with EU868's numbers would go out at SF8.
+        if model == nil { model = try await ask("sys get ver") { $0.hasPrefix("RN2") } }
         try await expectOK("mac set dr \(try plan.dataRate(spreadingFactor: sf, node: name))")
     }
 

@@ -1,5 +1,12 @@
 import MTTCore
 
+extension ModemKind {
+    public static let rui3 = ModemKind(
+        name: "rui3", help: "RAKwireless RUI3 AT commands (RAK3172, RAK4630, …)", defaultBaud: 115_200,
+        open: { spec, timeouts in try await RUI3Link(spec: spec, timeouts: timeouts) },
+        personality: { joined, holdsKeys in RUI3Personality(joined: joined, holdsKeys: holdsKeys) })
+}
+
 /// A RAKwireless module with RUI3 firmware, driven with its AT commands (115200 baud).
 ///
 /// RUI3 answers `AT+X=?` with `AT+X=value` and then a status line (`OK`, `AT_ERROR`, …), and reports

@@ -13,14 +13,29 @@ public struct OpenedModem: Sendable {
 }
 
 public enum SerialNodes {
-    /// Opens `serial:…`, `fake-rn2483` or `fake-rui3`; nil for specs that are not serial modems.
+    /// Checks what a node spec says of serial modems (the device's options, the emulated kind), so a
+    /// mistake is found where the spec is read rather than when the node is opened.
+    public static func check(_ spec: NodeSpec) throws(SpecError) {
+        switch spec {
+        case .serial(let text): _ = try SerialNodeSpec(parsing: text)
+        case .fakeModem(let name): _ = try emulatedKind(name)
+        default: break
+        }
+    }
+
+    private static func emulatedKind(_ name: String) throws(SpecError) -> ModemKind {
+        guard let kind = ModemKind.named(name) else { throw SpecError("bad node spec fake-\(name): the emulated modems are \(ModemKind.registered.map { "fake-\($0.name)" }.joined(separator: ", "))") }
+        return kind
+    }
+
+    /// Opens `serial:…` or `fake-KIND`; nil for specs that are not serial modems.
     public static func open(_ spec: NodeSpec, timeouts: ModemTimeouts = ModemTimeouts()) async throws -> OpenedModem? {
         switch spec {
         case .serial(let text):
             let serial = try SerialNodeSpec(parsing: text)
             return OpenedModem(link: try await ModemLinks.open(serial, timeouts: timeouts), emulator: nil, spec: serial)
-        case .fakeRN2483, .fakeRUI3:
-            let kind: ModemKind = spec == .fakeRN2483 ? .rn2483 : .rui3
+        case .fakeModem(let name):
+            let kind = try emulatedKind(name)
             let emulator = try ModemEmulator(kind: kind)
             let serial = SerialNodeSpec(path: emulator.slavePath, modem: kind)
             return OpenedModem(link: try await ModemLinks.open(serial, timeouts: timeouts), emulator: emulator, spec: serial)

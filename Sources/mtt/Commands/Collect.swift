@@ -29,7 +29,7 @@ struct Collect: AsyncParsableCommand {
     @Option(help: "active, matching or listener (required, here or in the configuration).")
     var mode: CollectModeArgument?
 
-    @Option(help: ArgumentHelp("A node to drive (repeatable): ble:MAC, ble:auto, serial:DEV?modem=rn2483, unix:PATH, fake[:N], fake-rn2483, fake-rui3.", valueName: "spec"))
+    @Option(help: ArgumentHelp("A node to drive (repeatable): \(NodeOpener.formsHelp).", valueName: "spec"))
     var node: [String] = []
 
     @Option(help: ArgumentHelp("Where positions come from: gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake (default \(ConfigKey.gps.defaultText)).", valueName: "spec"))
@@ -145,8 +145,7 @@ struct Collect: AsyncParsableCommand {
         let node = settings.list(.nodes), gps = settings.text(.gps) ?? ConfigKey.gps.defaultText, network = settings.text(.network)
         let mqttURL = settings.text(.mqttURL), mqttUser = settings.text(.mqttUser), mqttCA = settings.text(.mqttCA)
         let device = settings.list(.devices), web = settings.text(.web), webTokenFile = settings.text(.webTokenFile)
-        let nodes = try node.map { text in try spec { try NodeSpec(parsing: text) } }
-        for case .serial(let text) in nodes { _ = try spec { try SerialNodeSpec(parsing: text) } }
+        let nodes = try node.map { text in try spec { try NodeOpener.parse(text) } }
         let gpsSpec = try spec { try GPSSpec(parsing: gps) }
         if mode == .active && nodes.isEmpty { throw ValidationError("active mode drives a node: give --node (fake for a simulated one)") }
         if mode != .active && !nodes.isEmpty { throw ValidationError("\(mode.rawValue) mode does not drive nodes: leave out --node") }

@@ -50,7 +50,7 @@ struct ConfigCommand: ParsableCommand {
                 do { _ = try GPSSpec(parsing: gps) } catch { throw settings.refuse(.gps, "\(error)") }
             }
             for text in settings.list(.nodes) {
-                do { _ = try NodeSpec(parsing: text) } catch { throw settings.refuse(.nodes, "\(error)") }
+                do { _ = try NodeOpener.parse(text) } catch { throw settings.refuse(.nodes, "\(error)") }
             }
             if let web = settings.text(.web) { try MapServing(listen: web).check(settings, listen: .web, tiles: nil) }
             _ = try Sync.checked(settings)

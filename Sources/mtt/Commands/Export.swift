@@ -4,14 +4,17 @@ import MTTCore
 
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write samples and tracks as GPX, GeoJSON, CSV or KML for QGIS and Google Earth.",
+        abstract: "Write samples and tracks for QGIS, Google Earth, spreadsheets and scripts.",
         discussion: """
             Each heard sample is a point with its best gateway, RSSI and SNR; attempts the network did \
             not hear are points too (status lost or failed; black in KML). GPX adds the track. \
             KML colours follow TTN Mapper: RSSI + min(SNR, 0) above −100 red … −120 and below blue.
+
+            Formats:
+            \(ExportFormat.registered.map { "  \($0.name): \($0.help)" }.joined(separator: "\n"))
             """)
 
-    @Option(help: "gpx, geojson, csv or kml.")
+    @Option(help: ArgumentHelp("\(ExportFormat.namesText).", valueName: "format"))
     var format: ExportFormat
 
     @Option(help: ArgumentHelp("The file to write (default: stdout).", valueName: "file"))

@@ -10,14 +10,12 @@ struct Node: ParsableCommand {
         subcommands: [Info.self, Provision.self, Join.self, SpreadingFactor.self, Disconnect.self])
 
     struct NodeOptions: ParsableArguments {
-        @Option(help: ArgumentHelp("ble:MAC, ble:auto, serial:DEVICE?modem=rn2483|rui3, unix:PATH, fake, fake-rn2483 or fake-rui3.", valueName: "spec"))
+        @Option(help: ArgumentHelp("\(NodeOpener.formsHelp).", valueName: "spec"))
         var node: String
 
         func validate() throws {
             do {
-                if case .serial(let text) = try NodeSpec(parsing: node) {
-                    _ = try SerialNodeSpec(parsing: text)
-                }
+                _ = try NodeOpener.parse(node)
             } catch {
                 throw ValidationError(error.description)
             }
@@ -25,7 +23,7 @@ struct Node: ParsableCommand {
 
         /// Runs `body` on the opened node and closes it, whatever happens.
         func withNode<T>(_ body: (OpenedNode) async throws -> T) async throws -> T {
-            let opened = try await NodeOpener.open(try NodeSpec(parsing: node))
+            let opened = try await NodeOpener.open(try NodeOpener.parse(node))
             do {
                 let result = try await body(opened)
                 await opened.link.close()

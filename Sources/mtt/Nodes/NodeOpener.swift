@@ -32,6 +32,16 @@ enum OpenedNode {
 
 /// Builds the node a spec names: the only place that knows every kind of node.
 enum NodeOpener {
+    /// Every `--node` form with the modem kinds, for help.
+    static let formsHelp = "\(NodeSpec.forms); KIND \(ModemKind.namesText)"
+
+    /// A `--node` value, read and checked as far as it can be without opening it.
+    static func parse(_ text: String) throws(SpecError) -> NodeSpec {
+        let spec = try NodeSpec(parsing: text)
+        try SerialNodes.check(spec)
+        return spec
+    }
+
     static func open(_ spec: NodeSpec, scanSeconds: Double = 10) async throws -> OpenedNode {
         if let modem = try await SerialNodes.open(spec) { return .modem(modem) }
         switch spec {
@@ -51,7 +61,7 @@ enum NodeOpener {
             }
             let bearer = try BlueZ.connectATT(address: nearest.address, addressType: nearest.addressType)
             return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: "ble:\(nearest.address)"), emulator: nil)
-        case .serial, .fakeRN2483, .fakeRUI3:
+        case .serial, .fakeModem:
             preconditionFailure("serial specs are opened by SerialNodes")
         }
     }

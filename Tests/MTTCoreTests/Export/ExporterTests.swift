@@ -71,6 +71,21 @@ struct ExporterTests {
         return (count, try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
+    @Test func jsonLinesHaveOneObjectPerRecordWithEveryGateway() throws {
+        let (count, data) = try export(try store(), .jsonl)
+        let objects = try String(decoding: data, as: UTF8.self).split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(count == 3 && objects.count == 3)
+        #expect(Set(objects.compactMap { $0["status"] as? String }) == ["heard", "lost", "failed"])
+        let heard = try #require(objects.first { $0["status"] as? String == "heard" })
+        let gateways = try #require(heard["gateways"] as? [[String: Any]])
+        #expect(gateways.count == 2)
+        #expect(gateways.first?["id"] as? String == "gw, \"north\"")
+        #expect(heard["rssi"] as? Double == -103 && heard["snr"] as? Double == -4)
+        #expect(heard["f_cnt"] as? Int == 0 && heard["mode"] as? String == "active")
+    }
+
     @Test func csvHasAHeaderAndOneRowPerRecordWithTheBestGateway() throws {
         let (count, data) = try export(try store(), .csv)
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
@@ -148,6 +163,12 @@ struct UtrechtExportTests {
             case .kml:
                 let check = XMLCheck(data)
                 #expect(check.parsed && check.rootNamespace == "http://www.opengis.net/kml/2.2" && check.elements["Placemark"] == 5705)
+            case .jsonl:
+                let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+                #expect(lines.count == 5705)
+                #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] })
+            default:
+                Issue.record("\(format) has no read-back check here")
             }
         }
     }

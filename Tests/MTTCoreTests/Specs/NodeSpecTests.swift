@@ -10,14 +10,14 @@ struct NodeSpecTests {
         ("unix:/tmp/node.sock", .unix(path: "/tmp/node.sock")),
         ("fake", .fake(count: 1)),
         ("fake:3", .fake(count: 3)),
-        ("fake-rn2483", .fakeRN2483),
-        ("fake-rui3", .fakeRUI3),
+        ("fake-rn2483", .fakeModem(kind: "rn2483")),
+        ("fake-rui3", .fakeModem(kind: "rui3")),
     ])
     func parses(text: String, expected: NodeSpec) throws {
         #expect(try NodeSpec(parsing: text) == expected)
     }
 
-    @Test(arguments: ["", "ble:", "ble:11:22:33", "ble:GG:22:33:44:55:66", "unix:", "fake:0", "fake:99", "lora", "fake-sx1276"])
+    @Test(arguments: ["", "ble:", "ble:11:22:33", "ble:GG:22:33:44:55:66", "unix:", "fake:0", "fake:99", "lora", "fake-", "fake-rn 2483"])
     func refuses(text: String) {
         #expect(throws: SpecError.self) { try NodeSpec(parsing: text) }
     }

@@ -1,3 +1,7 @@
+extension ExportFormat {
+    public static let csv = ExportFormat(name: "csv", help: "a line per record with a header, for spreadsheets", writer: CSVWriter())
+}
+
 /// One line per record, with a header; text fields quoted where they must be (RFC 4180).
 struct CSVWriter: ExportWriter {
     func write(_ store: Store, filter: ExportFilter, to sink: TextSink) throws -> Int {

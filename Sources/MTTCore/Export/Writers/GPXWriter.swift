@@ -1,3 +1,7 @@
+extension ExportFormat {
+    public static let gpx = ExportFormat(name: "gpx", help: "GPX 1.1 waypoints and the track, for GPS tools", writer: GPXWriter())
+}
+
 /// GPX 1.1: a waypoint per record (status, gateways, RSSI and SNR in mtt's extension), then the
 /// track, one segment per session.
 struct GPXWriter: ExportWriter {

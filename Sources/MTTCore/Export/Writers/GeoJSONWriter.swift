@@ -1,3 +1,7 @@
+extension ExportFormat {
+    public static let geojson = ExportFormat(name: "geojson", help: "a FeatureCollection of points with colours and gateways, for QGIS and the web", writer: GeoJSONWriter())
+}
+
 /// A FeatureCollection of points (RFC 7946: `[longitude, latitude]`), one Feature per record,
 /// written as records are read. Each carries its TTN Mapper band colour and the gateways that heard
 /// it, so a map (QGIS, `mtt serve`, `mtt report`) draws and explains it without another query.

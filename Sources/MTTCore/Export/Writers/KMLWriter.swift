@@ -1,3 +1,7 @@
+extension ExportFormat {
+    public static let kml = ExportFormat(name: "kml", help: "KML 2.2 placemarks in TTN Mapper's colours, for Google Earth", writer: KMLWriter())
+}
+
 /// KML 2.2 for Google Earth: a placemark per record in its signal band's colour.
 struct KMLWriter: ExportWriter {
     func write(_ store: Store, filter: ExportFilter, to sink: TextSink) throws -> Int {
