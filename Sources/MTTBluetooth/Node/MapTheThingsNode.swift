@@ -148,6 +148,15 @@ public actor MapTheThingsNode: NodeLink {
         return false
     }
 
+    /// The node joins by itself once it has the keys: whether it did.
+    public func provision(devEUI: String, joinEUI: String, appKey: String) async throws -> Bool? {
+        try await provisionOTAA(devEUI: devEUI, joinEUI: joinEUI, appKey: appKey)
+    }
+
+    public func dropLink() async throws {
+        try await disconnect()
+    }
+
     /// ABP session from console-order hex (all MSB first on this node).
     public func provisionABP(devAddr: String, nwkSKey: String, appSKey: String) async throws {
         let L = MapTheThingsProfile.self

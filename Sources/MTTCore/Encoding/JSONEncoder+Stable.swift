@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 extension JSONEncoder {
     /// The one JSON style of mtt, for `--json` lines, upload bodies, exports and simulated uplinks:

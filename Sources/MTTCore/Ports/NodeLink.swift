@@ -77,10 +77,25 @@ public protocol NodeLink: Sendable {
     /// Joins the network with the keys the node holds (one join-request); true when it is joined.
     /// Nodes that join by themselves (the MapTheThings firmware) only say whether they have.
     func join() async throws -> Bool
+    /// Writes OTAA keys given as the TTN console shows them. A node that joins by itself once it
+    /// has keys (the MapTheThings firmware) waits for that and returns whether it joined; a node
+    /// that joins when told (a serial modem) returns nil: `join()` joins it.
+    func provision(devEUI: String, joinEUI: String, appKey: String) async throws -> Bool?
+    /// Drops the link mtt reaches the node by, so another device (a phone) can connect.
+    func dropLink() async throws
     func close() async
 }
 
 extension NodeLink {
+    public func provision(devEUI: String, joinEUI: String, appKey: String) async throws -> Bool? {
+        throw NodeError.unsupported(node: name, what: "take OTAA keys")
+    }
+
+    /// A wired node (a serial modem) has no link to give up.
+    public func dropLink() async throws {
+        throw NodeError.unsupported(node: name, what: "drop its link: it is wired, there is no link to drop")
+    }
+
     public func join() async throws -> Bool {
         try await info().isJoined
     }

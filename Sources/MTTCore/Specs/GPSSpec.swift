@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// A `--gps` value (DESIGN.md): `gpsd[://HOST:PORT]`, `nmea:FILE[?speed=N]`, `fixed:LAT,LON[,ALT]`,
 /// `fake[:SEED]`.

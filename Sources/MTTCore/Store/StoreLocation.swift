@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// Where the database lives when nothing names it: `$XDG_DATA_HOME/mtt/mtt.sqlite`
 /// (`~/.local/share/mtt/mtt.sqlite` when XDG_DATA_HOME is unset). `--db`, `MTT_DB` and the

@@ -8,6 +8,14 @@ public protocol ModemLink: NodeLink {
     func provisionOTAA(devEUI: String, joinEUI: String, appKey: String) async throws
 }
 
+extension ModemLink {
+    /// Writes the keys; a modem joins when told (`join()`).
+    public func provision(devEUI: String, joinEUI: String, appKey: String) async throws -> Bool? {
+        try await provisionOTAA(devEUI: devEUI, joinEUI: joinEUI, appKey: appKey)
+        return nil
+    }
+}
+
 extension RN2483Link: ModemLink {}
 extension RUI3Link: ModemLink {}
 

@@ -79,19 +79,14 @@ struct Node: ParsableCommand {
         func run() async throws {
             let appKey = try SecretInput.read(file: appKeyFile, environment: "MTT_APP_KEY", what: "the AppKey")
             try await options.withNode { opened in
-                switch opened {
-                case .modem(let modem):
-                    try await modem.link.provisionOTAA(devEUI: devEUI, joinEUI: joinEUI, appKey: appKey)
-                    Console.out("keys written to \(modem.link.name)")
-                    if join {
-                        guard try await modem.link.joinOTAA() else { throw Self.joinRefused }
-                        Console.out("joined")
-                    }
-                case .mapTheThings(let node, _):
-                    guard try await node.provisionOTAA(devEUI: devEUI, joinEUI: joinEUI, appKey: appKey) else { throw Self.joinRefused }
-                    Console.out("keys written to \(node.name)")
-                    Console.out("joined")
+                let link = opened.link
+                let joinedByItself = try await link.provision(devEUI: devEUI, joinEUI: joinEUI, appKey: appKey)
+                if joinedByItself == false { throw Self.joinRefused }
+                Console.out("keys written to \(link.name)")
+                if joinedByItself == nil && join {
+                    guard try await link.join() else { throw Self.joinRefused }
                 }
+                if joinedByItself == true || join { Console.out("joined") }
             }
         }
 
@@ -135,11 +130,8 @@ struct Node: ParsableCommand {
 
         func run() async throws {
             try await options.withNode { opened in
-                guard case .mapTheThings(let node, _) = opened else {
-                    throw RuntimeFailure("\(opened.link.name) is a serial modem: there is no link to drop")
-                }
-                try await node.disconnect()
-                Console.out("\(node.name) dropped the link")
+                try await opened.link.dropLink()
+                Console.out("\(opened.link.name) dropped the link")
             }
         }
     }

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// The head of an HTTP answer whose body was streamed.
 public struct StreamedResponse: Sendable {

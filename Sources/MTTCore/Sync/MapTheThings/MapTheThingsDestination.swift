@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// A MapTheThings server: confirmed attempts to its `/api/v0/transmissions`, listener samples and
 /// matching tracks to mtt's `/api/v0/samples` and `/api/v0/tracks`.

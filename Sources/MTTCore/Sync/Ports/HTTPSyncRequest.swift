@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// What an HTTP target asks its transport to do: one POST of a JSON body.
 public struct HTTPSyncRequest: Sendable {

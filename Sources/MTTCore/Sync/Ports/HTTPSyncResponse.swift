@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// An HTTP target's answer.
 public struct HTTPSyncResponse: Sendable {

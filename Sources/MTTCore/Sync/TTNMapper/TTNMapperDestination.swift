@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// TTN Mapper's v4 endpoint (or a custom server taking the same documents).
 public struct TTNMapperDestination: SyncDestination {

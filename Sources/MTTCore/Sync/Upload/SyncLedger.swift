@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// Counts an upload run's outcomes and writes them to the store. A worker writes what is pending
 /// before it sends its next request, so a crash can lose only the answers of requests in flight;

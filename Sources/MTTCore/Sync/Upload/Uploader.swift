@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// Sends a target's queue: several requests at once, each record's outcome written to the store so it
 /// is never sent twice, transient failures retried with backoff, and the run ended early when the
