@@ -13,3 +13,13 @@ public enum CollectionMode: String, Sendable, Hashable, Codable, CaseIterable {
     /// uplinks that come at any moment, a matching run the node's own regular ones.
     public var defaultTrackInterval: Double { self == .listener ? 1 : 5 }
 }
+
+extension CollectionMode {
+    /// Why these nodes do not go with this mode, in words for the user; nil when they do. Active
+    /// mode drives nodes; the others only listen and record the track.
+    public func nodeProblem(_ nodes: [NodeSpec]) -> String? {
+        if self == .active && nodes.isEmpty { return "active mode drives a node: give --node (fake for a simulated one)" }
+        if self != .active && !nodes.isEmpty { return "\(rawValue) mode does not drive nodes: leave out --node" }
+        return nil
+    }
+}

@@ -9,6 +9,10 @@ import Glibc
 /// the RSSI is above the SF's sensitivity and the SNR above its demodulation floor.
 public struct SimulatedNetwork: Sendable {
     public struct Gateway: Sendable, Hashable {
+        /// Every simulated gateway's EUI starts so (a Raspberry Pi's OUI, FFFE), which no real
+        /// gateway's EUI in TTN's form does together with the `sim-gw-` id.
+        public static let euiPrefix = "B827EBFFFE"
+
         public var id: String
         public var eui: String
         public var position: GeoPoint
@@ -42,10 +46,17 @@ public struct SimulatedNetwork: Sendable {
     /// a fake drive from there is heard by several, by fewer, and sometimes by none.
     public static func around(_ center: GeoPoint, seed: UInt64 = 1) -> SimulatedNetwork {
         SimulatedNetwork(gateways: [
-            Gateway(id: "sim-gw-north", eui: "B827EBFFFE5A0001", position: center.offset(metres: 1_500, bearing: 10)),
-            Gateway(id: "sim-gw-east", eui: "B827EBFFFE5A0002", position: center.offset(metres: 4_000, bearing: 100)),
-            Gateway(id: "sim-gw-southwest", eui: "B827EBFFFE5A0003", position: center.offset(metres: 9_000, bearing: 225)),
+            Gateway(id: "sim-gw-north", eui: Gateway.euiPrefix + "5A0001", position: center.offset(metres: 1_500, bearing: 10)),
+            Gateway(id: "sim-gw-east", eui: Gateway.euiPrefix + "5A0002", position: center.offset(metres: 4_000, bearing: 100)),
+            Gateway(id: "sim-gw-southwest", eui: Gateway.euiPrefix + "5A0003", position: center.offset(metres: 9_000, bearing: 225)),
         ], seed: seed)
+    }
+
+    /// Gateways placed by the user (`--fake-gateway LAT,LON`, repeatable): `sim-gw-1`, `sim-gw-2`, ….
+    public static func placed(at positions: [GeoPoint], seed: UInt64 = 1) -> SimulatedNetwork {
+        SimulatedNetwork(gateways: positions.enumerated().map { index, position in
+            Gateway(id: "sim-gw-\(index + 1)", eui: Gateway.euiPrefix + "5B" + Hex.string([0, UInt8(truncatingIfNeeded: index + 1)]), position: position)
+        }, seed: seed)
     }
 
     /// Sensitivity (dBm) and demodulation floor (dB SNR) of a 125 kHz LoRa receiver per SF.

@@ -147,8 +147,7 @@ struct Collect: AsyncParsableCommand {
         let device = settings.list(.devices), web = settings.text(.web), webTokenFile = settings.text(.webTokenFile)
         let nodes = try node.map { text in try spec { try NodeOpener.parse(text) } }
         let gpsSpec = try spec { try GPSSpec(parsing: gps) }
-        if mode == .active && nodes.isEmpty { throw ValidationError("active mode drives a node: give --node (fake for a simulated one)") }
-        if mode != .active && !nodes.isEmpty { throw ValidationError("\(mode.rawValue) mode does not drive nodes: leave out --node") }
+        if let problem = mode.nodeProblem(nodes) { throw ValidationError(problem) }
         if let network, network != "fake" { throw ValidationError("--network takes only fake (a simulated network)") }
         var mqtt: MQTTSettings?
         var topics: [String] = []
@@ -176,12 +175,12 @@ struct Collect: AsyncParsableCommand {
         policy.maximumEPH = settings.number(.maxEPH) ?? policy.maximumEPH
         policy.minimumDistance = settings.number(.minDistance) ?? policy.minimumDistance
         policy.minimumInterval = settings.number(.minInterval) ?? policy.minimumInterval
-        let gateways = try fakeGateway.enumerated().map { index, text -> SimulatedNetwork.Gateway in
+        let gateways = try SimulatedNetwork.placed(at: fakeGateway.map { text in
             guard case .fixed(let point)? = try? GPSSpec(parsing: "fixed:" + text) else {
                 throw ValidationError("--fake-gateway takes LAT,LON (latitude -90…90, longitude -180…180), not \(text)")
             }
-            return SimulatedNetwork.Gateway(id: "sim-gw-\(index + 1)", eui: "B827EBFFFE5B" + Hex.string([0, UInt8(index + 1)]), position: point)
-        }
+            return point
+        }).gateways
         if !gateways.isEmpty && network != "fake" { throw ValidationError("--fake-gateway goes with --network fake") }
         var plan = CollectPlan(
             mode: mode, nodes: nodes, gps: gpsSpec, fakeNetwork: network == "fake", mqtt: mqtt, topics: topics,
@@ -255,8 +254,6 @@ enum CollectSession {
         let service = ServiceNotifier()
         service?.ready()
         StartUpPages.release()
-        var pinged = Date.distantPast
-        var said = Date.distantPast
 
         // Stop on Ctrl-C, SIGTERM, SIGHUP or the duration; redraw the live status each second meanwhile.
         let stop = StopSignal()
@@ -266,30 +263,17 @@ enum CollectSession {
         // any other write error ends the command with exit 1 afterwards.
         StandardOutput.onFailure(closedPipeIsAStop: true) { _ in stop.fire() }
         defer { interrupts.cancel() }
-        let started = Date()
-        var queuesCounted = Date.distantPast
-        while !stop.fired && !run.hasEnded {
-            if let duration, Date().timeIntervalSince(started) >= duration { break }
-            // Counting the upload queues reads the whole database: only for the live status, and seldom.
-            if style == .live && Date().timeIntervalSince(queuesCounted) >= 10 {
-                out.setUnsynced((try? run.store.status().unsynced) ?? [:])
-                queuesCounted = Date()
-            }
-            if let service {
-                if let interval = service.watchdogInterval, Date().timeIntervalSince(pinged) >= interval / 2,
-                   run.isResponsive(within: Swift.max(interval * 1.5, 45)) {
-                    service.watchdog()
-                    pinged = Date()
-                }
-                if Date().timeIntervalSince(said) >= 10 {
-                    service.status(Self.statusLine(run.stats, mode: plan.mode))
-                    said = Date()
-                }
-            }
-            out.redraw()
-            out.flush()
-            try? await Task.sleep(for: .milliseconds(style == .live ? 1000 : 100))
-        }
+        let watch = RunWatch(
+            duration: duration, tick: style == .live ? 1 : 0.1, watchdogInterval: service?.watchdogInterval,
+            queuesEvery: style == .live ? 10 : nil)
+        await run.watch(watch, stopRequested: { stop.fired }, observer: RunWatch.Observer(
+            alive: { service?.watchdog() },
+            status: { stats in service?.status(Self.statusLine(stats, mode: plan.mode)) },
+            queues: { out.setUnsynced($0) },
+            tick: {
+                out.redraw()
+                out.flush()
+            }))
         service?.stopping()
         map?.stop()
         let failure = await run.stop()

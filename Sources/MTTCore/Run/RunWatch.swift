@@ -1,0 +1,73 @@
+import FoundationEssentials
+
+/// How a collection run is watched while it goes, whoever watches it (the command line, a service):
+/// when it ends, when the service manager hears it is alive, how often the upload queues are counted.
+public struct RunWatch: Sendable {
+    /// Ends the watch after this many seconds of wall time (`--duration`).
+    public var duration: Double?
+    /// Seconds between two looks.
+    public var tick: Double
+    /// The service manager's watchdog interval, when it has one: pinged at half of it, and only
+    /// while the run's own loops go round.
+    public var watchdogInterval: Double?
+    /// Seconds between two status lines for the service manager.
+    public var statusEvery: Double = 10
+    /// Seconds between two counts of the upload queues, which read the whole database; nil for never.
+    public var queuesEvery: Double?
+
+    public init(duration: Double?, tick: Double, watchdogInterval: Double? = nil, queuesEvery: Double? = nil) {
+        self.duration = duration
+        self.tick = tick
+        self.watchdogInterval = watchdogInterval
+        self.queuesEvery = queuesEvery
+    }
+
+    /// What the watcher is told as it goes.
+    public struct Observer {
+        /// The run is alive: the service manager's watchdog.
+        public var alive: () -> Void
+        /// A status line's worth of numbers.
+        public var status: (CollectionStats) -> Void
+        /// The upload queues by target.
+        public var queues: ([String: Int]) -> Void
+        /// Once a look.
+        public var tick: () -> Void
+
+        public init(
+            alive: @escaping () -> Void = {}, status: @escaping (CollectionStats) -> Void = { _ in },
+            queues: @escaping ([String: Int]) -> Void = { _ in }, tick: @escaping () -> Void = {}
+        ) {
+            self.alive = alive
+            self.status = status
+            self.queues = queues
+            self.tick = tick
+        }
+    }
+}
+
+extension CollectionRun {
+    /// Watches the run until `stopRequested`, the duration, or the run's own end (a failure it
+    /// cannot go on after); does not stop it.
+    public func watch(_ watch: RunWatch, stopRequested: () -> Bool, observer: RunWatch.Observer) async {
+        let started = Date()
+        var pinged = Date.distantPast, said = Date.distantPast, counted = Date.distantPast
+        while !stopRequested() && !hasEnded {
+            if let duration = watch.duration, Date().timeIntervalSince(started) >= duration { break }
+            if let every = watch.queuesEvery, Date().timeIntervalSince(counted) >= every {
+                if let status = try? store.status() { observer.queues(status.unsynced) }
+                counted = Date()
+            }
+            if let interval = watch.watchdogInterval, Date().timeIntervalSince(pinged) >= interval / 2,
+               isResponsive(within: max(interval * 1.5, 45)) {
+                observer.alive()
+                pinged = Date()
+            }
+            if Date().timeIntervalSince(said) >= watch.statusEvery {
+                observer.status(stats)
+                said = Date()
+            }
+            observer.tick()
+            try? await Task.sleep(for: .seconds(watch.tick))
+        }
+    }
+}
