@@ -64,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "mtt",
             dependencies: [
-                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS", "MTTHTTP", "MTTWeb", "MTTConfigFile", "MTTSystem", "CMalloc",
+                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS", "MTTHTTP", "MTTWeb", "MTTConfigFile", "MTTSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

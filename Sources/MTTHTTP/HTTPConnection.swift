@@ -50,15 +50,11 @@ final class HTTPConnection: @unchecked Sendable {
         self.sink = nil
         sinkStopped = false
         let head = try read(upTo: "\r\n\r\n", deadline: deadline, timeout: timeout, whenClosed: "without an answer")
-        let lines = head.components(separatedBy: "\r\n")
-        guard let (version, status) = Self.statusLine(lines[0]) else {
+        let parsed = HTTPHead(head)
+        guard let (version, status) = parsed.status else {
             throw .connectionFailed("\(endpoint) answered something that is not HTTP")
         }
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
+        let headers = parsed.fields
         let connectionHeader = headers["connection"]?.lowercased() ?? ""
         var keepAlive = version == "HTTP/1.1" ? connectionHeader != "close" : connectionHeader == "keep-alive"
         if (200..<300).contains(status) { self.sink = sink }
@@ -77,13 +73,6 @@ final class HTTPConnection: @unchecked Sendable {
         }
         if sinkStopped { keepAlive = false }
         return Response(status: status, headers: headers, body: body, keepAlive: keepAlive)
-    }
-
-    /// `HTTP/1.1 200 OK` → ("HTTP/1.1", 200); nil for a line that is no HTTP/1.x status line.
-    static func statusLine(_ line: String) -> (version: Substring, status: Int)? {
-        let parts = line.split(separator: " ", maxSplits: 2)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), let status = Int(parts[1]) else { return nil }
-        return (parts[0], status)
     }
 
     /// Reads more bytes into the buffer; false at the end of the stream. A streamed body waits

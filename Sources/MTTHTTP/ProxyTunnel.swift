@@ -25,8 +25,9 @@ enum ProxyTunnel {
             head.append(byte[0])
             guard head.count <= largestHead else { throw .connectionFailed("the proxy \(proxy.address) sent an answer too long to be one") }
         }
-        let statusLine = String(decoding: head.prefix { $0 != 0x0D }, as: UTF8.self)
-        guard let (_, status) = HTTPConnection.statusLine(statusLine) else {
+        let parsed = HTTPHead(String(decoding: head, as: UTF8.self))
+        let statusLine = parsed.firstLine
+        guard let (_, status) = parsed.status else {
             throw .connectionFailed("the proxy \(proxy.address) answered something that is not HTTP")
         }
         switch status {

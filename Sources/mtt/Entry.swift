@@ -1,29 +1,15 @@
 import ArgumentParser
-import CMalloc
 import Foundation
+import MTTSystem
 
 /// Parses the command line and runs the command. Usage errors exit 64 with ArgumentParser's help;
 /// runtime failures print one line, `mtt: reason`, on stderr and exit 1.
 @main
 enum Entry {
     static func main() async {
-        // glibc gives each thread that allocates an arena of its own, up to 8 per core, and keeps
-        // their freed pages: a listener burst left about 1 MB more resident with the default than
-        // with two arenas, at the same speed (scripts/load). mtt has a handful of threads.
-        mallopt(M_ARENA_MAX, 2)
+        ProcessStart.prepare()
         StandardOutput.guardStandardDescriptors()
         LoggingSetup.bootstrap()
-        // A parent may have left SIGINT/SIGTERM blocked (test runners do); mtt must hear them to
-        // stop cleanly.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        sigaddset(&signals, SIGHUP)
-        sigprocmask(SIG_UNBLOCK, &signals, nil)
-        // A reader that goes away (`mtt collect | head -1`) must not kill mtt between two writes
-        // of a record: the write fails with EPIPE instead, and the command ends cleanly.
-        signal(SIGPIPE, SIG_IGN)
         var command: any ParsableCommand
         do {
             command = try MTT.parseAsRoot()

@@ -83,9 +83,11 @@ struct BluetoothCommandTests {
         return object?["nodes"] as? [[String: Any]] ?? []
     }
 
-    @Test func withoutBluetoothScanAndBLENodesSaySoPlainly() async throws {
-        // This CI's kernel has no Bluetooth; on a machine that has it, the scan runs instead.
-        guard (try? BluetoothSocket.openL2CAP()).map({ close($0) }) == nil else { return }
+    /// Whether this kernel has Bluetooth (this CI's has none).
+    static let kernelHasBluetooth = (try? BluetoothSocket.openL2CAP()).map { close($0) } != nil
+
+    @Test(.enabled(if: !Self.kernelHasBluetooth, "this kernel has Bluetooth, so what mtt says without it cannot be seen here"))
+    func withoutBluetoothScanAndBLENodesSaySoPlainly() async throws {
         let scan = try await mtt.run(["scan", "--timeout", "1s"])
         #expect(scan.status == 1)
         #expect(scan.stderr == "mtt: Bluetooth is not available on this system (AF_BLUETOOTH)\n")

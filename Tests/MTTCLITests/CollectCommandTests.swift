@@ -26,7 +26,9 @@ struct CollectCommandTests {
             "--speed", "20", "--duration", "8s", "--db", mtt.database, "--json",
         ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        try await Task.sleep(for: .milliseconds(300))
+        // mosquitto_sub has printed at least every uplink mtt stored from the broker.
+        let stored = try Store(path: mtt.database).status().uplinks
+        #expect(await eventually(timeout: 10) { wire.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.count >= stored })
         let published = try wire.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.map { line -> Uplink in
             guard case .uplink(let uplink) = try UplinkDecoder.decode(Array(line.utf8)) else { throw CollectTestError.notAnUplink(String(line)) }
             return uplink

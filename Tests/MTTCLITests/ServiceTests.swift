@@ -14,10 +14,13 @@ struct ServiceTests {
             ["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20", "--db", mtt.database],
             environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "2000000"])
         defer { run.kill() }
-        try await Task.sleep(for: .seconds(5))
+        // Running long enough for three pings and a status line.
+        #expect(await eventually(timeout: 60) {
+            socket.messages.filter { $0.message == "WATCHDOG=1" }.count >= 3 && socket.messages.contains { $0.message.hasPrefix("STATUS=") }
+        })
         run.signal(SIGTERM)
         #expect(await run.wait(timeout: 30))
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await eventually(timeout: 10) { socket.messages.last?.message == "STOPPING=1" })
         let messages = socket.messages.map(\.message)
         #expect(messages.first == "READY=1", "\(messages)")
         let pings = socket.messages.filter { $0.message == "WATCHDOG=1" }

@@ -40,7 +40,9 @@ struct SyncOnceTests {
         for round in 1...10 {
             let (mtt, server, sync) = try prepared()
             let running = try mtt.start(sync, environment: login)
-            try await Task.sleep(for: .milliseconds(Int.random(in: 60...400)))
+            // Killed somewhere in the middle of the upload: after a random number of requests arrived.
+            let arrived = Int.random(in: 1...(Self.records - 20))
+            #expect(await eventually { server.requests.count >= arrived || running.hasExited }, "round \(round)")
             running.kill()
             #expect(await running.wait(timeout: 10))
             let again = try await mtt.run(sync, environment: login)
@@ -57,7 +59,8 @@ struct SyncOnceTests {
         for round in 1...10 {
             let (mtt, server, sync) = try prepared()
             let running = try mtt.start(sync, environment: login)
-            try await Task.sleep(for: .milliseconds(Int.random(in: 60...400)))
+            let arrived = Int.random(in: 1...(Self.records - 20))
+            #expect(await eventually { server.requests.count >= arrived || running.hasExited }, "round \(round)")
             running.signal(signal)
             #expect(await running.wait(timeout: 20))
             let again = try await mtt.run(sync, environment: login)
@@ -78,7 +81,9 @@ struct SyncOnceTests {
         for round in 1...10 {
             let (mtt, server, sync) = try prepared()
             let first = try mtt.start(sync, environment: login)
-            try await Task.sleep(for: .milliseconds(Int.random(in: 0...150)))
+            // The second starts before the first sent anything, or after some of its requests arrived.
+            let arrived = Int.random(in: 0...30)
+            #expect(await eventually { server.requests.count >= arrived || first.hasExited }, "round \(round)")
             let second = try await mtt.run(sync, environment: login)
             #expect(await first.wait(timeout: 30))
             // Either one found the other at work and said so, or the second came after the first

@@ -103,10 +103,14 @@ struct GPSDFixSourceTests {
         let recorder = EventRecorder<FixEvent>()
         await recorder.record(GPSDFixSource(port: port, reconnect: Backoff(initial: 0.05, maximum: 0.1)).events())
         #expect(await recorder.wait(timeout: 30) { !$0.isEmpty })
-        try await Task.sleep(for: .milliseconds(500))
+        // gpsd comes up on that port: every try until then was refused, and the loss said once.
+        let device = try PseudoTerminal()
+        let gpsd = try await GPSDServer.start(device: device.slavePath, port: port)
+        defer { gpsd.stop() }
+        #expect(await recorder.wait(timeout: 30) { events in events.contains { if case .connected = $0 { true } else { false } } })
         await recorder.stop()
         let events = await recorder.events
-        #expect(events.count == 1)
+        #expect(events.count == 2, "\(events)")
         if case .lost(let reason) = events.first {
             #expect(reason.hasPrefix("cannot reach gpsd at 127.0.0.1:\(port)"))
         } else {

@@ -42,7 +42,7 @@ struct BrokerTests {
             Self.message(fCnt: 2),
         ])
         #expect(await recorder.wait(timeout: 30) { Self.uplinks($0).count == 2 })
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(await eventually { source.counters.snapshot.messages == 5 })
         await recorder.stop()
         #expect(Self.uplinks(await recorder.events).map(\.fCnt) == [1, 2])
         let counts = source.counters.snapshot
@@ -92,7 +92,6 @@ struct BrokerTests {
         wrong.caFile = otherFiles.caCertificate
         let (_, refused) = await Self.listen(wrong)
         #expect(await refused.wait(timeout: 30) { $0.contains(where: Self.isLost) })
-        try await Task.sleep(for: .milliseconds(500))
         await refused.stop()
         let events = await refused.events
         #expect(!events.contains(where: Self.isConnected))

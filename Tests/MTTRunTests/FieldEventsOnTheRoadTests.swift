@@ -71,16 +71,15 @@ struct FieldEventsOnTheRoadTests {
         alerts.coverageLostAfter = 3
         alerts.mapURL = "http://127.0.0.1:8080/"
         let reported = Mutex<[FieldEvent]>([])
+        let range = GatedConnector(fake)
         let run = try CollectionRun(
             store: store,
-            ports: .init(fixes: gps, nodes: [ActiveNode(link: fake.node, devEUI: info.devEUI, connector: fake)], uplinks: network),
+            ports: .init(fixes: gps, nodes: [ActiveNode(link: fake.node, devEUI: info.devEUI, connector: range)], uplinks: network),
             settings: .init(mode: .active, policy: CollectEventLog.brisk, interval: 5, clock: clock, description: SessionDescription(nodes: "fake"), alerts: alerts),
             report: { event in reported.withLock { $0.append(event) } })
         func seen(_ type: FieldEventType) -> Int { reported.withLock { $0.filter { $0.type == type }.count } }
-        func waitFor(_ type: FieldEventType, count: Int = 1, seconds: Double = 20) async throws {
-            let deadline = ContinuousClock.now + .seconds(seconds)
-            while seen(type) < count && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-            #expect(seen(type) >= count, "no \(type.rawValue) within \(seconds) s")
+        func waitFor(_ type: FieldEventType, count: Int = 1, seconds: Double = 30) async throws {
+            #expect(await eventually(timeout: seconds) { seen(type) >= count }, "no \(type.rawValue) within \(seconds) s")
         }
         run.start()
         try await waitFor(.newGateway)
@@ -93,7 +92,6 @@ struct FieldEventsOnTheRoadTests {
 
         gps.unplugged.withLock { $0 = true }
         try await waitFor(.gpsLost)
-        try await Task.sleep(for: .milliseconds(800))
         gps.unplugged.withLock { $0 = false }
         try await waitFor(.gpsBack)
 
@@ -104,11 +102,11 @@ struct FieldEventsOnTheRoadTests {
 
         // Out of range with its battery running down; read again when it is back.
         await fake.emulator.setBattery(12)
-        await fake.emulator.configure { $0.refusesConnections = true }
+        range.shutGate()
         await fake.emulator.dropLink()
         try await waitFor(.nodeLost)
-        try await Task.sleep(for: .milliseconds(500))
-        await fake.emulator.configure { $0.refusesConnections = false }
+        #expect(await eventually { range.refusals >= 1 }, "the run did not try to reach the node again")
+        range.openGate()
         try await waitFor(.nodeBack)
         try await waitFor(.batteryLow)
         #expect(await run.stop() == nil)

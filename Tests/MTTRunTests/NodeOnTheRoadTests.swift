@@ -17,25 +17,29 @@ struct NodeOnTheRoadTests {
         await fake.emulator.configure { $0.airtime = 0.01 }
         let policy = CollectEventLog.brisk
         let log = CollectEventLog()
+        let range = GatedConnector(fake)
         let collector = ActiveCollector(
-            store: store, session: session, nodes: [ActiveNode(link: fake.node, devEUI: "0004A30B001C0501", connector: fake)],
+            store: store, session: session, nodes: [ActiveNode(link: fake.node, devEUI: "0004A30B001C0501", connector: range)],
             fixes: MovingFixSource(clock: clock), uplinks: nil, policy: policy, clock: clock,
             reconnectBackoff: Backoff(initial: 0.05, maximum: 0.4, jitter: 0.2), emit: log.emit)
         let run = Task { try await collector.run() }
 
-        // Three outages: the link drops and the node refuses connections for 0.6 s (6 clock seconds).
-        // Each starts once the node is back from the one before: on a loaded machine a reconnect took
-        // longer than the pause, and the next drop found no link to drop.
-        for outage in 1...3 {
-            try await Task.sleep(for: .milliseconds(1_200))
-            await fake.emulator.configure { $0.refusesConnections = true }
-            await fake.emulator.dropLink()
-            try await Task.sleep(for: .milliseconds(600))
-            await fake.emulator.configure { $0.refusesConnections = false }
-            let deadline = ContinuousClock.now + .seconds(20)
-            while log.returns < outage && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        // Three outages: the link drops and the node is out of range until the run has tried to reach
+        // it twice. Each starts once the node is back from the one before and two sends went through.
+        func confirmedSinceLastReturn() -> Int {
+            let seen = log.all
+            let start = seen.lastIndex { if case .nodeBack = $0 { true } else { false } } ?? -1
+            return seen[(start + 1)...].filter { if case .confirmed = $0 { true } else { false } }.count
         }
-        try await Task.sleep(for: .milliseconds(1_200))
+        for outage in 1...3 {
+            #expect(await eventually { confirmedSinceLastReturn() >= 2 }, "no attempts before outage \(outage)")
+            range.shutGate()
+            await fake.emulator.dropLink()
+            #expect(await eventually { log.losses >= outage && range.refusals >= 2 }, "outage \(outage) was not noticed")
+            range.openGate()
+            #expect(await eventually { log.returns >= outage }, "the node did not come back from outage \(outage)")
+        }
+        #expect(await eventually { confirmedSinceLastReturn() >= 2 })
         run.cancel()
         _ = await run.result
 
@@ -84,10 +88,7 @@ struct CollectionRunTests {
             }
         }
         run.start()
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline, run.stats.confirmed < 4 {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        #expect(await eventually { run.stats.confirmed >= 4 })
         let failure = await run.stop()
         #expect(failure == nil)
         var seen: [Int] = []

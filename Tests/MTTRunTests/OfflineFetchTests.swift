@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MTTBluetooth
 import MTTCore
 import MTTHTTP
@@ -25,6 +26,8 @@ struct OfflineFetchTests {
         let node: EmulatedNode
         let publisher: TTNUplinkPublisher
         let storage: StorageIntegrationServer
+        /// Uplinks the simulated network has published so far.
+        let published = Tally()
 
         init() async throws {
             broker = try await MosquittoBroker.start()
@@ -37,7 +40,11 @@ struct OfflineFetchTests {
             // Gateways some kilometres off: some transmissions heard, some not.
             let network = SimulatedNetwork.around(GeoPoint(latitude: 52.09, longitude: 5.12).offset(metres: 6_000, bearing: 200))
             let publisher = self.publisher
-            let feed = SimulatedUplinkFeed(network: network, clock: clock) { publisher.publish($0) }
+            let tally = published
+            let feed = SimulatedUplinkFeed(network: network, clock: clock) { uplink in
+                publisher.publish(uplink)
+                tally.add()
+            }
             await feed.hear(node.emulator, node: node.node.name, info: try await node.node.info())
         }
 
@@ -45,10 +52,13 @@ struct OfflineFetchTests {
             MQTTSettings(endpoint: MQTTEndpoint(host: "127.0.0.1", port: broker.port, usesTLS: false), username: OfflineFetchTests.user)
         }
 
-        /// Drives for `seconds` (real) with `uplinks` as the run's network source; `halfway` runs
-        /// in the middle. On a loaded machine the drive goes on (up to five times as long) until
-        /// `confirmed` attempts are stored.
-        func run(seconds: Double, uplinks: (any UplinkSource)?, confirmed: Int = 0, halfway: () -> Void = {}) async throws -> CollectionRun {
+        /// Drives with `uplinks` as the run's network source until `firstHalf` holds, runs `halfway`,
+        /// drives on until `secondHalf` holds, then stops and waits until the subscriber has
+        /// written down everything the network published.
+        func run(
+            uplinks: (any UplinkSource)?, firstHalf: @escaping (Drive) throws -> Bool, secondHalf: @escaping (Drive) throws -> Bool,
+            halfway: () -> Void = {}
+        ) async throws -> CollectionRun {
             let run = try CollectionRun(
                 store: store,
                 ports: .init(fixes: MovingFixSource(clock: clock), nodes: [ActiveNode(link: node.node, devEUI: try await node.node.info().devEUI, connector: node)], uplinks: uplinks),
@@ -56,21 +66,22 @@ struct OfflineFetchTests {
                     mode: .active, policy: CollectEventLog.brisk, interval: 5, clock: clock,
                     description: SessionDescription(nodes: "fake", mqttURL: mqtt.endpoint.description, mqttUser: OfflineFetchTests.user)))
             run.start()
-            try await Task.sleep(for: .seconds(seconds / 2))
+            #expect(try await eventually(timeout: 60) { try firstHalf(self) }, "the first half of the drive did not happen")
             halfway()
-            try await Task.sleep(for: .seconds(seconds / 2))
-            let deadline = ContinuousClock.now + .seconds(seconds * 4)
-            while try store.status().confirmed < confirmed && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(200))
-            }
+            #expect(try await eventually(timeout: 60) { try secondHalf(self) }, "the second half of the drive did not happen")
             #expect(await run.stop() == nil)
             // The last transmission's uplink may still be on its way through the broker.
-            try await Task.sleep(for: .milliseconds(500))
+            #expect(await eventually(timeout: 10) { wireLines() >= published.count })
             return run
         }
 
+        /// Uplinks the subscriber has written down.
+        func wireLines() -> Int {
+            wire.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.count
+        }
+
         /// What the broker carried, by frame counter: now also what the Storage Integration keeps.
-        func published() throws -> [UInt32: Uplink] {
+        func carried() throws -> [UInt32: Uplink] {
             var heard: [UInt32: Uplink] = [:]
             for line in wire.stdout.split(separator: "\n") where line.hasPrefix("{") {
                 guard case .uplink(let uplink) = try UplinkDecoder.decode(Array(line.utf8)) else { continue }
@@ -109,8 +120,9 @@ struct OfflineFetchTests {
     @Test func anOfflineDriveFetchedReadsAsIfMQTTHadBeenLive() async throws {
         let drive = try await Drive()
         defer { drive.wire.stop() }
-        let run = try await drive.run(seconds: 4, uplinks: nil, confirmed: 8)
-        let heard = try drive.published()
+        let run = try await drive.run(
+            uplinks: nil, firstHalf: { try $0.store.status().confirmed >= 4 }, secondHalf: { try $0.store.status().confirmed >= 8 })
+        let heard = try drive.carried()
         let before = try drive.store.status()
         #expect(before.uplinks == 0 && before.heard == 0, "the offline run heard something")
         #expect(before.confirmed >= 8)
@@ -139,8 +151,12 @@ struct OfflineFetchTests {
         var settings = drive.mqtt
         settings.endpoint = MQTTEndpoint(host: "127.0.0.1", port: relay.port, usesTLS: false)
         let source = TTNUplinkSource(settings: settings, topics: try TTNTopics.uplinks(username: Self.user, devices: ["+"]))
-        let run = try await drive.run(seconds: 6, uplinks: source) { relay.cut() }
-        let heard = try drive.published()
+        // Cut once something was heard live; go on until more was published than mtt heard.
+        let run = try await drive.run(
+            uplinks: source, firstHalf: { try $0.store.status().uplinks >= 1 },
+            secondHalf: { drive in try drive.store.status().confirmed >= 8 && drive.published.count > (try drive.store.status().uplinks) + 1 }
+        ) { relay.cut() }
+        let heard = try drive.carried()
         let live = try drive.store.status().uplinks
         #expect(live > 0 && live < heard.count, "\(live) of \(heard.count) heard live")
 
@@ -199,12 +215,12 @@ struct OfflineMatchingFetchTests {
         for (index, layout) in layouts.enumerated() {
             last = clock.now()
             try await broker.publish(topic: "v3/mtt-demo@ttn/devices/node-\(index)/up", lines: [try Self.message(layout, at: last)])
-            try await Task.sleep(for: .milliseconds(300))
+            // Each a little later on the track than the one before.
+            try await trackReaches(last.adding(seconds: 1))
         }
         // Heard ten minutes before the drive began: no track there.
         try await broker.publish(topic: "v3/mtt-demo@ttn/devices/early/up", lines: [try Self.message("zero-omitted.json", at: clock.now().adding(seconds: -600))])
-        try await trackReaches(last.adding(seconds: 1))
-        try await Task.sleep(for: .milliseconds(500))
+        try await trackReaches(last.adding(seconds: 2))
         #expect(await run.stop() == nil)
         #expect(try store.status().uplinks == 0)
         #expect(try store.fixes(session: run.session).count >= 3, "no track recorded without a network")
@@ -232,4 +248,11 @@ struct OfflineMatchingFetchTests {
         }
         #expect(uplinks.contains { $0.receptions.contains { $0.gatewayID == "kpn-utrecht-3" && $0.viaPacketBroker } })
     }
+}
+
+/// A count that callbacks on other threads add to.
+final class Tally: Sendable {
+    private let value = Atomic<Int>(0)
+    func add() { value.add(1, ordering: .relaxed) }
+    var count: Int { value.load(ordering: .relaxed) }
 }

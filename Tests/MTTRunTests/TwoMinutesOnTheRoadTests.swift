@@ -26,7 +26,8 @@ struct TwoMinutesOnTheRoadTests {
         for kind in [ModemKind.rn2483, .rui3] {
             modems.append(try await PluggedModem(kind: kind, link: dir.file("usb-\(kind.rawValue)-if00")))
         }
-        var nodes = [ActiveNode(link: ble.node, devEUI: try await ble.node.info().devEUI, connector: ble)]
+        let range = GatedConnector(ble)
+        var nodes = [ActiveNode(link: ble.node, devEUI: try await ble.node.info().devEUI, connector: range)]
         for modem in modems {
             let link = try await modem.connector.connect()
             nodes.append(ActiveNode(link: link, devEUI: try await link.info().devEUI, connector: modem.connector))
@@ -47,10 +48,11 @@ struct TwoMinutesOnTheRoadTests {
             for second in stride(from: 20.0, through: 100, by: 20) {
                 try await at(second)
                 try await log.waitForSendInFlight(on: names[0])
-                await ble.emulator.configure { $0.refusesConnections = true }
+                range.shutGate()
                 await ble.emulator.dropLink()
-                try await Task.sleep(for: .seconds(4 / Self.speed))
-                await ble.emulator.configure { $0.refusesConnections = false }
+                // Out of range until the run has tried to reach it again.
+                #expect(await eventually { range.refusals >= 1 })
+                range.openGate()
             }
         }()
         async let rn2483Outages: Void = modems[0].unplugTwice(at: [30, 75], name: names[1], log: log, wait: at)
@@ -58,10 +60,7 @@ struct TwoMinutesOnTheRoadTests {
         _ = try await (bleOutages, rn2483Outages, rui3Outages)
         try await at(120)
         // The drive is over; the last outage may still be settling on a loaded machine.
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline, !names.allSatisfy({ log.attemptsSinceLastReturn(of: $0) > 0 }) {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        #expect(await eventually { names.allSatisfy { log.attemptsSinceLastReturn(of: $0) > 0 } })
         #expect(await run.stop() == nil)
 
         let events = log.all

@@ -60,6 +60,8 @@ public struct ChildProcess: Sendable {
         }
 
         public var pid: Int32 { process.processIdentifier }
+        /// Whether the child has exited already.
+        public var hasExited: Bool { done.withLock { $0 } }
         public var stdout: String { (try? String(contentsOfFile: outputs.file("stdout"), encoding: .utf8)) ?? "" }
         public var stderr: String { (try? String(contentsOfFile: outputs.file("stderr"), encoding: .utf8)) ?? "" }
 

@@ -59,21 +59,10 @@ public final class SeqPacketBearer: ATTBearer {
     public func incoming() -> AsyncStream<[UInt8]> {
         let (stream, continuation) = AsyncStream.makeStream(of: [UInt8].self)
         BlockingThread.start(name: "mtt-att-\(name)") { [self] in
-            var buffer = [UInt8](repeating: 0, count: 1024)
-            while !self.state.withLock({ $0.closed }) {
-                var poller = pollfd(fd: self.fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&poller, 1, 200)
-                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
-                let n = buffer.withUnsafeMutableBytes { recv(self.fd, $0.baseAddress, $0.count, 0) }
-                if n > 0 {
-                    continuation.yield(Array(buffer[..<n]))
-                } else if n < 0 && (errno == EAGAIN || errno == EINTR) {
-                    continue
-                } else {
-                    self.markClosed(n == 0 ? "the peer closed the link" : String(cString: strerror(errno)))
-                    break
-                }
+            let end = DescriptorReadLoop.run(self.fd, isClosed: { self.state.withLock { $0.closed } }) { pdu in
+                continuation.yield(Array(pdu))
             }
+            if end != .closed { self.markClosed(end == .endOfStream ? "the peer closed the link" : end.reason) }
             continuation.finish()
         }
         return stream

@@ -25,12 +25,9 @@ public struct EmulatedNode: NodeConnector {
         return EmulatedNode(node: node, emulator: emulator, index: index, sendTimeout: sendTimeout, attTimeout: attTimeout)
     }
 
-    /// A new link to the same emulated node; refused while it is "out of range".
+    /// A new link to the same emulated node (which kept its keys and frame counter).
     public func connect() async throws -> any NodeLink {
-        guard await emulator.acceptsConnections else {
-            throw NodeError.disconnected(node: name, reason: "the node does not answer (out of range)")
-        }
-        return try await Self.link(to: emulator, name: name, sendTimeout: sendTimeout, attTimeout: attTimeout)
+        try await Self.link(to: emulator, name: name, sendTimeout: sendTimeout, attTimeout: attTimeout)
     }
 
     private static func link(to emulator: NodeEmulator, name: String, sendTimeout: Double, attTimeout: Double) async throws -> MapTheThingsNode {

@@ -23,8 +23,6 @@ public actor NodeEmulator {
         public var airtime = 0.05
         /// Never report success (as if every transmission failed).
         public var withholdResults = false
-        /// Out of range: new connections are refused.
-        public var refusesConnections = false
         public init() {}
     }
 
@@ -87,9 +85,6 @@ public actor NodeEmulator {
             table.setValue([0, 0], at: attribute.handle)
         }
     }
-
-    /// Whether a central may connect now.
-    public var acceptsConnections: Bool { !behaviour.refusesConnections }
 
     /// The link drops, as when the car drives out of range: the central sees its bearer close.
     public func dropLink() {

@@ -3,7 +3,7 @@
 /// standing still.
 public struct SendPolicy: Sendable, Hashable {
     /// A fix older than this (seconds) is not sent.
-    public var maximumFixAge: Double = 15
+    public var maximumFixAge: Double = FixFreshness.defaultMaximumAge
     /// A fix whose error estimate is larger (metres) is not sent, when the GPS gives one.
     public var maximumEPH: Double = 25
     public var minimumDistance: Double = 10

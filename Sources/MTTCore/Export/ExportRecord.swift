@@ -11,8 +11,21 @@ public struct ExportRecord: Sendable, Hashable {
         case failed
     }
 
-    /// Which record: `s` and the sample's id, or `a` and the attempt's.
-    public var id: String
+    /// Which record it is: a sample or an attempt, by its id.
+    public enum Key: Sendable, Hashable {
+        case sample(Int64)
+        case attempt(Int64)
+
+        /// `s` and the sample's id or `a` and the attempt's: the id a map's feature carries.
+        public var text: String {
+            switch self {
+            case .sample(let id): "s\(id)"
+            case .attempt(let id): "a\(id)"
+            }
+        }
+    }
+
+    public var key: Key
     public var session: Int64
     public var time: Timestamp
     public var latitude: Double

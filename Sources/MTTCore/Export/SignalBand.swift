@@ -31,6 +31,19 @@ public enum SignalBand: String, Sendable, CaseIterable {
         }
     }
 
+    /// The band in a map's legend.
+    public var label: String {
+        switch self {
+        case .red: "> -100 dBm"
+        case .orange: "-100 … -105"
+        case .yellow: "-105 … -110"
+        case .green: "-110 … -115"
+        case .lightBlue: "-115 … -120"
+        case .blue: "≤ -120"
+        case .black: "not heard"
+        }
+    }
+
     /// KML colours are aabbggrr: the same colour, its bytes the other way round.
     var kmlColor: String {
         let rgb = Array(hexColor.dropFirst())

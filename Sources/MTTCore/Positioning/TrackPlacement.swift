@@ -14,7 +14,7 @@ public struct TrackPlacement: Sendable {
 
     /// The placement of a mode's sessions; nil for modes whose uplinks are placed otherwise
     /// (active: where the node was when it sent; an import: as the file says).
-    public static func of(_ mode: CollectionMode, latestFixFreshness: Double = 15) -> TrackPlacement? {
+    public static func of(_ mode: CollectionMode, latestFixFreshness: Double = FixFreshness.defaultMaximumAge) -> TrackPlacement? {
         switch mode {
         case .matching: TrackPlacement()
         case .listener: TrackPlacement(latestFixFallback: latestFixFreshness)

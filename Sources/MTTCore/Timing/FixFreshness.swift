@@ -1,9 +1,12 @@
 /// When a fix stops being trustworthy for positioning a transmission.
 public struct FixFreshness: Sendable, Hashable {
-    /// Seconds after which a fix is stale (DESIGN.md: 15 s).
+    /// DESIGN.md's 15 s: every default of how old a fix may be (sending, placing, `mtt gps`) is this.
+    public static let defaultMaximumAge: Double = 15
+
+    /// Seconds after which a fix is stale.
     public var maximumAge: Double
 
-    public init(maximumAge: Double = 15) {
+    public init(maximumAge: Double = Self.defaultMaximumAge) {
         self.maximumAge = maximumAge
     }
 

@@ -28,4 +28,26 @@ public struct TTSApplicationAddress: Sendable, Hashable, CustomStringConvertible
     }
 
     public var description: String { "\(application) on \(cluster.host ?? cluster.absoluteString)" }
+
+    /// What a session does not say about where its uplinks are stored.
+    public enum Unknown: Error, Sendable, Equatable {
+        /// No MQTT server to find the cluster by.
+        case cluster(session: Int64)
+        /// No MQTT user to find the application by.
+        case application(session: Int64)
+    }
+
+    /// Where a session's uplinks are stored: the cluster and application given, else those of the
+    /// session's own MQTT settings, else those of the newest session that has them.
+    /// - Parameter known: the other sessions, newest first.
+    public static func of(_ session: StoredSession, known: [StoredSession], cluster: URL?, application: String?) throws(Unknown) -> TTSApplicationAddress {
+        let described = [session.description] + known.map(\.description)
+        guard let cluster = cluster ?? described.lazy.compactMap({ $0.mqttURL.flatMap(Self.cluster(ofMQTT:)) }).first else {
+            throw .cluster(session: session.id)
+        }
+        guard let application = application ?? described.lazy.compactMap({ $0.mqttUser.flatMap(Self.application(ofMQTTUser:)) }).first else {
+            throw .application(session: session.id)
+        }
+        return TTSApplicationAddress(cluster: cluster, application: application)
+    }
 }

@@ -92,25 +92,13 @@ public final class ModemEmulator: Sendable {
     }
 
     private func serve() {
-        var pending: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 512)
+        var splitter = LineSplitter()
         while !stopped.load(ordering: .relaxed) {
-            var poller = pollfd(fd: pair.master, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, 100)
-            if ready <= 0 { continue }
-            let n = buffer.withUnsafeMutableBytes { read(pair.master, $0.baseAddress, $0.count) }
-            if n <= 0 {
-                // Nobody has the device open (EIO): wait for the next user.
-                usleep(20_000)
-                continue
+            let end = DescriptorReadLoop.run(pair.master, bufferSize: 512, isClosed: { stopped.load(ordering: .relaxed) }) { bytes in
+                for line in splitter.feed(bytes) { handle(String(decoding: line, as: UTF8.self)) }
             }
-            pending += buffer[..<n]
-            while let newline = pending.firstIndex(of: 0x0A) {
-                var line = Array(pending[..<newline])
-                pending.removeSubrange(...newline)
-                if line.last == 0x0D { line.removeLast() }
-                handle(String(decoding: line, as: UTF8.self))
-            }
+            // Nobody has the device open (EIO on the master): wait for the next user.
+            if end != .closed { usleep(20_000) }
         }
     }
 
@@ -141,7 +129,8 @@ public final class ModemEmulator: Sendable {
     }
 
     private func write(_ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { Glibc.write(pair.master, $0.baseAddress, $0.count) }
+        // Nobody reading (the device closed) is no failure for the emulator: the bytes are gone.
+        try? OutputError.writeAll(bytes, to: pair.master, target: pair.slavePath)
     }
 }
 

@@ -89,22 +89,12 @@ public final class SerialPort: Sendable {
 
     private func readLoop(into continuation: AsyncStream<[UInt8]>.Continuation) {
         var splitter = LineSplitter()
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        while true {
-            if state.withLock({ $0.closed }) { break }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, 200)
-            if ready == 0 || (ready < 0 && errno == EINTR) { continue }
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 {
-                for line in splitter.feed(buffer[..<n]) { continuation.yield(line) }
-                continue
-            }
-            if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
-            // 0 bytes or EIO after poll said readable: the other end is gone.
-            let reason = n == 0 ? "end of file" : String(cString: strerror(errno))
-            state.withLock { if $0.closeReason == nil { $0.closeReason = "\(path) was unplugged or closed (\(reason))" } }
-            break
+        let end = DescriptorReadLoop.run(fd, isClosed: { state.withLock { $0.closed } }) { bytes in
+            for line in splitter.feed(bytes) { continuation.yield(line) }
+        }
+        // 0 bytes or EIO after poll said readable: the other end is gone.
+        if end != .closed {
+            state.withLock { if $0.closeReason == nil { $0.closeReason = "\(path) was unplugged or closed (\(end.reason))" } }
         }
         continuation.finish()
     }

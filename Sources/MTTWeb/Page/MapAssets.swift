@@ -36,7 +36,9 @@ public struct MapAssets: Sendable {
     /// The page's settings, as a script.
     var configuration: String {
         let tiles = self.tiles.map(JSONString.quoted) ?? "null"
-        return "window.MTT_CONFIG = {\"tiles\": \(tiles), \"attribution\": \(JSONString.quoted(attribution))};"
+        // The bands come from MTTCore, as every export's colours do: the page has no copy of its own.
+        let bands = SignalBand.allCases.map { "[\(JSONString.quoted($0.hexColor)), \(JSONString.quoted($0.label))]" }.joined(separator: ", ")
+        return "window.MTT_CONFIG = {\"tiles\": \(tiles), \"attribution\": \(JSONString.quoted(attribution)), \"bands\": [\(bands)]};"
     }
 
     /// The page as the server sends it: Leaflet, the script and the style by their fixed paths.

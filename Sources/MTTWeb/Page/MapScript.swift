@@ -8,10 +8,8 @@ enum MapScript {
   var embedded = window.MTT_DATA || null;
   var token = new URLSearchParams(location.search).get('token');
   var $ = function (id) { return document.getElementById(id); };
-  var BANDS = [
-    ['#ff0000', '> -100 dBm'], ['#ff7f00', '-100 … -105'], ['#ffff00', '-105 … -110'],
-    ['#00ff00', '-110 … -115'], ['#00ffff', '-115 … -120'], ['#0000ff', '≤ -120'], ['#000000', 'not heard']
-  ];
+  // [colour, label] of TTN Mapper's bands, from the server (MTTCore's SignalBand).
+  var BANDS = config.bands || [];
 
   function apiURL(path, params) {
     var url = new URL(path, location.href);

@@ -92,7 +92,7 @@ final class HTTPListener: Sendable {
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { return }
             head += chunk[0..<n]
-            end = Self.endOfHead(in: head)
+            end = HTTPHead.end(in: head)
         }
         guard let end, end <= Self.largestHead else {
             Self.send(client, .text(431, "the request's head is larger than \(Self.largestHead >> 10) KiB\n"))
@@ -103,35 +103,22 @@ final class HTTPListener: Sendable {
 
     /// The answer to a request's head: checked here, routed by the map.
     private func respond(to head: String) -> MapResponse {
-        let lines = head.components(separatedBy: "\r\n")
-        let parts = lines[0].split(separator: " ")
-        guard parts.count == 3, parts[2].hasPrefix("HTTP/1.") else { return .text(400, "not an HTTP/1.1 request\n") }
-        var headers: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
+        let parsed = HTTPHead(head)
+        guard let (method, target) = parsed.request else { return .text(400, "not an HTTP/1.1 request\n") }
+        let headers = parsed.fields
         if headers["transfer-encoding"] != nil || (headers["content-length"].map { $0 != "0" } ?? false) {
             return .text(413, "the map takes no request body\n")
         }
-        guard parts[0] == "GET" || parts[0] == "HEAD" else { return .text(405, "the map only reads: GET\n") }
-        let target = String(parts[1])
-        let (rawPath, rawQuery) = target.firstIndex(of: "?").map { (String(target[..<$0]), String(target[target.index(after: $0)...])) } ?? (target, "")
+        guard method == "GET" || method == "HEAD" else { return .text(405, "the map only reads: GET\n") }
+        let requested = String(target)
+        let (rawPath, rawQuery) = requested.firstIndex(of: "?").map { (String(requested[..<$0]), String(requested[requested.index(after: $0)...])) } ?? (requested, "")
         // The path as it was sent: a table of exact paths has nothing for `..` or `%2e` to climb.
         let query = rawQuery.split(separator: "&").map { item -> (String, String) in
             let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let decode = { (s: Substring) in s.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s) }
             return (decode(pair[0]), pair.count > 1 ? decode(pair[1]) : "")
         }
-        return handle(MapRequest(method: String(parts[0]), path: rawPath, query: query, headers: headers))
-    }
-
-    static func endOfHead(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
-            return i
-        }
-        return nil
+        return handle(MapRequest(method: String(method), path: rawPath, query: query, headers: headers))
     }
 
     private static let reasons = [
@@ -178,15 +165,9 @@ final class HTTPListener: Sendable {
         }
     }
 
+    /// Whether every byte reached the client (false once it went away).
     private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
+        (try? OutputError.writeAll(bytes, to: fd, target: "the client", isSocket: true)) != nil
     }
 
     /// A listening TCP socket on `address` (IPv4 or IPv6), and its port (the system's choice for 0).

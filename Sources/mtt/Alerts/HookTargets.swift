@@ -19,6 +19,15 @@ enum HookTargets {
         }
     }
 
+    /// Gives the hooks `seconds` to take what they were offered, then ends the programs still
+    /// running; says so in one line (`what` finishes it: "after the stop", "after the upload").
+    /// The events stay in the database for `mtt events` either way.
+    static func windDown(_ hooks: HookDispatcher, within seconds: Double, after what: String) async {
+        guard await !hooks.settle(within: seconds) else { return }
+        CommandHook.stopAll()
+        Console.error("mtt: hooks still busy \(seconds.plainText) s \(what) were ended (the events stay in the database: mtt events)")
+    }
+
     /// A line per hook: what it did with the events it was offered.
     static func report(_ hooks: HookDispatcher) -> [String] {
         hooks.counts.map { rule, c in

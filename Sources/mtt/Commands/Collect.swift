@@ -240,7 +240,7 @@ enum CollectSession {
         var map: MapServer?
         if let web = plan.web {
             do {
-                let started = try await web.start(store: run.store, run: RunView(session: run.session) { run.stats })
+                let started = try await web.start(store: run.store, run: RunView(session: run.session, stats: { run.stats }, events: { run.events() }))
                 map = started.server
                 for link in started.links { Console.error("mtt: the live map is at \(link)") }
             } catch {
@@ -278,12 +278,8 @@ enum CollectSession {
         map?.stop()
         let failure = await run.stop()
         ports.close()
-        // The last events' hooks get a few seconds; a hook still busy then is left (its events
-        // stay in the database for `mtt events`).
-        if let hooks, await !hooks.settle(within: 5) {
-            CommandHook.stopAll()
-            Console.error("mtt: hooks still busy 5 s after the stop were ended (the events stay in the database: mtt events)")
-        }
+        // The last events' hooks get a few seconds.
+        if let hooks { await HookTargets.windDown(hooks, within: 5, after: "after the stop") }
         out.flush()
         if style != .json {
             if style == .live { out.redraw() }

@@ -67,10 +67,7 @@ struct Events: AsyncParsableCommand {
         for event in events { await dispatcher.offerWhenRoom(event) }
         let count = events.count
         // A replay offers events faster than a drive did: wait for the hooks to take them all.
-        if await !dispatcher.settle(within: 300) {
-            CommandHook.stopAll()
-            Console.error("mtt: the hooks were still busy after 5 minutes and were ended")
-        }
+        await HookTargets.windDown(dispatcher, within: 300, after: "after the replay")
         Console.error("mtt: \(count) event(s) replayed")
         for line in HookTargets.report(dispatcher) { Console.error("mtt: " + line) }
     }

@@ -20,7 +20,7 @@ struct GPS: AsyncParsableCommand {
     var count: Int?
 
     @Option(name: .customLong("max-age"), help: ArgumentHelp("A fix older than this is marked stale.", valueName: "duration"))
-    var maxAge = DurationArgument(seconds: 15)
+    var maxAge = DurationArgument(seconds: FixFreshness.defaultMaximumAge)
 
     @OptionGroup var output: OutputOptions
 

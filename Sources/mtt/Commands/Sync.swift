@@ -152,10 +152,7 @@ struct Sync: AsyncParsableCommand {
         uploading.set(task)
         failures += try await task.value
         if let hooks {
-            if await !hooks.settle(within: 30) {
-                CommandHook.stopAll()
-                Console.error("mtt: hooks still busy 30 s after the upload were ended")
-            }
+            await HookTargets.windDown(hooks, within: 30, after: "after the upload")
             if !json { for line in HookTargets.report(hooks) { Console.out(line) } }
         }
         if !failures.isEmpty {

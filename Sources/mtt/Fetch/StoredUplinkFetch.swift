@@ -93,20 +93,15 @@ struct StoredUplinkFetch {
         return summary
     }
 
-    /// The cluster and application of a session: the options, else the session's own MQTT
-    /// settings, else those of the newest session that has them.
+    /// The cluster and application of a session, as the command line says what is missing.
     private func address(for session: StoredSession, known: [StoredSession]) throws -> TTSApplicationAddress {
-        let described = [session.description] + known.map(\.description)
-        let cluster = options.ttnURL.flatMap(URL.init(string:))
-            ?? described.lazy.compactMap { $0.mqttURL.flatMap(TTSApplicationAddress.cluster(ofMQTT:)) }.first
-        let application = options.app ?? described.lazy.compactMap { $0.mqttUser.flatMap(TTSApplicationAddress.application(ofMQTTUser:)) }.first
-        guard let cluster else {
-            throw RuntimeFailure("session \(session.id) names no MQTT server to find its uplinks by: give --ttn-url (e.g. https://eu1.cloud.thethings.network)")
+        do {
+            return try TTSApplicationAddress.of(session, known: known, cluster: options.ttnURL.flatMap(URL.init(string:)), application: options.app)
+        } catch .cluster(let id) {
+            throw RuntimeFailure("session \(id) names no MQTT server to find its uplinks by: give --ttn-url (e.g. https://eu1.cloud.thethings.network)")
+        } catch .application(let id) {
+            throw RuntimeFailure("session \(id) names no application: give --app APP_ID (or run collect with --mqtt-user APP_ID@ttn)")
         }
-        guard let application else {
-            throw RuntimeFailure("session \(session.id) names no application: give --app APP_ID (or run collect with --mqtt-user APP_ID@ttn)")
-        }
-        return TTSApplicationAddress(cluster: cluster, application: application)
     }
 
     private func apiKey() throws -> String {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MTTCore
+import MTTSystem
 import MTTWeb
 
 /// Where and for whom the map is served: `mtt serve`, and `mtt collect --web`.

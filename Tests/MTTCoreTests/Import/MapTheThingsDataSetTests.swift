@@ -112,7 +112,10 @@ struct MapTheThingsDataSetTests {
             .write(toFile: file, atomically: true, encoding: .utf8)
         let summary = try MapTheThingsDataSet.importFile(file, into: store)
         #expect(summary.samples == 2)
-        guard case .uplink(let id) = try store.samples(session: summary.session)[0].subject else { return }
+        guard case .uplink(let id) = try store.samples(session: summary.session)[0].subject else {
+            Issue.record("the first sample is not a heard uplink")
+            return
+        }
         #expect(try store.uplink(id)?.receptions.first?.gatewayID == "a],\"{b")
     }
 }

@@ -28,7 +28,7 @@ public enum GeoJSONFeature {
         out.reserveCapacity(640)
         out += J.number(r.longitude) + "," + J.number(r.latitude)
         if let alt = r.altitude, alt.isFinite { out += "," + J.number(alt) }
-        out += #"]},"properties":{"id":"# + J.quoted(r.id)
+        out += #"]},"properties":{"id":"# + J.quoted(r.key.text)
         out += #","session":"# + String(r.session)
         out += #","time":"# + J.quoted(RFC3339.string(r.time))
         out += #","status":"# + J.quoted(r.status.rawValue)

@@ -2,8 +2,8 @@ import Glibc
 
 /// This machine's IPv4 addresses other than loopback: where a phone on the same Wi-Fi reaches a
 /// map served on 0.0.0.0.
-enum NetworkAddresses {
-    static func ofThisMachine() -> [String] {
+public enum NetworkAddresses {
+    public static func ofThisMachine() -> [String] {
         var first: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&first) == 0 else { return ["127.0.0.1"] }
         defer { freeifaddrs(first) }
