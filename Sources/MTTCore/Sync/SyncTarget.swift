@@ -4,7 +4,7 @@ import FoundationEssentials
 /// state in the store, so a record reaches each target exactly once. A target is one value
 /// registered in `SyncTarget.registered`; the command line's `--target`, the configuration's
 /// `sync.target` and its own keys, the help and `mtt status` all read that list.
-public struct SyncTarget: Sendable {
+public struct SyncTarget: RegisteredKind {
     /// The name on the command line, in the configuration and in `sync_state`.
     public let name: String
     public let displayName: String
@@ -52,35 +52,11 @@ public struct SyncTarget: Sendable {
         .file,
     ]
 
-    /// The registered target of this name.
-    public static func named(_ name: String) -> SyncTarget? {
-        registered.first { $0.name == name }
-    }
-
     /// The targets a `mtt sync` that names none uploads to, with these settings.
     public static func defaultRun(in settings: Config?) -> [SyncTarget] {
         registered.filter { $0.inDefaultRun(settings) }
     }
-
-    /// The registered names, for choices and help: "a, b or c".
-    public static var namesText: String { ListText.or(registered.map(\.name)) }
 }
 
-extension SyncTarget: Hashable, CustomStringConvertible {
-    public static func == (a: SyncTarget, b: SyncTarget) -> Bool { a.name == b.name }
-    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
-    public var description: String { name }
-}
-
-extension SyncTarget: RawRepresentable, Codable {
-    public init?(rawValue: String) {
-        guard let target = Self.named(rawValue) else { return nil }
-        self = target
-    }
-
-    public var rawValue: String { name }
-}
-
-extension SyncTarget: CaseIterable {
-    public static var allCases: [SyncTarget] { registered }
-}
+/// In summaries and messages as its name.
+extension SyncTarget: Codable {}

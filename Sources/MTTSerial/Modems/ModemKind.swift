@@ -4,7 +4,7 @@ import MTTCore
 /// personality for `fake-NAME`. A kind is one file declaring its `ModemKind` (and, for a new
 /// command set, its driver and personality) and one line in `registered`; `serial:…?modem=`,
 /// `fake-NAME` and the help read the list.
-public struct ModemKind: Sendable {
+public struct ModemKind: RegisteredKind {
     public let name: String
     /// What it is, for help.
     public let help: String
@@ -29,29 +29,6 @@ public struct ModemKind: Sendable {
         .rn2903,
         .rui3,
     ]
-
-    public static func named(_ name: String) -> ModemKind? {
-        registered.first { $0.name == name }
-    }
-
-    /// "rn2483, rn2903 or rui3".
-    public static var namesText: String { ListText.or(registered.map(\.name)) }
-}
-
-extension ModemKind: Hashable, CustomStringConvertible {
-    public static func == (a: ModemKind, b: ModemKind) -> Bool { a.name == b.name }
-    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
-    public var description: String { name }
-}
-
-extension ModemKind: RawRepresentable, CaseIterable {
-    public init?(rawValue: String) {
-        guard let kind = Self.named(rawValue) else { return nil }
-        self = kind
-    }
-
-    public var rawValue: String { name }
-    public static var allCases: [ModemKind] { registered }
 }
 
 /// `serial:/dev/ttyUSB0?modem=rn2483&baud=57600`.
