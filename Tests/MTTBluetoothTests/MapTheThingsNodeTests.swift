@@ -71,7 +71,7 @@ struct MapTheThingsNodeTests {
 
     @Test func aResultThatNeverComesIsAFailedAttempt() async throws {
         let fake = try await EmulatedNode.start(sendTimeout: 0.4)
-        await fake.emulator.configure { $0.withholdResults = true }
+        await fake.emulator.configure { $0.failures = 1 }
         let result = try await fake.node.send(Self.payload)
         #expect(result.outcome == .failed(reason: "no TX result within 0.4 s (the node reports only successes)"))
         #expect(await fake.emulator.transmissions.count == 1)

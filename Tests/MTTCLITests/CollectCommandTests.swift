@@ -142,6 +142,21 @@ struct CollectCommandTests {
         #expect(status.lossPercent == 100)
     }
 
+    /// A fake node that loses every transmission, as a user sets it to try the alerts: each attempt
+    /// is failed (no TX result), none confirmed; a share out of range is a usage error.
+    @Test func aFakeNodeThatLosesItsTransmissionsMakesFailedAttempts() async throws {
+        let result = try await mtt.run([
+            "collect", "--mode", "active", "--node", "fake?airtime=0.01&fail=1", "--gps", "fake", "--speed", "20", "--duration", "4s",
+            "--min-interval", "5s", "--db", mtt.database,
+        ])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let status = try Store(path: mtt.database).status()
+        #expect(status.failed >= 1 && status.confirmed == 0, "\(status)")
+        let refused = try await mtt.run(["collect", "--mode", "active", "--node", "fake?fail=2", "--gps", "fake", "--db", mtt.database])
+        #expect(refused.status == 64)
+        #expect(refused.stderr.contains("fail=SHARE (0 to 1)"), "\(refused.stderr)")
+    }
+
     /// No network in the field: a matching run records the track alone, and says how to complete it.
     @Test func matchingWithoutMQTTRecordsTheTrackForALaterFetch() async throws {
         let result = try await mtt.run(["collect", "--mode", "matching", "--gps", "fixed:52.09,5.12", "--interval", "1s", "--duration", "3s", "--db", mtt.database])

@@ -96,9 +96,9 @@ struct FieldEventsOnTheRoadTests {
         try await waitFor(.gpsBack)
 
         // The node stops answering (a result never comes): the attempt fails.
-        await fake.emulator.configure { $0.withholdResults = true }
+        await fake.emulator.configure { $0.failures = 1 }
         try await waitFor(.failed)
-        await fake.emulator.configure { $0.withholdResults = false }
+        await fake.emulator.configure { $0.failures = 0 }
 
         // Out of range with its battery running down; read again when it is back.
         await fake.emulator.setBattery(12)

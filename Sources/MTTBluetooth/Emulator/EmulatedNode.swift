@@ -17,10 +17,15 @@ public struct EmulatedNode: NodeConnector {
 
     /// Starts an emulator and connects a node driver to it.
     public static func start(
-        index: Int = 1, joined: Bool = true, sendTimeout: Double = MapTheThingsProfile.sendTimeout, attTimeout: Double = 30
+        index: Int = 1, joined: Bool = true, options: EmulatorOptions = EmulatorOptions(), sendTimeout: Double = MapTheThingsProfile.sendTimeout,
+        attTimeout: Double = 30
     ) async throws -> EmulatedNode {
         // Distinct DevEUIs, so several fake nodes are told apart on the (simulated) network.
         let emulator = NodeEmulator(joined: joined, devEUI: "0004A30B001C05" + Hex.string([UInt8(truncatingIfNeeded: index)]))
+        await emulator.configure { behaviour in
+            if let airtime = options.airtime { behaviour.airtime = airtime }
+            behaviour.failures = options.failures
+        }
         let node = try await link(to: emulator, name: "fake:\(index)", sendTimeout: sendTimeout, attTimeout: attTimeout)
         return EmulatedNode(node: node, emulator: emulator, index: index, sendTimeout: sendTimeout, attTimeout: attTimeout)
     }

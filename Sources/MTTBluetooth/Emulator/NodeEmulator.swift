@@ -17,12 +17,12 @@ public actor NodeEmulator {
         public var bleSequence: UInt8?
     }
 
-    /// Test and demo knobs.
+    /// How the emulated node behaves: what `--node fake?airtime=…&fail=…` sets.
     public struct Behaviour: Sendable {
         /// How long a transmission keeps the radio busy.
         public var airtime = 0.05
-        /// Never report success (as if every transmission failed).
-        public var withholdResults = false
+        /// The share of transmissions, 0 to 1, whose result is never reported (a failed send).
+        public var failures = 0.0
         public init() {}
     }
 
@@ -237,7 +237,7 @@ public actor NodeEmulator {
         frameCounter &+= 1
         transmissions.append(transmission)
         listener?(RadioFrame(payload: transmission.payload, frameCounter: transmission.frameCounter, spreadingFactor: transmission.spreadingFactor))
-        if let sequence = transmission.bleSequence, !behaviour.withholdResults {
+        if let sequence = transmission.bleSequence, behaviour.failures == 0 || Double.random(in: 0..<1) >= behaviour.failures {
             notify(MapTheThingsProfile.txResult, TXResult(bleSequence: sequence, error: 0, frameCounter: transmission.frameCounter).bytes)
         }
     }

@@ -6,16 +6,24 @@ public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
     case serial(String)
     /// ATT PDUs over a Unix SOCK_SEQPACKET socket, for emulators.
     case unix(path: String)
-    /// N emulated BLE nodes.
-    case fake(count: Int)
+    /// N emulated BLE nodes, behaving as the options say.
+    case fake(count: Int, options: EmulatorOptions = EmulatorOptions())
     /// An emulated serial modem of the named kind (`fake-rn2483`); MTTSerial knows the kinds.
     case fakeModem(kind: String)
 
     /// Every form a `--node` takes, for help and messages. KIND is a modem kind of MTTSerial's
     /// registry, which the command line lists beside this.
-    public static let forms = "ble:AA:BB:CC:DD:EE:FF, ble:auto, serial:DEVICE?modem=KIND[&baud=N], unix:PATH, fake[:N] or fake-KIND"
+    public static let forms = "ble:AA:BB:CC:DD:EE:FF, ble:auto, serial:DEVICE?modem=KIND[&baud=N], unix:PATH, fake[:N][?airtime=S&fail=SHARE] or fake-KIND"
 
     public init(parsing text: String) throws(SpecError) {
+        // The emulated node's options: fake:2?fail=0.2.
+        if text.hasPrefix("fake"), !text.hasPrefix("fake-"), let question = text.firstIndex(of: "?") {
+            guard case .fake(let count, _) = try NodeSpec(parsing: String(text[..<question])) else {
+                throw SpecError("bad node spec \(text): use \(Self.forms)")
+            }
+            self = .fake(count: count, options: try EmulatorOptions(parsing: text[text.index(after: question)...], spec: text))
+            return
+        }
         switch text {
         case "ble:auto": self = .ble(address: nil)
         case "fake": self = .fake(count: 1)
@@ -46,7 +54,9 @@ public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
         case .ble(let address): return "ble:\(address ?? "auto")"
         case .serial(let text): return text
         case .unix(let path): return "unix:\(path)"
-        case .fake(let count): return count == 1 ? "fake" : "fake:\(count)"
+        case .fake(let count, let options):
+            let base = count == 1 ? "fake" : "fake:\(count)"
+            return options.description.isEmpty ? base : base + "?" + options.description
         case .fakeModem(let kind): return "fake-\(kind)"
         }
     }

@@ -85,9 +85,9 @@ final class CollectPorts: @unchecked Sendable {
         var keepAlive: [Any] = []
         for spec in plan.nodes {
             let opened: [(node: OpenedNode, connector: any NodeConnector)]
-            if case .fake(let count) = spec {
+            if case .fake(let count, let options) = spec {
                 opened = try await (1...count).asyncMap { index in
-                    let fake = try await EmulatedNode.start(index: index)
+                    let fake = try await EmulatedNode.start(index: index, options: options)
                     return (OpenedNode.mapTheThings(fake.node, emulator: fake.emulator), fake)
                 }
             } else {

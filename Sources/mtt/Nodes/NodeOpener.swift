@@ -45,8 +45,8 @@ enum NodeOpener {
     static func open(_ spec: NodeSpec, scanSeconds: Double = 10) async throws -> OpenedNode {
         if let modem = try await SerialNodes.open(spec) { return .modem(modem) }
         switch spec {
-        case .fake:
-            let fake = try await EmulatedNode.start(index: 1)
+        case .fake(_, let options):
+            let fake = try await EmulatedNode.start(index: 1, options: options)
             return .mapTheThings(fake.node, emulator: fake.emulator)
         case .unix(let path):
             let bearer = try SeqPacketBearer.connect(unixPath: path)

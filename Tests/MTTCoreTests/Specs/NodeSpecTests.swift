@@ -10,14 +10,18 @@ struct NodeSpecTests {
         ("unix:/tmp/node.sock", .unix(path: "/tmp/node.sock")),
         ("fake", .fake(count: 1)),
         ("fake:3", .fake(count: 3)),
+        ("fake?fail=0.2", .fake(count: 1, options: EmulatorOptions(failures: 0.2))),
+        ("fake:2?airtime=1.5&fail=1", .fake(count: 2, options: EmulatorOptions(airtime: 1.5, failures: 1))),
         ("fake-rn2483", .fakeModem(kind: "rn2483")),
         ("fake-rui3", .fakeModem(kind: "rui3")),
     ])
     func parses(text: String, expected: NodeSpec) throws {
         #expect(try NodeSpec(parsing: text) == expected)
+        // And reads back as written.
+        #expect(try NodeSpec(parsing: expected.description) == expected)
     }
 
-    @Test(arguments: ["", "ble:", "ble:11:22:33", "ble:GG:22:33:44:55:66", "unix:", "fake:0", "fake:99", "lora", "fake-", "fake-rn 2483"])
+    @Test(arguments: ["", "ble:", "ble:11:22:33", "ble:GG:22:33:44:55:66", "unix:", "fake:0", "fake:99", "lora", "fake-", "fake-rn 2483", "fake?fail=2", "fake?loss=0.1", "fake:0?fail=0.1", "fake?airtime=x"])
     func refuses(text: String) {
         #expect(throws: SpecError.self) { try NodeSpec(parsing: text) }
     }
