@@ -2,8 +2,11 @@ import GRDBSQLite
 import GRDB
 
 /// One row bound straight into a statement GRDB compiled and caches, for the inserts that run for
-/// every uplink: GRDB's general argument handling costs more than the insert itself there. Runs
-/// inside the batch's transaction like any other statement.
+/// every uplink: the store's one hand-written write path. Measured against the same rows gathered
+/// as `DatabaseValue`s and run through GRDB's `Statement.execute(arguments:)` (the listener burst of
+/// scripts/load, 50,000 uplinks, release builds, two rounds in one run): 26,000-35,000 uplinks/s and
+/// 37-49 µs of CPU per uplink that way, 68,000-71,000/s and 21-23 µs this way. Runs inside the
+/// batch's transaction like any other statement.
 struct RowInsert {
     private let db: Database
     private let statement: OpaquePointer

@@ -7,8 +7,8 @@ extension SyncTarget {
         name: "file", displayName: "file",
         help: """
             each settled attempt, heard uplink and track point appended once as a JSON line (type attempt, \
-            sample or fix) to the file [sync.file] path (or --url PATH names); in a sync of every target \
-            only when that path is set.
+            sample or fix) to the file [sync.file] path names (or the sync URL); in a sync of every \
+            target only when that path is set.
             """,
         transport: .file,
         queues: [.settledAttempts, .placedSamples, .allFixes],
@@ -21,7 +21,7 @@ extension SyncTarget {
         },
         prepare: { context in
             guard let path = context.url?.path ?? context.settings.text(.syncFilePath) else {
-                throw SyncTargetProblem("the file target needs a file: set [sync.file] path, MTT_SYNC_FILE_PATH or --url PATH")
+                throw SyncTargetProblem("the file target needs a file: [sync.file] path in the configuration, MTT_SYNC_FILE_PATH, or the file as the sync URL")
             }
             guard try context.store.syncQueueCount(.file) > 0 else { return nil }
             let destination = FileDestination(path: path, databaseID: try context.store.databaseID())
