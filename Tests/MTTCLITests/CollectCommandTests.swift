@@ -157,6 +157,17 @@ struct CollectCommandTests {
         #expect(refused.stderr.contains("fail=SHARE (0 to 1)"), "\(refused.stderr)")
     }
 
+    /// An emulated modem that refuses every send as busy: each attempt is failed with that reason.
+    @Test func anEmulatedModemThatIsAlwaysBusyMakesFailedAttemptsThatSaySo() async throws {
+        let result = try await mtt.run([
+            "collect", "--mode", "active", "--node", "fake-rui3?busy=1", "--gps", "fake", "--duration", "3s", "--every", "1s",
+            "--min-interval", "1s", "--db", mtt.database,
+        ])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let attempts = try Store(path: mtt.database).attempts(session: 1).map(\.attempt)
+        #expect(!attempts.isEmpty && attempts.allSatisfy { $0.state == .failed && $0.failureReason?.contains("busy") == true }, "\(attempts.map(\.failureReason))")
+    }
+
     /// No network in the field: a matching run records the track alone, and says how to complete it.
     @Test func matchingWithoutMQTTRecordsTheTrackForALaterFetch() async throws {
         let result = try await mtt.run(["collect", "--mode", "matching", "--gps", "fixed:52.09,5.12", "--interval", "1s", "--duration", "3s", "--db", mtt.database])

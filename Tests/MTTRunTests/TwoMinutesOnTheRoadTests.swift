@@ -85,7 +85,7 @@ struct TwoMinutesOnTheRoadTests {
         // Each modem plugged back was joined by mtt, then sent.
         for modem in modems {
             for emulator in modem.pluggedBack {
-                #expect(emulator.currentBehaviour.joinRequests >= 1, "\(modem.kind): mtt did not join it")
+                #expect(emulator.joinRequests >= 1, "\(modem.kind): mtt did not join it")
                 #expect(emulator.transmissions.count >= 1, "\(modem.kind): not driven after it came back")
             }
             #expect(modem.pluggedBack.count == 2)
@@ -113,7 +113,7 @@ final class PluggedModem: Sendable {
         self.kind = kind
         linkPath = link
         let first = try ModemEmulator(kind: kind)
-        first.behave { $0.airtime = 0.15 }
+        first.configure { $0.airtime = 0.15 }
         current = Mutex(first)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: first.slavePath)
         connector = ModemConnector(spec: SerialNodeSpec(path: link, modem: kind), timeouts: ModemTimeouts(command: 1, transmission: 3, join: 3))
@@ -130,7 +130,7 @@ final class PluggedModem: Sendable {
             try FileManager.default.removeItem(atPath: linkPath)
             try await Task.sleep(for: .seconds(5 / TwoMinutesOnTheRoadTests.speed))
             let next = try ModemEmulator(kind: kind, joined: false, holdsKeys: true)
-            next.behave { $0.airtime = 0.15 }
+            next.configure { $0.airtime = 0.15 }
             current.withLock { $0 = next }
             replacements.withLock { $0.append(next) }
             try FileManager.default.createSymbolicLink(atPath: linkPath, withDestinationPath: next.slavePath)

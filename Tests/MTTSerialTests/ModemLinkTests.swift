@@ -19,6 +19,18 @@ struct ModemLinkTests {
         if case .failed(let reason) = result.outcome { reason } else { nil }
     }
 
+    /// The options a user gives an emulated modem, read as written and refused with the list.
+    @Test func anEmulatedModemTakesItsBehaviourFromTheSpec() throws {
+        let options = try ModemEmulatorOptions(parsing: "airtime=0.5&busy=0.1&fail=0.2&lose=0.05&deny-joins=2&unplug-after=10&noise", spec: "x")
+        #expect(options.airtime == 0.5 && options.busy == 0.1 && options.failures == 0.2 && options.lostResults == 0.05)
+        #expect(options.deniedJoins == 2 && options.unplugAfterSends == 10 && options.noise && !options.silent)
+        for bad in ["busy=2", "busy=0.6&fail=0.6", "deny-joins=-1", "silent=1", "loss=0.1", "airtime=x"] {
+            #expect(throws: SpecError.self, "\(bad)") { try ModemEmulatorOptions(parsing: bad, spec: "fake-rn2483?" + bad) }
+        }
+        try SerialNodes.check(try NodeSpec(parsing: "fake-rui3?fail=0.5"))
+        #expect(throws: SpecError.self) { try SerialNodes.check(try NodeSpec(parsing: "fake-rui3?fail=5")) }
+    }
+
     @Test func anEmulatedModemOfAnUnknownKindIsRefusedWithTheKindsThereAre() throws {
         #expect(throws: SpecError("bad node spec fake-sx1276: the emulated modems are fake-rn2483, fake-rn2903, fake-rui3")) {
             try SerialNodes.check(try NodeSpec(parsing: "fake-sx1276"))
@@ -76,9 +88,11 @@ struct ModemLinkTests {
     @Test(arguments: ModemKind.allCases)
     func busyAndRadioErrorsAreFailedAttempts(kind: ModemKind) async throws {
         let (emulator, link) = try await Self.open(kind)
-        emulator.behave { $0.scriptedSends = [.busy, .transmitError] }
+        emulator.configure { $0.busy = 1 }
         let busy = try await link.send(Self.payload)
+        emulator.configure { $0.busy = 0; $0.failures = 1 }
         let radio = try await link.send(Self.payload)
+        emulator.configure { $0.failures = 0 }
         let fine = try await link.send(Self.payload)
         #expect(Self.reason(busy)?.contains("busy") == true, "\(busy)")
         #expect(Self.reason(radio) != nil, "\(radio)")
@@ -92,13 +106,13 @@ struct ModemLinkTests {
     func aModemThatGoesSilentIsReportedWithinTheTimeout(kind: ModemKind) async throws {
         let (emulator, link) = try await Self.open(kind)
         _ = try await link.info()
-        emulator.behave { $0.scriptedSends = [.noResult] }
+        emulator.configure { $0.lostResults = 1 }
         let started = ContinuousClock.now
         let noResult = try await link.send(Self.payload)
         #expect(Self.reason(noResult)?.contains("stopped answering") == true, "\(noResult)")
 
         // Silent from the next command on: RN2483's counter query or RUI3's AT+SEND gets no answer.
-        emulator.behave { $0.silent = true }
+        emulator.configure { $0.silent = true }
         do {
             let silent = try await link.send(Self.payload)
             #expect(Self.reason(silent)?.contains("did not answer") == true, "\(silent)")
@@ -126,7 +140,7 @@ struct ModemLinkTests {
     @Test(arguments: ModemKind.allCases)
     func noiseOnTheLineIsIgnored(kind: ModemKind) async throws {
         let (emulator, link) = try await Self.open(kind)
-        emulator.behave { $0.noise = true }
+        emulator.configure { $0.noise = true }
         #expect(try await link.info().isJoined)
         for _ in 0..<5 {
             let result = try await link.send(Self.payload)
@@ -140,7 +154,7 @@ struct ModemLinkTests {
     func unpluggingMidSendFailsTheAttemptAndSaysSo(kind: ModemKind) async throws {
         let (emulator, link) = try await Self.open(kind)
         _ = try await link.info()
-        emulator.behave { $0.scriptedSends = [.unplug] }
+        emulator.configure { $0.unplugAfterSends = 0 }
         let result = try await link.send(Self.payload)
         #expect(Self.reason(result)?.contains("unplugged") == true, "\(result)")
         await #expect {

@@ -13,7 +13,7 @@ struct ModemOnTheRoadTests {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.file("join.sqlite"))
         let emulator = try ModemEmulator(kind: kind, joined: false)
-        emulator.behave {
+        emulator.configure {
             $0.airtime = 0.02
             $0.deniedJoins = 2
         }
@@ -38,7 +38,7 @@ struct ModemOnTheRoadTests {
         _ = await run.result
 
         // Two denied join-requests, then the accepted one; one loss and one return for the outage.
-        #expect(emulator.currentBehaviour.joinRequests == 3)
+        #expect(emulator.joinRequests == 3)
         #expect(log.losses == 1 && log.returns == 1)
         let status = try store.status()
         #expect(status.confirmed >= 3 && status.pending == 0, "\(status)")
@@ -58,7 +58,7 @@ struct ModemReplugTests {
         let store = try Store(path: dir.file("replug.sqlite"))
         let byID = dir.file("usb-Microchip_RN2483-if00")
         let first = try ModemEmulator(kind: kind)
-        first.behave { $0.airtime = 0.02 }
+        first.configure { $0.airtime = 0.02 }
         try FileManager.default.createSymbolicLink(atPath: byID, withDestinationPath: first.slavePath)
         let connector = ModemConnector(spec: SerialNodeSpec(path: byID, modem: kind), timeouts: ModemTimeouts(command: 1, transmission: 3, join: 3))
         let link = try await connector.connect()
@@ -84,7 +84,7 @@ struct ModemReplugTests {
         try FileManager.default.removeItem(atPath: byID)
         try await Task.sleep(for: .milliseconds(700))
         let second = try ModemEmulator(kind: kind, joined: false, holdsKeys: true)
-        second.behave { $0.airtime = 0.02 }
+        second.configure { $0.airtime = 0.02 }
         try FileManager.default.createSymbolicLink(atPath: byID, withDestinationPath: second.slavePath)
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline, second.transmissions.count < 3 {
@@ -95,7 +95,7 @@ struct ModemReplugTests {
 
         #expect(beforeUnplug >= 2)
         #expect(second.transmissions.count >= 3, "the modem was not driven after it came back")
-        #expect(second.currentBehaviour.joinRequests >= 1, "mtt did not join the modem")
+        #expect(second.joinRequests >= 1, "mtt did not join the modem")
         #expect(log.losses == 1 && log.returns == 1)
         #expect(try store.status().pending == 0)
     }

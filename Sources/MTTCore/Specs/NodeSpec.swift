@@ -8,12 +8,13 @@ public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
     case unix(path: String)
     /// N emulated BLE nodes, behaving as the options say.
     case fake(count: Int, options: EmulatorOptions = EmulatorOptions())
-    /// An emulated serial modem of the named kind (`fake-rn2483`); MTTSerial knows the kinds.
-    case fakeModem(kind: String)
+    /// An emulated serial modem of the named kind (`fake-rn2483?busy=0.1`); MTTSerial knows the
+    /// kinds and reads the options.
+    case fakeModem(kind: String, options: String = "")
 
     /// Every form a `--node` takes, for help and messages. KIND is a modem kind of MTTSerial's
     /// registry, which the command line lists beside this.
-    public static let forms = "ble:AA:BB:CC:DD:EE:FF, ble:auto, serial:DEVICE?modem=KIND[&baud=N], unix:PATH, fake[:N][?airtime=S&fail=SHARE] or fake-KIND"
+    public static let forms = "ble:AA:BB:CC:DD:EE:FF, ble:auto, serial:DEVICE?modem=KIND[&baud=N], unix:PATH, fake[:N][?airtime=S&fail=SHARE] or fake-KIND[?OPTIONS]"
 
     public init(parsing text: String) throws(SpecError) {
         // The emulated node's options: fake:2?fail=0.2.
@@ -41,8 +42,12 @@ public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
                 self = .unix(path: String(text.dropFirst(5)))
             } else if text.hasPrefix("fake:"), let n = Int(text.dropFirst(5)), (1...16).contains(n) {
                 self = .fake(count: n)
-            } else if text.hasPrefix("fake-"), text.count > 5, text.dropFirst(5).allSatisfy({ $0.isLetter || $0.isNumber }) {
-                self = .fakeModem(kind: String(text.dropFirst(5)).lowercased())
+            } else if text.hasPrefix("fake-") {
+                let parts = text.dropFirst(5).split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+                guard !parts[0].isEmpty, parts[0].allSatisfy({ $0.isLetter || $0.isNumber }) else {
+                    throw SpecError("bad node spec \(text): use \(Self.forms)")
+                }
+                self = .fakeModem(kind: parts[0].lowercased(), options: parts.count == 2 ? String(parts[1]) : "")
             } else {
                 throw SpecError("bad node spec \(text): use \(Self.forms)")
             }
@@ -57,7 +62,7 @@ public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
         case .fake(let count, let options):
             let base = count == 1 ? "fake" : "fake:\(count)"
             return options.description.isEmpty ? base : base + "?" + options.description
-        case .fakeModem(let kind): return "fake-\(kind)"
+        case .fakeModem(let kind, let options): return "fake-\(kind)" + (options.isEmpty ? "" : "?" + options)
         }
     }
 }

@@ -3,31 +3,80 @@ import Glibc
 import MTTCore
 import Synchronization
 
-/// What an emulated modem should do differently, set by tests (and nothing else).
-public struct ModemEmulatorBehaviour: Sendable {
-    /// What the next sends meet, in order; an empty list means they succeed.
-    public enum ScriptedSend: Sendable {
-        /// Refused at once: `busy` / `AT_BUSY_ERROR`.
-        case busy
-        /// Accepted, then the radio failed: `mac_err` / `+EVT:SEND_CONFIRMED_FAILED`.
-        case transmitError
-        /// Accepted, then no result ever comes.
-        case noResult
-        /// Accepted, then the device is unplugged.
-        case unplug
+/// How an emulated modem behaves, as `--node 'fake-rn2483?busy=0.1&fail=0.1'` sets it: a modem
+/// that is slow on the air, refuses or loses sends, does not hear join-accepts, is unplugged, has
+/// crashed or sits on a noisy line, to try mtt's handling of each without the hardware.
+public struct ModemEmulatorOptions: Sendable, Hashable {
+    /// Seconds a transmission (and a join) takes before its result.
+    public var airtime = 0.05
+    /// Shares of sends, 0 to 1 together: refused at once as busy (`busy`, `AT_BUSY_ERROR`)…
+    public var busy = 0.0
+    /// … accepted, then failed on the air (`mac_err`, `+EVT:SEND_CONFIRMED_FAILED`)…
+    public var failures = 0.0
+    /// … accepted, and never answered.
+    public var lostResults = 0.0
+    /// The next this many join-requests hear no join-accept.
+    public var deniedJoins = 0
+    /// After this many more sends are accepted, the next one is accepted and the device unplugged.
+    public var unplugAfterSends: Int?
+    /// Answers nothing at all, as a crashed modem.
+    public var silent = false
+    /// A line of binary noise before every answer, as a wrong speed or a bad cable gives.
+    public var noise = false
+
+    public init() {}
+
+    /// `airtime=S&busy=SHARE&fail=SHARE&lose=SHARE&deny-joins=N&unplug-after=N&silent&noise`.
+    public init(parsing text: String, spec: String) throws(SpecError) {
+        func fail() -> SpecError {
+            SpecError("bad node spec \(spec): an emulated modem takes airtime=SECONDS, busy=, fail=, lose= (shares 0 to 1), deny-joins=N, unplug-after=N, silent and noise")
+        }
+        for pair in text.split(separator: "&") {
+            let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            let number = kv.count == 2 ? Double(kv[1]) : nil
+            let count = kv.count == 2 ? Int(kv[1]) : nil
+            switch (kv[0], number, count) {
+            case ("airtime", let n?, _) where n >= 0 && n <= 60: airtime = n
+            case ("busy", let n?, _) where n >= 0 && n <= 1: busy = n
+            case ("fail", let n?, _) where n >= 0 && n <= 1: failures = n
+            case ("lose", let n?, _) where n >= 0 && n <= 1: lostResults = n
+            case ("deny-joins", _, let n?) where n >= 0: deniedJoins = n
+            case ("unplug-after", _, let n?) where n >= 0: unplugAfterSends = n
+            case ("silent", nil, nil) where kv.count == 1: silent = true
+            case ("noise", nil, nil) where kv.count == 1: noise = true
+            default: throw fail()
+            }
+        }
+        guard busy + failures + lostResults <= 1 else { throw fail() }
     }
 
-    /// Answer nothing at all, as a crashed modem would.
-    public var silent = false
-    /// Put a line of binary noise before every answer.
-    public var noise = false
-    public var scriptedSends: [ScriptedSend] = []
-    /// Seconds a transmission takes before its result.
-    public var airtime = 0.05
-    /// The next this many join-requests are denied (no join-accept heard).
-    public var deniedJoins = 0
-    /// Join-requests the modem was asked for, accepted or not.
-    public var joinRequests = 0
+    /// What becomes of the next send, drawn by the shares; counts down `unplugAfterSends`.
+    mutating func nextSend() -> SendFate {
+        if let left = unplugAfterSends {
+            if left == 0 {
+                unplugAfterSends = nil
+                return .unplug
+            }
+            unplugAfterSends = left - 1
+        }
+        let draw = Double.random(in: 0..<1)
+        if draw < busy { return .busy }
+        if draw < busy + failures { return .transmitError }
+        if draw < busy + failures + lostResults { return .noResult }
+        return .sent
+    }
+
+    /// Whether the next join-request is denied; counts the denials down.
+    mutating func denyJoin() -> Bool {
+        guard deniedJoins > 0 else { return false }
+        deniedJoins -= 1
+        return true
+    }
+
+    /// What becomes of one send.
+    enum SendFate {
+        case sent, busy, transmitError, noResult, unplug
+    }
 }
 
 /// One answer line of an emulated modem, sent after `delay` seconds.
@@ -39,8 +88,10 @@ struct EmulatorReply {
 
 /// A modem's command set as a state machine: a line in, answer lines out.
 protocol ModemPersonality: Sendable {
-    mutating func answer(_ command: String, behaviour: inout ModemEmulatorBehaviour) -> [EmulatorReply]
+    mutating func answer(_ command: String, options: inout ModemEmulatorOptions) -> [EmulatorReply]
     var transmissions: [ModemEmulator.Transmission] { get }
+    /// Join-requests it was asked for, accepted or not.
+    var joinRequests: Int { get }
 }
 
 /// A LoRaWAN modem on a pseudo-terminal, for `--node fake-KIND` (`fake-rn2483`) and the tests:
@@ -54,7 +105,7 @@ public final class ModemEmulator: Sendable {
     public let kind: ModemKind
     private let pair: PseudoTerminalPair
     private let machine: Mutex<any ModemPersonality>
-    private let behaviour = Mutex(ModemEmulatorBehaviour())
+    private let options: Mutex<ModemEmulatorOptions>
     private let stopped = Atomic<Bool>(false)
     private let listener = Mutex<(@Sendable (RadioFrame) -> Void)?>(nil)
 
@@ -63,8 +114,10 @@ public final class ModemEmulator: Sendable {
     /// - Parameters:
     ///   - joined: start with a LoRaWAN session, as a modem that joined before mtt started.
     ///   - holdsKeys: not joined but holding OTAA keys, as every modem after a power cycle.
-    public init(kind: ModemKind, joined: Bool = true, holdsKeys: Bool = false) throws(SerialPortError) {
+    ///   - options: how it behaves (`fake-KIND?…`).
+    public init(kind: ModemKind, joined: Bool = true, holdsKeys: Bool = false, options: ModemEmulatorOptions = ModemEmulatorOptions()) throws(SerialPortError) {
         self.kind = kind
+        self.options = Mutex(options)
         pair = try PseudoTerminalPair()
         machine = Mutex(kind.personality(joined, holdsKeys))
         BlockingThread.start(name: "mtt-modem-emulator") { [self] in self.serve() }
@@ -75,12 +128,13 @@ public final class ModemEmulator: Sendable {
         pair.close()
     }
 
-    public func behave(_ change: (inout ModemEmulatorBehaviour) -> Void) {
-        behaviour.withLock { change(&$0) }
+    /// Changes how it behaves from the next command on.
+    public func configure(_ change: (inout ModemEmulatorOptions) -> Void) {
+        options.withLock { change(&$0) }
     }
 
-    /// Its behaviour now, with what it counted.
-    public var currentBehaviour: ModemEmulatorBehaviour { behaviour.withLock { $0 } }
+    /// Join-requests it was asked for, accepted or not.
+    public var joinRequests: Int { machine.withLock { $0.joinRequests } }
 
     /// What the emulated radio actually sent: the ground truth for tests.
     public var transmissions: [Transmission] { machine.withLock { $0.transmissions } }
@@ -103,20 +157,17 @@ public final class ModemEmulator: Sendable {
     }
 
     private func handle(_ command: String) {
-        var current = behaviour.withLock { $0 }
-        if current.silent { return }
-        let (replies, sent) = machine.withLock { m in
-            let before = m.transmissions.count
-            let replies = m.answer(command, behaviour: &current)
-            return (replies, Array(m.transmissions.dropFirst(before)))
+        // One command at a time, with the options as they are for it: what it uses up (denied
+        // joins, the sends before an unplug) is written back.
+        let (replies, sent, current) = options.withLock { options in
+            machine.withLock { m in
+                if options.silent { return ([EmulatorReply](), [ModemEmulator.Transmission](), options) }
+                let before = m.transmissions.count
+                let replies = m.answer(command, options: &options)
+                return (replies, Array(m.transmissions.dropFirst(before)), options)
+            }
         }
         if let hear = listener.withLock({ $0 }) { for t in sent { hear(RadioFrame(payload: t.payload, frameCounter: t.frameCounter)) } }
-        // What the personality changed: the sends and joins it used up, the joins it counted.
-        behaviour.withLock {
-            $0.scriptedSends = current.scriptedSends
-            $0.deniedJoins = current.deniedJoins
-            $0.joinRequests = current.joinRequests
-        }
         for reply in replies {
             if reply.delay > 0 { usleep(UInt32(reply.delay * 1_000_000)) }
             if current.noise { write([0xFF, 0x00, 0xFE, 0x13, 0x80, 0x0D, 0x0A]) }

@@ -15,6 +15,7 @@ struct RN2483Personality: ModemPersonality {
     var upctr: UInt32 = 0
     var abpKeys = 0
     private(set) var transmissions: [ModemEmulator.Transmission] = []
+    private(set) var joinRequests = 0
 
     /// - Parameter holdsKeys: OTAA keys kept from an earlier provisioning (`mac save`), as a
     ///   modem that was unplugged and plugged back has them; a joined modem always holds them.
@@ -28,7 +29,7 @@ struct RN2483Personality: ModemPersonality {
         if joined || holdsKeys { appKey = "2B7E151628AED2A6ABF7158809CF4F3C" }
     }
 
-    mutating func answer(_ command: String, behaviour: inout ModemEmulatorBehaviour) -> [EmulatorReply] {
+    mutating func answer(_ command: String, options: inout ModemEmulatorOptions) -> [EmulatorReply] {
         let words = command.split(separator: " ").map(String.init)
         func hex(_ index: Int, digits: Int) -> String? {
             guard index < words.count, words[index].count == digits, Hex.bytes(words[index]) != nil else { return nil }
@@ -73,30 +74,28 @@ struct RN2483Personality: ModemPersonality {
         case "mac save": return [EmulatorReply(line: "ok")]
         case "mac join otaa":
             guard appKey != String(repeating: "0", count: 32) else { return [EmulatorReply(line: "keys_not_init")] }
-            behaviour.joinRequests += 1
-            if behaviour.deniedJoins > 0 {
-                behaviour.deniedJoins -= 1
-                return [EmulatorReply(line: "ok"), EmulatorReply(line: "denied", delay: behaviour.airtime)]
+            joinRequests += 1
+            if options.denyJoin() {
+                return [EmulatorReply(line: "ok"), EmulatorReply(line: "denied", delay: options.airtime)]
             }
             joined = true
             devAddr = "26011F01"
             upctr = 0
-            return [EmulatorReply(line: "ok"), EmulatorReply(line: "accepted", delay: behaviour.airtime)]
+            return [EmulatorReply(line: "ok"), EmulatorReply(line: "accepted", delay: options.airtime)]
         case "mac tx uncnf", "mac tx cnf":
             guard words.count == 5, let port = Int(words[3]), (1...223).contains(port),
                   let payload = Hex.bytes(words[4]), !payload.isEmpty
             else { return [EmulatorReply(line: "invalid_param")] }
             guard joined else { return [EmulatorReply(line: "not_joined")] }
-            let scripted = behaviour.scriptedSends.isEmpty ? nil : behaviour.scriptedSends.removeFirst()
-            switch scripted {
-            case .busy?: return [EmulatorReply(line: "busy")]
-            case .transmitError?: return [EmulatorReply(line: "ok"), EmulatorReply(line: "mac_err", delay: behaviour.airtime)]
-            case .noResult?: return [EmulatorReply(line: "ok")]
-            case .unplug?: return [EmulatorReply(line: "ok", unplugAfter: true)]
-            case nil:
+            switch options.nextSend() {
+            case .busy: return [EmulatorReply(line: "busy")]
+            case .transmitError: return [EmulatorReply(line: "ok"), EmulatorReply(line: "mac_err", delay: options.airtime)]
+            case .noResult: return [EmulatorReply(line: "ok")]
+            case .unplug: return [EmulatorReply(line: "ok", unplugAfter: true)]
+            case .sent:
                 transmissions.append(ModemEmulator.Transmission(payload: payload, frameCounter: upctr))
                 upctr += 1
-                return [EmulatorReply(line: "ok"), EmulatorReply(line: "mac_tx_ok", delay: behaviour.airtime)]
+                return [EmulatorReply(line: "ok"), EmulatorReply(line: "mac_tx_ok", delay: options.airtime)]
             }
         default:
             return [EmulatorReply(line: "invalid_param")]

@@ -10,6 +10,7 @@ struct RUI3Personality: ModemPersonality {
     var dataRate = 0
     var fCnt: UInt32 = 0
     private(set) var transmissions: [ModemEmulator.Transmission] = []
+    private(set) var joinRequests = 0
 
     /// - Parameter holdsKeys: OTAA keys kept from an earlier provisioning (`mac save`), as a
     ///   modem that was unplugged and plugged back has them; a joined modem always holds them.
@@ -27,7 +28,7 @@ struct RUI3Personality: ModemPersonality {
         [EmulatorReply(line: ""), EmulatorReply(line: text)]
     }
 
-    mutating func answer(_ command: String, behaviour: inout ModemEmulatorBehaviour) -> [EmulatorReply] {
+    mutating func answer(_ command: String, options: inout ModemEmulatorOptions) -> [EmulatorReply] {
         let parts = command.split(separator: "=", maxSplits: 1).map(String.init)
         let name = parts[0]
         let argument = parts.count == 2 ? parts[1] : nil
@@ -53,32 +54,30 @@ struct RUI3Personality: ModemPersonality {
             dataRate = value
             return status("OK")
         case ("AT+JOIN", _):
-            behaviour.joinRequests += 1
-            let denied = behaviour.deniedJoins > 0
-            if denied { behaviour.deniedJoins -= 1 }
+            joinRequests += 1
+            let denied = options.denyJoin()
             guard appKey != String(repeating: "0", count: 32), !denied else {
-                return status("OK") + [EmulatorReply(line: "+EVT:JOIN_FAILED_RX_TIMEOUT", delay: behaviour.airtime)]
+                return status("OK") + [EmulatorReply(line: "+EVT:JOIN_FAILED_RX_TIMEOUT", delay: options.airtime)]
             }
             joined = true
             devAddr = "260B4A7C"
             fCnt = 0
-            return status("OK") + [EmulatorReply(line: "+EVT:JOINED", delay: behaviour.airtime)]
+            return status("OK") + [EmulatorReply(line: "+EVT:JOINED", delay: options.airtime)]
         case ("AT+SEND", let argument?):
             let fields = argument.split(separator: ":").map(String.init)
             guard fields.count == 2, let port = Int(fields[0]), (1...223).contains(port), let payload = Hex.bytes(fields[1]), !payload.isEmpty else {
                 return status("AT_PARAM_ERROR")
             }
             guard joined else { return status("AT_NO_NETWORK_JOINED") }
-            let scripted = behaviour.scriptedSends.isEmpty ? nil : behaviour.scriptedSends.removeFirst()
-            switch scripted {
-            case .busy?: return status("AT_BUSY_ERROR")
-            case .transmitError?: return status("OK") + [EmulatorReply(line: "+EVT:SEND_CONFIRMED_FAILED(4)", delay: behaviour.airtime)]
-            case .noResult?: return status("OK")
-            case .unplug?: return [EmulatorReply(line: ""), EmulatorReply(line: "OK", unplugAfter: true)]
-            case nil:
+            switch options.nextSend() {
+            case .busy: return status("AT_BUSY_ERROR")
+            case .transmitError: return status("OK") + [EmulatorReply(line: "+EVT:SEND_CONFIRMED_FAILED(4)", delay: options.airtime)]
+            case .noResult: return status("OK")
+            case .unplug: return [EmulatorReply(line: ""), EmulatorReply(line: "OK", unplugAfter: true)]
+            case .sent:
                 transmissions.append(ModemEmulator.Transmission(payload: payload, frameCounter: fCnt))
                 fCnt += 1
-                return status("OK") + [EmulatorReply(line: "+EVT:TX_DONE", delay: behaviour.airtime)]
+                return status("OK") + [EmulatorReply(line: "+EVT:TX_DONE", delay: options.airtime)]
             }
         default:
             return status("AT_COMMAND_NOT_FOUND")

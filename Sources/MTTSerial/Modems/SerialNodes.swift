@@ -18,7 +18,9 @@ public enum SerialNodes {
     public static func check(_ spec: NodeSpec) throws(SpecError) {
         switch spec {
         case .serial(let text): _ = try SerialNodeSpec(parsing: text)
-        case .fakeModem(let name): _ = try emulatedKind(name)
+        case .fakeModem(let name, let options):
+            _ = try emulatedKind(name)
+            _ = try ModemEmulatorOptions(parsing: options, spec: spec.description)
         default: break
         }
     }
@@ -34,9 +36,9 @@ public enum SerialNodes {
         case .serial(let text):
             let serial = try SerialNodeSpec(parsing: text)
             return OpenedModem(link: try await ModemLinks.open(serial, timeouts: timeouts), emulator: nil, spec: serial)
-        case .fakeModem(let name):
+        case .fakeModem(let name, let options):
             let kind = try emulatedKind(name)
-            let emulator = try ModemEmulator(kind: kind)
+            let emulator = try ModemEmulator(kind: kind, options: try ModemEmulatorOptions(parsing: options, spec: spec.description))
             let serial = SerialNodeSpec(path: emulator.slavePath, modem: kind)
             return OpenedModem(link: try await ModemLinks.open(serial, timeouts: timeouts), emulator: emulator, spec: serial)
         default:
