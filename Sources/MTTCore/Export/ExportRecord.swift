@@ -1,5 +1,3 @@
-import GRDB
-
 /// One point of an export: a heard sample, or an attempt the network did not hear.
 public struct ExportRecord: Sendable, Hashable {
     public enum Status: String, Sendable {
@@ -88,25 +86,5 @@ public struct ExportFilter: Sendable, Hashable {
         self.until = until
         self.mode = mode
         self.session = session
-    }
-
-    /// SQL conditions on a time column and `sessions.mode`, with their arguments.
-    func sql(time column: String) -> (String, [Int64?], String?) {
-        ("\(column) >= ? AND \(column) <= ?", [since?.nanosecondsSinceEpoch ?? Int64.min, until?.nanosecondsSinceEpoch ?? Int64.max], mode?.rawValue)
-    }
-
-    /// The condition on `sessions` (mode and session), ANDed, with its arguments in order.
-    func sessionSQL() -> (String, [any DatabaseValueConvertible]) {
-        var condition = ""
-        var arguments: [any DatabaseValueConvertible] = []
-        if let mode {
-            condition += " AND sessions.mode = ?"
-            arguments.append(mode.rawValue)
-        }
-        if let session {
-            condition += " AND sessions.id = ?"
-            arguments.append(session)
-        }
-        return (condition, arguments)
     }
 }

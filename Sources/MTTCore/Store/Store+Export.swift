@@ -94,3 +94,26 @@ extension Store {
         }
     }
 }
+
+/// The store's reading of a filter: SQL conditions, kept with the queries that use them.
+extension ExportFilter {
+    /// SQL conditions on a time column and `sessions.mode`, with their arguments.
+    func sql(time column: String) -> (String, [Int64?], String?) {
+        ("\(column) >= ? AND \(column) <= ?", [since?.nanosecondsSinceEpoch ?? Int64.min, until?.nanosecondsSinceEpoch ?? Int64.max], mode?.rawValue)
+    }
+
+    /// The condition on `sessions` (mode and session), ANDed, with its arguments in order.
+    func sessionSQL() -> (String, [any DatabaseValueConvertible]) {
+        var condition = ""
+        var arguments: [any DatabaseValueConvertible] = []
+        if let mode {
+            condition += " AND sessions.mode = ?"
+            arguments.append(mode.rawValue)
+        }
+        if let session {
+            condition += " AND sessions.id = ?"
+            arguments.append(session)
+        }
+        return (condition, arguments)
+    }
+}
