@@ -52,7 +52,7 @@ public struct SyncRun: Sendable {
                 }
                 defer { claim.release() }
                 let context = SyncTargetContext(
-                    target: target, store: store, settings: settings, url: selection.url, experiment: selection.experiment,
+                    store: store, settings: settings, url: selection.url, experiment: selection.experiment,
                     policy: policy, transports: transports, secrets: secrets)
                 guard let upload = try target.prepare(context) else {
                     observer.finished(SyncSummary(target: target))

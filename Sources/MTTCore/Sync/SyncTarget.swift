@@ -10,8 +10,6 @@ public struct SyncTarget: RegisteredKind {
     public let displayName: String
     /// One line for `mtt sync --help`.
     public let help: String
-    /// The transport its requests go through.
-    public let transport: SyncTransportKind
     /// The kinds of record it takes, in upload order.
     public let queues: [SyncQueue]
     /// What `--url` (or `sync.url`) names for it, for help and messages.
@@ -22,11 +20,12 @@ public struct SyncTarget: RegisteredKind {
     let inDefaultRun: @Sendable (Config?) -> Bool
     /// Reads `--url`; nil when the text is not a place this target can send to.
     let parseURL: @Sendable (String) -> URL?
-    /// The upload for one run, or nil when nothing waits for it.
+    /// The upload for one run (its destination over the transport it takes from the context's
+    /// `SyncTransports`), or nil when nothing waits for it.
     let prepare: @Sendable (SyncTargetContext) throws -> (any SyncUpload)?
 
     init(
-        name: String, displayName: String, help: String, transport: SyncTransportKind, queues: [SyncQueue],
+        name: String, displayName: String, help: String, queues: [SyncQueue],
         urlForm: String = "an http:// or https:// URL", configKeys: [ConfigKey] = [],
         inDefaultRun: @escaping @Sendable (Config?) -> Bool = { _ in true },
         parseURL: @escaping @Sendable (String) -> URL? = HTTPURLText.url,
@@ -35,7 +34,6 @@ public struct SyncTarget: RegisteredKind {
         self.name = name
         self.displayName = displayName
         self.help = help
-        self.transport = transport
         self.queues = queues
         self.urlForm = urlForm
         self.configKeys = configKeys

@@ -2,7 +2,6 @@ import FoundationEssentials
 
 /// What a target's `prepare` may use to make its upload for one run.
 public struct SyncTargetContext: Sendable {
-    public var target: SyncTarget
     public var store: Store
     /// The layered configuration: the target's own keys (`sync.NAME.KEY`) are read here.
     public var settings: Config
@@ -31,7 +30,6 @@ public struct SecretReader: Sendable {
 
 /// One run's upload to one target (an `Uploader` with its destination and transport).
 public protocol SyncUpload: Sendable {
-    var target: SyncTarget { get }
     /// Runs until the queue is empty, the target stops the run, or `stopRequested` says so.
     func run(stopRequested: @escaping @Sendable () -> Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary
 }

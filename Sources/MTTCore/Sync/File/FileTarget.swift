@@ -10,7 +10,6 @@ extension SyncTarget {
             sample or fix) to the file [sync.file] path names (or the sync URL); in a sync of every \
             target only when that path is set.
             """,
-        transport: .file,
         queues: [.settledAttempts, .placedSamples, .allFixes],
         urlForm: "a file path",
         configKeys: [.syncFilePath],

@@ -12,7 +12,6 @@ extension SyncTarget {
             \(MapTheThingsLogin.variables.joined(separator: ", ")), or a file (sync.credentials_file, \
             default ~/.config/mtt/mapthethings, mode 600) with lines user = NAME, token = TOKEN, secret = SECRET.
             """,
-        transport: .http,
         queues: [.confirmedAttempts, .listenerSamples, .matchingTrackPoints],
         prepare: { context in
             let queued = try context.store.syncQueueCount(.mapthethings)

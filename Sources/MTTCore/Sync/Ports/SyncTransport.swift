@@ -1,6 +1,6 @@
 /// Carries a target's requests somewhere: MTTHTTP's `HTTPTransport` for HTTP targets, MTTSystem's
-/// `AppendingFile` for the file target, a database connection for a database. Each target names
-/// the transport it needs (`SyncTransportKind`); the uploader's ledger, retries and back-off are
+/// `AppendingFile` for the file target, a database connection for a database. A target takes the one
+/// it needs from `SyncTransports` in its `prepare`; the uploader's ledger, retries and back-off are
 /// the same whichever it is.
 public protocol SyncTransport<Request, Response>: Sendable {
     associatedtype Request: Sendable

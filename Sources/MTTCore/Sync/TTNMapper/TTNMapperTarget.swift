@@ -10,7 +10,6 @@ extension SyncTarget {
             Positions failing TTN Mapper's quality gate (fewer than 4 satellites, accuracy over 15 m, HDOP over 5) \
             are held back from the main map and go only with --experiment.
             """,
-        transport: .http,
         queues: [.heardSamples],
         prepare: { context in
             let destination = TTNMapperDestination(

@@ -9,8 +9,6 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
     public var transport: any SyncTransport<Destination.Request, Destination.Response>
     public var policy: SyncPolicy
 
-    public var target: SyncTarget { destination.target }
-
     public init(
         store: Store, destination: Destination, transport: any SyncTransport<Destination.Request, Destination.Response>,
         policy: SyncPolicy = SyncPolicy()
