@@ -52,9 +52,13 @@ struct MapTheThingsNodeTests {
     }
 
     @Test func aSendDroppedByTheBusyNodeIsAFailedAttempt() async throws {
-        // 2 s: the send after it must get its result within the same timeout on a busy machine.
+        // A node slower on the air than mtt waits (airtime 3 s, timeout 2 s): the first send is given
+        // up while its radio is still busy, so the node drops the second without a word. 2 s: the
+        // send after them must get its result within the same timeout on a busy machine.
         let fake = try await EmulatedNode.start(sendTimeout: 2)
-        await fake.emulator.occupyRadio()
+        await fake.emulator.configure { $0.airtime = 3 }
+        let givenUp = try await fake.node.send(Self.payload)
+        #expect(givenUp.outcome == .failed(reason: "no TX result within 2 s (the node reports only successes)"))
         let dropped = try await fake.node.send(Self.payload)
         guard case .failed(let reason) = dropped.outcome else {
             Issue.record("expected a failure, got \(dropped)")
@@ -62,10 +66,12 @@ struct MapTheThingsNodeTests {
         }
         #expect(reason == "no TX result within 2 s (the node reports only successes)")
         #expect(await fake.emulator.droppedSends == 1)
-        await fake.emulator.freeRadio()
+        // The first transmission's late result (ble_seq 1) must not settle a later send.
+        #expect(await eventually { await fake.emulator.transmissions.count == 1 }, "the first transmission ends")
+        await fake.emulator.configure { $0.airtime = 0.05 }
         // The next one goes through, with the next ble_seq.
         let next = try await fake.node.send(Self.payload)
-        #expect(next.sequence == 2 && next.outcome == .confirmed(frameCounter: 0))
+        #expect(next.sequence == 3 && next.outcome == .confirmed(frameCounter: 1))
         await fake.node.close()
     }
 

@@ -91,16 +91,6 @@ public actor NodeEmulator {
         bearer?.close()
     }
 
-    /// Keeps the radio busy until `freeRadio()`, as a transmission mtt did not ask for would (another
-    /// app, a send mtt gave up on): a send arriving meanwhile is dropped without a word.
-    public func occupyRadio() {
-        inFlight = true
-    }
-
-    public func freeRadio() {
-        inFlight = false
-    }
-
     /// A characteristic's value as the node holds it (EUIs LSB first, as written over the air).
     public func storedValue(_ characteristic: BluetoothUUID) -> [UInt8]? {
         table.valueHandle(of: characteristic).flatMap { table[$0]?.value }

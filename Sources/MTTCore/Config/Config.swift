@@ -97,9 +97,15 @@ public struct Config: Sendable {
             guard n > 0 || (n == 0 && key.allowsZero) else {
                 throw fail("must be a length of time \(key.allowsZero ? "of 0 or more" : "above 0"), not \(n.plainText)")
             }
+            guard n <= DurationText.longest else { throw fail("must be a length of time up to 100 years") }
             return value
         case (.duration, .text(let s)):
-            guard let seconds = DurationText.seconds(s), seconds >= 0 else { throw fail("must be a length of time such as 12s, 10m or 2h, not \(s)") }
+            let seconds: Double
+            do throws(TimeTextError) {
+                seconds = try DurationText.parse(s)
+            } catch {
+                throw fail(error.isTooLong ? "must be a length of time up to 100 years, not \(s)" : "must be a length of time such as 12s, 10m or 2h, not \(s)")
+            }
             return try checked(.number(seconds), for: key, at: place)
         case (.list, .list), (.flag, .flag):
             return value

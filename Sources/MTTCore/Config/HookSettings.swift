@@ -43,7 +43,7 @@ public enum HookSettings {
         func seconds(_ key: String) throws(ConfigError) -> Double? {
             guard let value = table[key]?.value else { return nil }
             switch value {
-            case .number(let n) where n >= 0: return n
+            case .number(let n) where n >= 0 && n <= DurationText.longest: return n
             case .text(let s):
                 if let n = DurationText.seconds(s), n >= 0 { return n }
             default: break

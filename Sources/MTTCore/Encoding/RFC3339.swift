@@ -77,7 +77,7 @@ public enum RFC3339 {
               b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
               let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, second < 61
         else { return nil }
         var i = 19
         var nanos: Int64 = 0
@@ -100,7 +100,7 @@ public enum RFC3339 {
             i += 1
         } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
             guard i + 6 == b.count, b[i + 3] == UInt8(ascii: ":"),
-                  let oh = number((i + 1)..<(i + 3)), let om = number((i + 4)..<(i + 6))
+                  let oh = number((i + 1)..<(i + 3)), let om = number((i + 4)..<(i + 6)), oh < 24, om < 60
             else { return nil }
             offsetSeconds = (oh * 3600 + om * 60) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
             i += 6
@@ -116,6 +116,18 @@ public enum RFC3339 {
         let (total, overflowAgain) = scaled.addingReportingOverflow(nanos)
         guard !overflow && !overflowAgain else { return nil }
         return Timestamp(nanosecondsSinceEpoch: total)
+    }
+}
+
+extension RFC3339 {
+    /// February 30 is no date: the parser refuses it rather than reading it as March 2.
+    @inline(__always)
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 }
 

@@ -7,9 +7,35 @@ import Glibc
 /// building them (TTN messages carry correlation ids, decoded payloads and more that mtt never
 /// stores). Nesting is limited so hostile input cannot exhaust the stack.
 struct JSONReader {
-    /// Not JSON, or not the JSON the caller expects: the caller falls back to `JSONDecoder`, which
-    /// words the error.
-    struct Mismatch: Error {}
+    /// Not JSON, or not the JSON the caller expects, in words a log line can carry: "not JSON", or
+    /// the field's path and what it should have been ("uplink_message.f_cnt is not an integer").
+    /// The path is put together only while the error travels out, so reading costs nothing for it.
+    struct Mismatch: Error, CustomStringConvertible {
+        /// What the value should have been ("a string"); nil when the text is not JSON at all.
+        let expected: String?
+        private(set) var path = ""
+
+        /// The text is not JSON.
+        init() { expected = nil }
+
+        /// The value is JSON but not the kind the caller reads.
+        init(expected: String) { self.expected = expected }
+
+        var isSyntax: Bool { expected == nil }
+
+        var description: String {
+            guard let expected else { return "not JSON" }
+            return path.isEmpty ? "the message is not \(expected)" : "\(path) is not \(expected)"
+        }
+
+        /// The same mismatch seen from the object or array that holds the value.
+        fileprivate func within(_ step: String) -> Self {
+            guard !isSyntax else { return self }
+            var outer = self
+            outer.path = path.isEmpty || path.hasPrefix("[") ? step + path : step + "." + path
+            return outer
+        }
+    }
 
     static let maximumDepth = 64
 
@@ -24,12 +50,24 @@ struct JSONReader {
     }
 
     /// Reads a whole document with `body`, then checks that nothing but whitespace follows.
+    /// A value of the wrong kind in a document that is not JSON further on is "not JSON", as a
+    /// parser that reads the whole document before its fields would say.
     @discardableResult
     static func read<T>(_ source: [UInt8], _ body: (inout JSONReader) throws(Mismatch) -> T) throws(Mismatch) -> T {
         try source.withUnsafeBufferPointer { buffer throws(Mismatch) in
             var reader = JSONReader(buffer)
             reader.skipWhitespace()
-            let value = try body(&reader)
+            let value: T
+            do throws(Mismatch) {
+                value = try body(&reader)
+            } catch where !error.isSyntax {
+                var whole = JSONReader(buffer)
+                whole.skipWhitespace()
+                try whole.skip()
+                whole.skipWhitespace()
+                guard whole.index == buffer.count else { throw Mismatch() }
+                throw error
+            }
             reader.skipWhitespace()
             guard reader.index == buffer.count else { throw Mismatch() }
             return value
@@ -44,7 +82,7 @@ struct JSONReader {
     @discardableResult
     mutating func object(_ member: (JSONText, inout JSONReader) throws(Mismatch) -> Void) throws(Mismatch) -> Bool {
         if try null() { return false }
-        guard current == UInt8(ascii: "{") else { throw Mismatch() }
+        guard current == UInt8(ascii: "{") else { throw Mismatch(expected: "an object") }
         try enter()
         index += 1
         skipWhitespace()
@@ -62,7 +100,11 @@ struct JSONReader {
             index += 1
             skipWhitespace()
             let before = index
-            try member(key, &self)
+            do throws(Mismatch) {
+                try member(key, &self)
+            } catch {
+                throw error.within(key.string ?? "?")
+            }
             // A member the caller did not read is skipped here.
             if index == before { try skip() }
             skipWhitespace()
@@ -81,7 +123,7 @@ struct JSONReader {
     @discardableResult
     mutating func array(_ element: (inout JSONReader) throws(Mismatch) -> Void) throws(Mismatch) -> Bool {
         if try null() { return false }
-        guard current == UInt8(ascii: "[") else { throw Mismatch() }
+        guard current == UInt8(ascii: "[") else { throw Mismatch(expected: "an array") }
         try enter()
         index += 1
         skipWhitespace()
@@ -90,10 +132,16 @@ struct JSONReader {
             depth -= 1
             return true
         }
+        var position = 0
         while true {
             skipWhitespace()
             let before = index
-            try element(&self)
+            do throws(Mismatch) {
+                try element(&self)
+            } catch {
+                throw error.within("[\(position)]")
+            }
+            position += 1
             if index == before { try skip() }
             skipWhitespace()
             switch current {
@@ -109,6 +157,7 @@ struct JSONReader {
 
     mutating func string() throws(Mismatch) -> String? {
         try text { text throws(Mismatch) in
+            // Codable's reading too: text that is not UTF-8 makes the message not JSON.
             guard let string = text.string else { throw Mismatch() }
             return string
         }
@@ -117,7 +166,7 @@ struct JSONReader {
     /// A string value read where it stands, for text that becomes something else (a time): nil for null.
     mutating func text<T>(_ read: (JSONText) throws(Mismatch) -> T) throws(Mismatch) -> T? {
         if try null() { return nil }
-        guard current == UInt8(ascii: "\"") else { throw Mismatch() }
+        guard current == UInt8(ascii: "\"") else { throw Mismatch(expected: "a string") }
         return try read(try scanString())
     }
 
@@ -127,19 +176,29 @@ struct JSONReader {
             try expect("true")
             return true
         }
+        guard current == UInt8(ascii: "f") else { throw Mismatch(expected: "true or false") }
         try expect("false")
         return false
     }
 
     mutating func double() throws(Mismatch) -> Double? {
         if try null() { return nil }
+        guard current == UInt8(ascii: "-") || current?.isDigit == true else { throw Mismatch(expected: "a number") }
         return try number().value
     }
 
-    /// An integer field: a number without fraction or exponent that fits `T`.
+    /// An integer field: a number with an integer value that fits `T`.
     mutating func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(Mismatch) -> T? {
         if try null() { return nil }
-        guard let integer = try number().integer, let exact = T(exactly: integer) else { throw Mismatch() }
+        guard current == UInt8(ascii: "-") || current?.isDigit == true else { throw Mismatch(expected: "an integer") }
+        let number = try number()
+        // 125000.0 and 1.25e5 are integers too, as JSONDecoder reads them (the fuzzer found the difference).
+        guard number.integer != nil || number.value.rounded(.towardZero) == number.value else {
+            throw Mismatch(expected: "an integer")
+        }
+        guard let exact = number.integer.flatMap({ T(exactly: $0) }) ?? T(exactly: number.value) else {
+            throw Mismatch(expected: "an integer from \(T.min) to \(T.max)")
+        }
         return exact
     }
 

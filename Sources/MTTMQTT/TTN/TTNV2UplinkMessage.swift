@@ -1,6 +1,7 @@
 /// The legacy TTN v2 uplink message (shut down 2021; still in old captures and self-hosted stacks).
-struct TTNV2UplinkMessage: Decodable {
-    struct Metadata: Decodable {
+/// Read by `init(reading:)`; `Decodable` is the reference the differential test holds that reader to.
+struct TTNV2UplinkMessage: Codable {
+    struct Metadata: Codable {
         var time: String?
         /// MHz
         var frequency: Double?
@@ -12,7 +13,7 @@ struct TTNV2UplinkMessage: Decodable {
         var gateways: [Gateway]?
     }
 
-    struct Gateway: Decodable {
+    struct Gateway: Codable {
         var gtw_id: String?
         var gtw_eui: String?
         var timestamp: UInt32?

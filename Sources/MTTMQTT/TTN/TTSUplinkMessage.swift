@@ -1,7 +1,9 @@
 import MTTCore
 
 /// The Things Stack (v3) uplink message as its MQTT server publishes it (SPEC.md section 3).
-/// Every field is optional: TTS leaves out fields whose value is 0, "" or false.
+/// Every field is optional: TTS leaves out fields whose value is 0, "" or false. Read by
+/// `init(reading:)`, written by `UplinkEncoder`; `Decodable` is the reference the differential test
+/// holds the reader to.
 struct TTSUplinkMessage: Codable {
     /// A time field, read as the message is read: RFC 3339 text that parses becomes a timestamp
     /// without a String in between (four per uplink); other text is kept for the error.

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Glibc
 import MTTCore
 
@@ -22,28 +21,21 @@ public enum UplinkDecoder {
     /// - Parameter arrival: when mtt received the message; the uplink's time when the message
     ///   carries none at all (the TTS documentation's own example has neither `received_at`).
     public static func decode(_ payload: [UInt8], arrival: Timestamp = .now()) throws(UplinkDecodeError) -> UplinkDecoding {
-        // The fast path reads current TTS messages; anything else (v2, a wrong type, broken JSON)
-        // goes through JSONDecoder, which also words the errors.
-        if let v3 = try? JSONReader.read(payload, { r throws(JSONReader.Mismatch) in try TTSUplinkMessage(reading: &r) }),
-           v3.end_device_ids != nil {
-            return try decoding(v3, arrival: arrival)
-        }
-        let data = Data(payload)
-        let decoder = JSONDecoder()
+        // One pass for v3; only a message without its end_device_ids is read again as v2.
         let v3: TTSUplinkMessage
-        do {
-            v3 = try decoder.decode(TTSUplinkMessage.self, from: data)
+        do throws(JSONReader.Mismatch) {
+            v3 = try JSONReader.read(payload) { r throws(JSONReader.Mismatch) in try TTSUplinkMessage(reading: &r) }
         } catch {
-            throw UplinkDecodeError(description: reason(error))
+            throw UplinkDecodeError(description: error.description)
         }
         if v3.end_device_ids != nil {
             return try decoding(v3, arrival: arrival)
         }
         let v2: TTNV2UplinkMessage
-        do {
-            v2 = try decoder.decode(TTNV2UplinkMessage.self, from: data)
+        do throws(JSONReader.Mismatch) {
+            v2 = try JSONReader.read(payload) { r throws(JSONReader.Mismatch) in try TTNV2UplinkMessage(reading: &r) }
         } catch {
-            throw UplinkDecodeError(description: reason(error))
+            throw UplinkDecodeError(description: error.description)
         }
         guard v2.dev_id != nil, v2.metadata != nil || v2.counter != nil else { return .notAnUplink }
         return .uplink(try uplink(v2))
@@ -231,22 +223,5 @@ public enum UplinkDecoder {
         guard let text, !text.isEmpty else { return [] }
         guard let bytes = Base64.decode(text) else { throw UplinkDecodeError(description: "the payload is not base64") }
         return bytes
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.typeMismatch(let type, let context):
-            return "\(path(context)) is not a \(type)"
-        case DecodingError.dataCorrupted(let context):
-            return context.codingPath.isEmpty ? "not JSON" : "\(path(context)) is malformed"
-        case DecodingError.valueNotFound(_, let context):
-            return "\(path(context)) is null"
-        default:
-            return "not JSON"
-        }
-    }
-
-    private static func path(_ context: DecodingError.Context) -> String {
-        context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
     }
 }

@@ -11,25 +11,31 @@ struct MapQuery: Sendable, Hashable {
 
     /// Reads the query items a request carries; unknown names are refused too (a typo would
     /// otherwise show everything).
-    init(_ items: [(name: String, value: String)], allowing extra: Set<String> = []) throws(Invalid) {
+    init(_ items: [(name: String, value: String)], allowing extra: Set<String> = [], now: Timestamp = .now()) throws(Invalid) {
+        var since: String?
+        var until: String?
+        var seen: Set<String> = []
         for (name, value) in items {
+            // Which of two would count is a guess either way: say so instead.
+            guard seen.insert(name).inserted else { throw Invalid(description: "\(name) is given twice") }
             switch name {
             case "session":
                 guard let id = Int64(value), id > 0 else { throw Invalid(description: "session must be a session number, not \(value)") }
                 filter.session = id
-            case "since", "until":
-                guard let time = RFC3339.parse(value) else {
-                    throw Invalid(description: "\(name) must be an RFC 3339 time such as 2026-06-21T08:00:00Z, not \(value)")
-                }
-                if name == "since" { filter.since = time } else { filter.until = time }
+            case "since":
+                since = value
+            case "until":
+                until = value
             case _ where extra.contains(name):
                 continue
             default:
                 throw Invalid(description: "unknown parameter \(name) (session, since, until)")
             }
         }
-        if let since = filter.since, let until = filter.until, until < since {
-            throw Invalid(description: "until is before since")
+        do throws(TimeTextError) {
+            try filter.setWindow(since: since, until: until, now: now)
+        } catch {
+            throw Invalid(description: error.description)
         }
     }
 }

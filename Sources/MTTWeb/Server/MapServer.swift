@@ -48,6 +48,7 @@ public final class MapServer: Sendable {
         }
         let known = ["/", "/api/status", "/api/sessions", "/api/samples.geojson", "/api/track.geojson", "/api/gateways", "/api/events", "/metrics"]
         guard known.contains(request.path) else { return .text(404, "no such page: \(request.path)\n") }
+        if request.query.count(where: { $0.name == "token" }) > 1 { return .text(400, "token is given twice\n") }
         guard access.allows(authorization: request.headers["authorization"], queryToken: request.query("token")) else {
             return .whole(
                 status: 401, type: "text/plain; charset=utf-8",

@@ -42,10 +42,11 @@ struct Events: AsyncParsableCommand {
         }
         let start: Timestamp?
         if let since {
-            guard let time = SinceText.time(since, now: .now()) else {
-                throw ValidationError("--since takes an RFC 3339 time (2026-06-21T08:00:00Z) or a length of time ago (6h, 2d), not \(since)")
+            do throws(TimeTextError) {
+                start = try SinceText.parse(since, now: .now())
+            } catch {
+                throw ValidationError("--since takes an RFC 3339 time (2026-06-21T08:00:00Z) or a length of time ago (6h, 2d): \(error)")
             }
-            start = time
         } else {
             start = nil
         }

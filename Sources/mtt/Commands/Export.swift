@@ -20,11 +20,7 @@ struct Export: ParsableCommand {
     @Option(help: ArgumentHelp("The file to write (default: stdout).", valueName: "file"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Only records from this time on (RFC 3339, e.g. 2026-06-21T10:00:00Z).", valueName: "time"))
-    var since: String?
-
-    @Option(help: ArgumentHelp("Only records up to this time (RFC 3339).", valueName: "time"))
-    var until: String?
+    @OptionGroup var window: TimeWindowOptions
 
     @Option(help: "Only sessions of this mode: active, matching, listener or imported.")
     var mode: CollectionMode?
@@ -32,14 +28,14 @@ struct Export: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
-        for (name, value) in [("--since", since), ("--until", until)] {
-            if let value, RFC3339.parse(value) == nil { throw ValidationError("\(name) takes an RFC 3339 time such as 2026-06-21T10:00:00Z") }
-        }
+        _ = try window.filter()
     }
 
     func run() throws {
         let store = try database.openStore(.readOnly)
-        let filter = ExportFilter(since: since.flatMap(RFC3339.parse), until: until.flatMap(RFC3339.parse), mode: mode)
+        var filter = try window.filter()
+        filter.mode = mode
+        try window.checkSession(in: store)
         if let out, store.isOwnFile(out) {
             throw RuntimeFailure("--out \(out) is the database or one of its files; mtt will not overwrite it")
         }

@@ -15,11 +15,7 @@ struct Report: ParsableCommand {
     @Option(help: ArgumentHelp("The HTML file to write.", valueName: "file.html"))
     var out: String
 
-    @Option(help: ArgumentHelp("Only this session.", valueName: "n"))
-    var session: Int64?
-
-    @Option(help: ArgumentHelp("Only records from this time on (RFC 3339).", valueName: "time"))
-    var since: String?
+    @OptionGroup var window: TimeWindowOptions
 
     @Option(help: ArgumentHelp("Map tiles when online: a URL with {z}/{x}/{y}, or none (default OpenStreetMap).", valueName: "url"))
     var tiles: String?
@@ -27,16 +23,14 @@ struct Report: ParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func validate() throws {
-        if session != nil && since != nil { throw ValidationError("give --session or --since, not both") }
-        if let since, RFC3339.parse(since) == nil { throw ValidationError("--since takes an RFC 3339 time such as 2026-06-21T10:00:00Z") }
-        if let session, session < 1 { throw ValidationError("--session takes a session number (mtt status counts them)") }
+        _ = try window.filter()
         do { _ = try MapServing.tileTemplate(tiles) } catch { throw ValidationError("--tiles \(error.reason)") }
     }
 
     func run() throws {
         let store = try database.openStore(.readOnly)
         if store.isOwnFile(out) { throw RuntimeFailure("--out \(out) is the database or one of its files; mtt will not overwrite it") }
-        if let session, try store.session(session) == nil { throw RuntimeFailure("there is no session \(session) in \(store.path)") }
+        try window.checkSession(in: store)
         let assets: MapAssets
         do {
             assets = try MapAssets.load(tiles: try MapServing.tileTemplate(tiles))
@@ -44,7 +38,7 @@ struct Report: ParsableCommand {
             throw RuntimeFailure("\(error)")
         }
         let sink = try TextSink(path: out)
-        let count = try MapReport.write(store, filter: ExportFilter(since: since.flatMap(RFC3339.parse), session: session), assets: assets, to: sink)
+        let count = try MapReport.write(store, filter: try window.filter(), assets: assets, to: sink)
         try sink.close()
         Console.error("mtt: wrote \(count) samples to \(out)")
     }

@@ -45,8 +45,12 @@ struct StoredUplinkFetchOptions: ParsableArguments {
         options.fetchDevice = settings.list(.fetchDevices)
         options.since = settings.text(.fetchSince)
         options.apiKeyFile = settings.text(.fetchAPIKeyFile)
-        if options.sinceTime(now: .now()) == nil {
-            throw settings.refuse(.fetchSince, "takes an RFC 3339 time (2026-06-21T08:00:00Z) or a length of time ago (6h, 2d), not \(options.since ?? "")")
+        if let since = options.since {
+            do throws(TimeTextError) {
+                _ = try SinceText.parse(since, now: .now())
+            } catch {
+                throw settings.refuse(.fetchSince, "takes an RFC 3339 time (2026-06-21T08:00:00Z) or a length of time ago (6h, 2d): \(error)")
+            }
         }
         if let ttnURL = options.ttnURL {
             guard HTTPURLText.url(ttnURL) != nil else {
