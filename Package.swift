@@ -37,6 +37,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // glibc's <malloc.h>, for mallopt.
         .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "CSpawn"),
 
         // The domain, the store, the runs and the ports: no C library but SQLite, through GRDB (its
         // GRDBSQLite module is the same libsqlite3, for the rows MTTCore binds itself).
@@ -53,7 +54,7 @@ let package = Package(
         .target(name: "MTTGPS", dependencies: ["MTTCore", "CGPS"]),
         .target(name: "MTTHTTP", dependencies: ["MTTCore", "COpenSSL"]),
         // The service manager: sd_notify (ready, watchdog, status, stopping) and the journal.
-        .target(name: "MTTSystem", dependencies: ["MTTCore", "CSystemd", "CMalloc"]),
+        .target(name: "MTTSystem", dependencies: ["MTTCore", "CSystemd", "CMalloc", "CSpawn"]),
         .target(name: "MTTConfigFile", dependencies: ["MTTCore", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(
             name: "MTTWeb",

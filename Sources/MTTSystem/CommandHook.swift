@@ -1,14 +1,19 @@
+import CSpawn
 import FoundationEssentials
 import Glibc
 import MTTCore
 import Synchronization
 
-/// The hook programs running now, so that mtt can end them when it ends.
-private let runningCommands = Mutex<Set<pid_t>>([])
+/// The hook programs running now, each the leader of its own process group, so that mtt can end
+/// them and whatever they started when it ends; once it has, no new one starts.
+private let runningCommands = Mutex<(pids: Set<pid_t>, stopped: Bool)>(([], false))
 
 /// A hook that runs a program, without a shell: the event as one JSON line on its standard input
 /// and as `MTT_EVENT_*` variables; its output is discarded, the end of its error output kept for
-/// the failure message. A program still running after `timeout` seconds is killed.
+/// the failure message. A program still running after `timeout` seconds is killed with everything
+/// it started. It starts as a program started from a shell would: every signal at its default and
+/// none blocked (mtt ignores SIGPIPE and its threads block the stop signals; a child inheriting
+/// that could not be stopped by `kill`), in a process group of its own.
 public struct CommandHook: HookDelivery {
     public let arguments: [String]
     public let timeout: Double
@@ -22,10 +27,13 @@ public struct CommandHook: HookDelivery {
         public var description: String
     }
 
-    /// Kills the hook programs still running (at the end of a run, after their grace): none is
-    /// left behind when mtt exits.
+    /// Kills the hook programs still running and what they started (at the end of a run, after
+    /// their grace): none is left behind when mtt exits.
     public static func stopAll() {
-        for pid in runningCommands.withLock({ $0 }) { kill(pid, SIGKILL) }
+        runningCommands.withLock { running in
+            running.stopped = true
+            for pid in running.pids { kill(-pid, SIGKILL) }
+        }
     }
 
     public func deliver(_ event: FieldEvent) async throws {
@@ -66,51 +74,92 @@ public struct CommandHook: HookDelivery {
         posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+        // Nothing of mtt's but these three: a descriptor a hook kept (a socket, the pipe a parent
+        // watches for mtt's end) would outlive mtt with it.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for p in argv { free(p) }
             for p in envp { free(p) }
         }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noneBlocked = sigset_t()
+        sigemptyset(&noneBlocked)
+        posix_spawnattr_setsigmask(&attributes, &noneBlocked)
+        // Caught signals go back to their default at exec anyway; ignored ones would stay ignored.
+        // All of them: glibc would otherwise hand its own two (32 and 33) to the program ignored.
+        var toDefault = sigset_t()
+        sigfillset(&toDefault)
+        posix_spawnattr_setsigdefault(&attributes, &toDefault)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        // Started under the lock that `stopAll` takes: a program is either known to it or never started.
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, program, &actions, nil, argv, envp)
+        let spawned = runningCommands.withLock { running -> Int32? in
+            guard !running.stopped else { return nil }
+            let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
+            if spawned == 0 { running.pids.insert(pid) }
+            return spawned
+        }
         close(stdinPipe[0])
         close(stderrPipe[1])
+        guard let spawned else { throw Failure(description: "not started: mtt is ending") }
         guard spawned == 0 else { throw Failure(description: "cannot run \(program): \(String(cString: strerror(spawned)))") }
-        runningCommands.withLock { _ = $0.insert(pid) }
-        defer { runningCommands.withLock { _ = $0.remove(pid) } }
+        defer { runningCommands.withLock { _ = $0.pids.remove(pid) } }
 
         _ = fcntl(stderrPipe[0], F_SETFL, fcntl(stderrPipe[0], F_GETFL) | O_NONBLOCK)
         var errorTail: [UInt8] = []
-        func readErrors() {
-            var buffer = [UInt8](repeating: 0, count: 4096)
+        var errorBytes = 0
+        var errorsOpen = true
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        /// Reads what the pipe holds; false once the program (and all it started) closed it.
+        func readErrors() -> Bool {
             while true {
                 let n = buffer.withUnsafeMutableBytes { read(stderrPipe[0], $0.baseAddress, $0.count) }
-                guard n > 0 else { return }
-                errorTail = Array((errorTail + buffer[..<n]).suffix(512))
+                if n == 0 { return false }
+                if n < 0 { return errno == EAGAIN || errno == EINTR }
+                errorBytes += n
+                errorTail.append(contentsOf: buffer[max(0, n - Self.errorTailSize)..<n])
+                if errorTail.count > 2 * Self.errorTailSize { errorTail.removeFirst(errorTail.count - Self.errorTailSize) }
             }
         }
         let deadline = ContinuousClock.now + .seconds(timeout)
         var status: Int32 = 0
         while true {
-            readErrors()
+            // Waits on the pipe, not on a timer: a program that writes much to stderr is never
+            // held up by mtt (draining every 10 ms capped it at a pipe's 64 KiB per turn).
+            if errorsOpen {
+                var waiting = pollfd(fd: stderrPipe[0], events: Int16(POLLIN), revents: 0)
+                _ = poll(&waiting, 1, 10)
+                errorsOpen = readErrors()
+            } else {
+                usleep(10_000)
+            }
             let done = waitpid(pid, &status, WNOHANG)
             if done == pid { break }
             if done < 0 && errno != EINTR { throw Failure(description: "lost \(program): \(String(cString: strerror(errno)))") }
             if ContinuousClock.now >= deadline {
-                kill(pid, SIGKILL)
+                kill(-pid, SIGKILL)
                 while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 throw Failure(description: "\(program) killed after \(timeout.plainText) s")
             }
-            usleep(10_000)
         }
-        readErrors()
+        if errorsOpen { _ = readErrors() }
+        // What the program left running in its group (a shell's `sleep &`) ends with it.
+        kill(-pid, SIGKILL)
         // WIFEXITED and WEXITSTATUS, which the Glibc module does not bring as functions.
         let signal = status & 0x7f, code = (status >> 8) & 0xff
         if signal != 0 { throw Failure(description: "\(program) ended by signal \(signal)") }
         if code != 0 {
-            let last = String(decoding: errorTail, as: UTF8.self).split(separator: "\n").last.map { ": " + $0 } ?? ""
-            throw Failure(description: "\(program) exited with status \(code)\(last)")
+            let last = String(decoding: errorTail.suffix(Self.errorTailSize), as: UTF8.self).split(separator: "\n").last.map { ": " + $0 } ?? ""
+            let cut = errorBytes > Self.errorTailSize ? " (the last line of \(errorBytes) bytes of error output)" : ""
+            throw Failure(description: "\(program) exited with status \(code)\(last)\(cut)")
         }
     }
+
+    /// How much of a program's error output is kept for the failure message.
+    static let errorTailSize = 512
 }

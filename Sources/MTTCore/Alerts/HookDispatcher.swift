@@ -31,6 +31,7 @@ public final class HookDispatcher: Sendable {
     private let count: Int
     private let deliveries: [any HookDelivery]
     private let inFlight = Mutex(0)
+    private let stopped = Atomic(false)
     private let logger = Logger(label: "mtt.hooks")
 
     /// `delivery` makes each rule's sender (the command line knows the adapters).
@@ -44,6 +45,7 @@ public final class HookDispatcher: Sendable {
 
     /// Offers `event` to every hook; returns at once.
     public func offer(_ event: FieldEvent) {
+        guard !stopped.load(ordering: .relaxed) else { return }
         for index in 0..<count {
             let start = hooks.withLock { hooks -> Bool in
                 var hook = hooks[index]
@@ -74,11 +76,28 @@ public final class HookDispatcher: Sendable {
     /// Offers `event` once every hook's queue has room: for a replay, which must not lose events
     /// to its own speed. A run never waits (`offer`).
     public func offerWhenRoom(_ event: FieldEvent) async {
-        while hooks.withLock({ $0.contains { $0.waiting.count >= $0.gate.rule.queue } }) {
+        while !stopped.load(ordering: .relaxed), hooks.withLock({ $0.contains { $0.waiting.count >= $0.gate.rule.queue } }) {
             try? await Task.sleep(for: .milliseconds(5))
         }
         offer(event)
     }
+
+    /// Takes no more events and forgets those waiting (a stop request: the deliveries under way
+    /// are the caller's to end); returns how many were waiting. They stay in the database.
+    @discardableResult
+    public func stop() -> Int {
+        stopped.store(true, ordering: .relaxed)
+        return hooks.withLock { hooks in
+            var forgotten = 0
+            for index in hooks.indices {
+                forgotten += hooks[index].waiting.count
+                hooks[index].waiting.removeAll()
+            }
+            return forgotten
+        }
+    }
+
+    public var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
     /// Each hook's counts, in the order of the rules.
     public var counts: [(rule: HookRule, counts: Counts)] {

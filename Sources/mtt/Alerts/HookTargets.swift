@@ -24,6 +24,8 @@ enum HookTargets {
     /// The events stay in the database for `mtt events` either way.
     static func windDown(_ hooks: HookDispatcher, within seconds: Double, after what: String) async {
         guard await !hooks.settle(within: seconds) else { return }
+        // Forget the waiting events first: ending a program would otherwise start the next.
+        hooks.stop()
         CommandHook.stopAll()
         Console.error("mtt: hooks still busy \(seconds.plainText) s \(what) were ended (the events stay in the database: mtt events)")
     }

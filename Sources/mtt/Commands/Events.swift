@@ -65,11 +65,25 @@ struct Events: AsyncParsableCommand {
         // `heard`), some megabytes, which --type and --since narrow.
         var events: [FieldEvent] = []
         try store.forEachEvent(since: start, session: session, types: types, mapURL: settings.alertRules.mapURL) { events.append($0) }
-        for event in events { await dispatcher.offerWhenRoom(event) }
-        let count = events.count
+        // A stop request ends the replay and the hook programs at once: they run in process
+        // groups of their own, so a terminal's Ctrl-C reaches only mtt.
+        let interrupts = InterruptWatch {
+            dispatcher.stop()
+            CommandHook.stopAll()
+        }
+        defer { interrupts.cancel() }
+        var offered = 0
+        for event in events where !dispatcher.isStopped {
+            await dispatcher.offerWhenRoom(event)
+            offered += 1
+        }
         // A replay offers events faster than a drive did: wait for the hooks to take them all.
         await HookTargets.windDown(dispatcher, within: 300, after: "after the replay")
-        Console.error("mtt: \(count) event(s) replayed")
+        if dispatcher.isStopped {
+            Console.error("mtt: stopped; the hooks were offered \(offered) of \(events.count) event(s), the programs running were ended")
+        } else {
+            Console.error("mtt: \(events.count) event(s) replayed")
+        }
         for line in HookTargets.report(dispatcher) { Console.error("mtt: " + line) }
     }
 }
