@@ -35,6 +35,13 @@ public final class HeadlessBrowser: @unchecked Sendable {
         return false
     }
 
+    /// Moves the mouse to the page's point (x, y) through DevTools' input events: what a user's
+    /// pointer does, so the page's own handlers (Leaflet's tooltips) run.
+    public func hover(x: Double, y: Double) async throws {
+        let result = try await ChildProcess.run("/usr/bin/python3", [Self.script, String(port), "hover", "\(x),\(y)"])
+        guard result.status == 0 else { throw BrowserError(reason: result.stderr) }
+    }
+
     public func screenshot(to path: String) async throws {
         let result = try await ChildProcess.run("/usr/bin/python3", [Self.script, String(port), "shot", path])
         guard result.status == 0 else { throw BrowserError(reason: result.stderr) }

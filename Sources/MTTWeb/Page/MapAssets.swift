@@ -33,19 +33,20 @@ public struct MapAssets: Sendable {
         throw Missing(description: "Leaflet is not installed (the map draws with Debian's copy): sudo apt install libjs-leaflet")
     }
 
-    /// The page's settings, as a script.
+    /// The page's settings, as JSON for a data block (`MapPage.dataBlock`).
     var configuration: String {
         let tiles = self.tiles.map(JSONString.quoted) ?? "null"
         // The bands come from MTTCore, as every export's colours do: the page has no copy of its own.
         let bands = SignalBand.allCases.map { "[\(JSONString.quoted($0.hexColor)), \(JSONString.quoted($0.label))]" }.joined(separator: ", ")
-        return "window.MTT_CONFIG = {\"tiles\": \(tiles), \"attribution\": \(JSONString.quoted(attribution)), \"bands\": [\(bands)]};"
+        return "{\"tiles\": \(tiles), \"attribution\": \(JSONString.quoted(attribution)), \"bands\": [\(bands)]}"
     }
 
-    /// The page as the server sends it: Leaflet, the script and the style by their fixed paths.
+    /// The page as the server sends it: Leaflet, the script and the style by their fixed paths,
+    /// the settings as data; it goes out with `MapPage.servedPolicy`.
     var servedPage: String {
         MapPage.html(title: "mtt coverage", .init(
             head: #"<link rel="stylesheet" href="leaflet/leaflet.css"><link rel="stylesheet" href="app.css">"#,
-            scripts: #"<script src="leaflet/leaflet.js"></script><script>\#(MapPage.scriptSafe(configuration))</script><script src="app.js"></script>"#))
+            scripts: MapPage.dataBlock("mtt-config", configuration) + #"<script src="leaflet/leaflet.js"></script><script src="app.js"></script>"#))
     }
 
     /// A static file of the page by its path, or nil: the whole table.

@@ -50,4 +50,30 @@ enum MapPage {
     static func scriptSafe(_ text: String) -> String {
         text.replacingOccurrences(of: "</", with: "<\\/")
     }
+
+    /// JSON the page's script reads (`block(id)`): a data block, which no policy needs to let run.
+    static func dataBlock(_ id: String, _ json: String) -> String {
+        "<script type=\"application/json\" id=\"\(id)\">\(jsonSafe(json))</script>"
+    }
+
+    /// JSON that can stand in a data block: `<` only occurs inside its strings, where `\u003c`
+    /// reads the same, so neither `</script>` nor `<!--` can change how the block is parsed.
+    static func jsonSafe(_ json: String) -> String {
+        json.replacingOccurrences(of: "<", with: "\\u003c")
+    }
+
+    /// The served page's Content-Security-Policy: only its own scripts run (no inline script, no
+    /// inline event handler: a gateway id that slipped into the page as markup could do nothing),
+    /// it talks only to its server, and images (map tiles) may come from anywhere.
+    static let servedPolicy = policy(scripts: "'self'", styles: "'self'") + "; connect-src 'self'; frame-ancestors 'none'"
+
+    /// A report's policy, in a `<meta>`: its scripts and styles are inline, each carrying `nonce`
+    /// (made for this file), so an inline handler or an injected script without it does not run.
+    static func reportPolicy(nonce: String) -> String {
+        policy(scripts: "'nonce-\(nonce)'", styles: "'nonce-\(nonce)'")
+    }
+
+    private static func policy(scripts: String, styles: String) -> String {
+        "default-src 'none'; script-src \(scripts); style-src \(styles); img-src 'self' data: https: http:; base-uri 'none'; form-action 'none'"
+    }
 }

@@ -1,11 +1,17 @@
 /// The map page's script: plain JavaScript over Leaflet, the same for `mtt serve` (data from the
-/// API, live through Server-Sent Events) and `mtt report` (data inlined as `MTT_DATA`).
+/// API, live through Server-Sent Events) and `mtt report` (data inlined as a JSON block).
+///
+/// Every string from the data (gateway ids come from whoever runs a gateway) goes into the page as
+/// text, through DOM nodes: the script builds no HTML from data at all, and the page's
+/// Content-Security-Policy refuses inline event handlers should anything slip through.
 enum MapScript {
     static let text = #"""
 (function () {
   'use strict';
-  var config = window.MTT_CONFIG || {};
-  var embedded = window.MTT_DATA || null;
+  // Data blocks, not scripts: the policy lets only the page's own scripts run.
+  function block(id) { var e = document.getElementById(id); return e ? JSON.parse(e.textContent) : null; }
+  var config = block('mtt-config') || {};
+  var embedded = block('mtt-data');
   var token = new URLSearchParams(location.search).get('token');
   var $ = function (id) { return document.getElementById(id); };
   // [colour, label] of TTN Mapper's bands, from the server (MTTCore's SignalBand).
@@ -24,7 +30,21 @@ enum MapScript {
     });
   }
   function text(value, unit) { return value === null || value === undefined ? '–' : value + (unit || ''); }
-  function escapeHTML(s) { return String(s).replace(/[&<>"']/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; }); }
+  // An element with its children: strings become text nodes, never markup.
+  function el(tag, children, className) {
+    var e = document.createElement(tag);
+    if (className) e.className = className;
+    (children || []).forEach(function (c) {
+      if (c === null || c === undefined) return;
+      e.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c)));
+    });
+    return e;
+  }
+  // A table from a header row and rows of cells (text or nodes).
+  function fillTable(table, head, rows) {
+    table.replaceChildren(el('tr', head.map(function (h) { return el('th', [h]); })));
+    rows.forEach(function (r) { table.appendChild(el('tr', r.map(function (c) { return el('td', [c]); }))); });
+  }
   function km(a, b) {
     var r = Math.PI / 180, dLat = (b[0] - a[0]) * r, dLon = (b[1] - a[1]) * r;
     var h = Math.sin(dLat / 2) * Math.sin(dLat / 2) + Math.cos(a[0] * r) * Math.cos(b[0] * r) * Math.sin(dLon / 2) * Math.sin(dLon / 2);
@@ -64,13 +84,19 @@ enum MapScript {
     var rows = (p.heard_by || []).map(function (g) {
       var known = g.lat !== undefined && g.lon !== undefined;
       if (known) L.polyline([here, [g.lat, g.lon]], { renderer: renderer, color: p.color, weight: 2, opacity: 0.8 }).addTo(linkLayer);
-      return '<tr><td>' + escapeHTML(g.gateway) + '</td><td>' + text(g.rssi, ' dBm') + '</td><td>' + text(g.snr, ' dB') +
-        '</td><td>' + (known ? km(here, [g.lat, g.lon]).toFixed(2) + ' km' : 'position not public') + '</td></tr>';
-    }).join('');
-    var html = '<b>' + escapeHTML(p.time) + '</b><br>' + escapeHTML(p.status) + (p.device ? ' · ' + escapeHTML(p.device) : '') +
-      (p.f_cnt !== null ? ' · f_cnt ' + p.f_cnt : '') + '<br>SF ' + text(p.sf) + ' · RSSI ' + text(p.rssi, ' dBm') + ' · SNR ' + text(p.snr, ' dB') +
-      (rows ? '<table class="gw"><tr><th>gateway</th><th>RSSI</th><th>SNR</th><th>distance</th></tr>' + rows + '</table>' : '');
-    marker.bindPopup(html).openPopup();
+      return [g.gateway, text(g.rssi, ' dBm'), text(g.snr, ' dB'), known ? km(here, [g.lat, g.lon]).toFixed(2) + ' km' : 'position not public'];
+    });
+    var box = el('div', [
+      el('b', [p.time]), el('br'),
+      p.status + (p.device ? ' · ' + p.device : '') + (p.f_cnt !== null ? ' · f_cnt ' + p.f_cnt : ''), el('br'),
+      'SF ' + text(p.sf) + ' · RSSI ' + text(p.rssi, ' dBm') + ' · SNR ' + text(p.snr, ' dB')
+    ]);
+    if (rows.length) {
+      var table = el('table', [], 'gw');
+      fillTable(table, ['gateway', 'RSSI', 'SNR', 'distance'], rows);
+      box.appendChild(table);
+    }
+    marker.bindPopup(box).openPopup();
   }
 
   function showDrawn() {
@@ -110,14 +136,12 @@ enum MapScript {
       state.gateways[g.gateway] = g;
       if (g.lat !== null && g.lon !== null) {
         L.circleMarker([g.lat, g.lon], { renderer: renderer, radius: 7, weight: 3, color: '#000000', fillColor: '#ffffff', fillOpacity: 1 })
-          .bindTooltip(g.gateway).addTo(gatewayLayer);
+          .bindTooltip(el('span', [g.gateway])).addTo(gatewayLayer);
       }
     });
-    $('gateways').innerHTML = '<tr><th>gateway</th><th>uplinks</th><th>best RSSI</th><th>best SNR</th><th>position</th></tr>' +
-      list.map(function (g) {
-        return '<tr><td>' + escapeHTML(g.gateway) + '</td><td>' + g.uplinks + '</td><td>' + text(g.best_rssi, ' dBm') + '</td><td>' +
-          text(g.best_snr, ' dB') + '</td><td>' + (g.lat !== null ? g.lat.toFixed(4) + ', ' + g.lon.toFixed(4) : 'not public') + '</td></tr>';
-      }).join('');
+    fillTable($('gateways'), ['gateway', 'uplinks', 'best RSSI', 'best SNR', 'position'], list.map(function (g) {
+      return [g.gateway, g.uplinks, text(g.best_rssi, ' dBm'), text(g.best_snr, ' dB'), g.lat !== null ? g.lat.toFixed(4) + ', ' + g.lon.toFixed(4) : 'not public'];
+    }));
   }
 
   function tables() {
@@ -127,36 +151,39 @@ enum MapScript {
       var row = bySF[sf] || (bySF[sf] = { heard: 0, other: 0 });
       if (f.properties.status === 'heard') row.heard++; else row.other++;
     });
-    $('sfs').innerHTML = '<tr><th>SF</th><th>heard</th><th>not heard</th></tr>' + Object.keys(bySF).sort().map(function (k) {
-      return '<tr><td>' + k + '</td><td>' + bySF[k].heard + '</td><td>' + bySF[k].other + '</td></tr>';
-    }).join('');
+    fillTable($('sfs'), ['SF', 'heard', 'not heard'], Object.keys(bySF).sort().map(function (k) {
+      return [k, bySF[k].heard, bySF[k].other];
+    }));
   }
 
   function legend() {
-    $('legend').innerHTML = '<h2>RSSI + min(SNR, 0)</h2>' + BANDS.map(function (b) {
-      return '<div><span class="swatch" style="background:' + b[0] + '"></span>' + b[1] + '</div>';
-    }).join('');
+    $('legend').replaceChildren(el('h2', ['RSSI + min(SNR, 0)']));
+    BANDS.forEach(function (b) {
+      var swatch = el('span', [], 'swatch');
+      swatch.style.background = b[0];
+      $('legend').appendChild(el('div', [swatch, b[1]]));
+    });
   }
 
   function renderStatus(s) {
     var st = s.store, run = s.run, lines = [];
     if (run) {
-      lines.push(['GPS', escapeHTML(run.gps) + (run.fix ? ' · ' + run.fix.lat.toFixed(5) + ', ' + run.fix.lon.toFixed(5) + (run.fix.satellites ? ' · ' + run.fix.satellites + ' sats' : '') : '')]);
-      lines.push(['Network', escapeHTML(run.network)]);
-      lines.push(['Last attempt', run.last_attempt ? escapeHTML(run.last_attempt.time + ' by ' + run.last_attempt.node) : '–']);
-      lines.push(['Last heard', run.last_success ? escapeHTML(run.last_success.time) + ' · ' + text(run.last_success.rssi, ' dBm') + ' · ' + run.last_success.gateways + ' gw' : '–']);
+      lines.push(['GPS', run.gps + (run.fix ? ' · ' + run.fix.lat.toFixed(5) + ', ' + run.fix.lon.toFixed(5) + (run.fix.satellites ? ' · ' + run.fix.satellites + ' sats' : '') : '')]);
+      lines.push(['Network', run.network]);
+      lines.push(['Last attempt', run.last_attempt ? run.last_attempt.time + ' by ' + run.last_attempt.node : '–']);
+      lines.push(['Last heard', run.last_success ? run.last_success.time + ' · ' + text(run.last_success.rssi, ' dBm') + ' · ' + run.last_success.gateways + ' gw' : '–']);
       lines.push(['This run', run.attempts + ' attempts · ' + run.confirmed + ' sent · ' + run.heard + ' heard · loss ' + (run.loss_percent === null || run.loss_percent === undefined ? 'n/a' : run.loss_percent.toFixed(0) + ' %')]);
     }
     (st.nodes || []).forEach(function (n) {
-      lines.push(['Node ' + escapeHTML(n.node), (n.state === 'connected' ? 'connected' : 'LOST: ' + escapeHTML(n.reason || '')) + ' · ' + n.reconnects + ' reconnects']);
+      lines.push(['Node ' + n.node, (n.state === 'connected' ? 'connected' : 'LOST: ' + (n.reason || '')) + ' · ' + n.reconnects + ' reconnects']);
     });
     lines.push(['Stored', st.attempts + ' attempts · ' + st.heard + ' heard · ' + st.uplinks + ' uplinks · ' + st.samples + ' samples']);
     var loss = st.confirmed + st.failed > 0 ? (100 * (st.confirmed + st.failed - st.heard) / (st.confirmed + st.failed)).toFixed(0) + ' %' : 'n/a';
     lines.push(['Loss', loss]);
     lines.push(['To upload', Object.keys(st.unsynced).sort().map(function (k) { return k + ' ' + st.unsynced[k]; }).join(' · ')]);
-    lines.push(['Updated', escapeHTML(s.time)]);
+    lines.push(['Updated', s.time]);
     var box = $('status');
-    box.innerHTML = '<h2>Status</h2><table>' + lines.map(function (l) { return '<tr><th>' + l[0] + '</th><td>' + l[1] + '</td></tr>'; }).join('') + '</table>';
+    box.replaceChildren(el('h2', ['Status']), el('table', lines.map(function (l) { return el('tr', [el('th', [l[0]]), el('td', [l[1]])]); })));
     box.dataset.updates = String(Number(box.dataset.updates || 0) + 1);
     box.dataset.attempts = String(st.attempts);
     box.dataset.samples = String(st.samples);
@@ -192,9 +219,10 @@ enum MapScript {
   }
 
   function sessions(list) {
-    $('session').innerHTML = '<option value="">all sessions</option>' + list.map(function (s) {
-      return '<option value="' + s.id + '">' + s.id + ' · ' + escapeHTML(s.mode) + ' · ' + escapeHTML(s.started_at.slice(0, 16).replace('T', ' ')) + '</option>';
-    }).join('');
+    $('session').replaceChildren(new Option('all sessions', ''));
+    list.forEach(function (s) {
+      $('session').appendChild(new Option(s.id + ' · ' + s.mode + ' · ' + s.started_at.slice(0, 16).replace('T', ' '), String(s.id)));
+    });
   }
 
   // An event's link (a hook's notification) names its place: #at=LAT,LON centres the map there.

@@ -12,22 +12,26 @@ public enum MapReport {
     public static func write(_ store: Store, filter: ExportFilter, assets: MapAssets, to sink: TextSink) throws -> Int {
         let encoder = JSONEncoder.stable()
         func json(_ value: some Encodable) throws -> String {
-            MapPage.scriptSafe(String(decoding: try encoder.encode(value), as: UTF8.self))
+            MapPage.jsonSafe(String(decoding: try encoder.encode(value), as: UTF8.self))
         }
         let status = LiveStatus(store: try store.status(), run: nil)
+        // The data goes in as data blocks; what runs carries this file's nonce (MapPage.reportPolicy).
+        let nonce = WebAccess.generateToken()
         let page = MapPage.html(title: "mtt coverage report", .init(
-            head: "<style>\n\(MapPage.scriptSafe(assets.leafletStyle))\n</style>\n<style>\n\(MapStyle.text)\n</style>",
+            head: "<meta http-equiv=\"Content-Security-Policy\" content=\"\(MapPage.reportPolicy(nonce: nonce))\">\n"
+                + "<style nonce=\"\(nonce)\">\n\(MapPage.scriptSafe(assets.leafletStyle))\n</style>\n<style nonce=\"\(nonce)\">\n\(MapStyle.text)\n</style>",
             scripts: "@DATA@"))
         let parts = page.components(separatedBy: "@DATA@")
         try sink.write(parts[0])
-        try sink.write("<script>\n\(MapPage.scriptSafe(assets.leafletScript))\n</script>\n")
-        try sink.write("<script>\(MapPage.scriptSafe(assets.configuration))</script>\n")
-        try sink.write("<script>\nwindow.MTT_DATA = {\"status\": \(try json(status)),\n\"sessions\": \(try json(try store.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)).filter { filter.session == nil || $0.id == filter.session })),\n")
+        try sink.write("<script nonce=\"\(nonce)\">\n\(MapPage.scriptSafe(assets.leafletScript))\n</script>\n")
+        try sink.write(MapPage.dataBlock("mtt-config", assets.configuration) + "\n")
+        // Every string in the data is written by JSONString, which escapes `<`: none can end the block.
+        try sink.write("<script type=\"application/json\" id=\"mtt-data\">\n{\"status\": \(try json(status)),\n\"sessions\": \(try json(try store.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)).filter { filter.session == nil || $0.id == filter.session })),\n")
         try sink.write("\"gateways\": \(try json(try store.gatewaySummaries(filter))),\n\"track\": ")
         try TrackGeoJSONWriter.write(store, filter: filter, to: sink)
         try sink.write(",\n\"samples\": ")
         let count = try Exporter.export(store, as: .geojson, filter: filter, to: sink)
-        try sink.write("};\n</script>\n<script>\n\(MapPage.scriptSafe(MapScript.text))\n</script>")
+        try sink.write("}\n</script>\n<script nonce=\"\(nonce)\">\n\(MapPage.scriptSafe(MapScript.text))\n</script>")
         try sink.write(parts.count > 1 ? parts[1] : "")
         try sink.flush()
         return count

@@ -59,7 +59,9 @@ public final class MapServer: Sendable {
         do {
             switch request.path {
             case "/":
-                return .whole(status: 200, type: "text/html; charset=utf-8", body: Array(assets.servedPage.utf8))
+                return .whole(
+                    status: 200, type: "text/html; charset=utf-8", body: Array(assets.servedPage.utf8),
+                    headers: ["Content-Security-Policy": MapPage.servedPolicy])
             case "/api/status":
                 _ = try MapQuery(items)
                 return try Self.json(try store.status())

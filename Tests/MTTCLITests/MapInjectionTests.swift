@@ -1,0 +1,75 @@
+import Foundation
+import MTTCore
+import TestSupport
+import Testing
+
+/// Gateway ids come from the network, that is from anyone who runs a gateway (issue 34, item 6):
+/// one that is markup must show as text in the served map and the report, with the mouse over
+/// its marker as a user's would be, and run nothing.
+@Suite("The map shows data as text", .serialized)
+struct MapInjectionTests {
+    let mtt = MTTCommand()
+    static let hostileID = #"<img src=x onerror="document.title='pwned';window.pwned=1">"#
+
+    /// One heard sample 200 m south of the hostile gateway: the map centres on the sample.
+    func fill() throws {
+        let store = try Store(path: mtt.database)
+        let start = try #require(RFC3339.parse("2026-06-21T10:00:00Z"))
+        let here = GeoPoint(latitude: 52.0907, longitude: 5.1214)
+        let gateway = here.offset(metres: 200, bearing: 0)
+        let session = try store.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["node"]))
+        try store.record(Fix(time: start, latitude: here.latitude, longitude: here.longitude, satellites: 9, mode: .threeD, source: "test"), session: session)
+        let uplink = Uplink(
+            deviceID: "node", fCnt: 1, spreadingFactor: 7, receivedAt: start,
+            receptions: [GatewayReception(gatewayID: Self.hostileID, rssi: -90, snr: 5, time: start, location: gateway)])
+        let id = try store.record(uplink, session: session)
+        try store.record(Sample(sessionID: session, subject: .uplink(id), time: start, position: here, method: .interpolated))
+        try store.endSession(session, at: start.adding(seconds: 10))
+    }
+
+    /// Moves the mouse up from the map's centre (the sample) until the gateway marker's tooltip
+    /// shows, as a user looking for it would; its text, and whether any script ran.
+    func hoverTheGateway(_ browser: HeadlessBrowser) async throws -> (tooltip: String?, ran: Bool) {
+        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count === '1'"), "the page drew nothing")
+        let centre = try await browser.evaluate(
+            "(function () { var r = document.getElementById('map').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+        let point = try #require(try JSONSerialization.jsonObject(with: Data(centre.utf8)) as? [Double])
+        var tooltip: String?
+        for up in stride(from: 40.0, through: 400, by: 6) where tooltip == nil {
+            try await browser.hover(x: point[0], y: point[1] - up)
+            let text = try await browser.evaluate("(function () { var t = document.querySelector('.leaflet-tooltip'); return t ? t.textContent : null; })()")
+            tooltip = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) as? String
+        }
+        let ran = try await browser.evaluate("window.pwned === 1 || document.title === 'pwned' || document.querySelectorAll('img[src=x]').length > 0")
+        return (tooltip, ran == "true")
+    }
+
+    @Test func aGatewayIdThatIsMarkupShowsAsTextInTheServedMap() async throws {
+        try fill()
+        let port = LoopbackPort.free()
+        let server = try mtt.start(["serve", "--listen", "127.0.0.1:\(port)", "--tiles", "none", "--db", mtt.database])
+        defer { server.kill() }
+        #expect(await server.waitForOutput(timeout: 30) { $0.contains("the map is at") }, "\(server.stderr)")
+        let page = try PlainHTTP.get(port: port, "/")
+        #expect(page.headers["content-security-policy"]?.contains("script-src 'self'") == true, "\(page.headers)")
+        let browser = try HeadlessBrowser(url: "http://127.0.0.1:\(port)/")
+        let (tooltip, ran) = try await hoverTheGateway(browser)
+        #expect(tooltip == Self.hostileID)
+        #expect(!ran, "the gateway id ran as script")
+        let table = try await browser.evaluate("document.getElementById('gateways').textContent")
+        #expect(table.contains("onerror"), "\(table)")
+    }
+
+    @Test func aGatewayIdThatIsMarkupShowsAsTextInTheReport() async throws {
+        try fill()
+        let report = mtt.dir.file("report.html")
+        let written = try await mtt.run(["report", "--db", mtt.database, "--out", report, "--tiles", "none"])
+        #expect(written.status == 0, "\(written.stderr)")
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(html.contains("http-equiv=\"Content-Security-Policy\"") && !html.contains("<img src=x"))
+        let browser = try HeadlessBrowser(url: "file://" + report)
+        let (tooltip, ran) = try await hoverTheGateway(browser)
+        #expect(tooltip == Self.hostileID)
+        #expect(!ran, "the gateway id ran as script")
+    }
+}
