@@ -15,4 +15,7 @@ protocol ByteStream: AnyObject {
     /// True when an idle stream can no longer carry a request: the server closed it, or sent
     /// something nobody asked for.
     var isStale: Bool { get }
+    /// Ends the connection under a read or write blocked on it (from another thread): a stop
+    /// request must not wait for a silent server.
+    func shutdown()
 }

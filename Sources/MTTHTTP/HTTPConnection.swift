@@ -34,14 +34,19 @@ final class HTTPConnection: @unchecked Sendable {
 
     var endpoint: String { stream.endpoint }
 
+    /// Ends the connection under the request using it (a stop request).
+    func shutdown() {
+        stream.shutdown()
+    }
+
     /// True when the server has closed the idle connection (or sent something unasked).
     var isStale: Bool {
         !buffer.isEmpty || stream.isStale
     }
 
-    /// Sends one request and reads its response. With `sink`, a 2xx answer's body goes to it piece
-    /// by piece, unbounded in size, and `timeout` bounds each pause rather than the whole answer;
-    /// `sink` returns false to stop reading (the connection is then not reused).
+    /// Sends one request and reads its response by `deadline`. With `sink`, a 2xx answer's body
+    /// goes to it piece by piece, unbounded in size; `sink` returns false to stop reading (the
+    /// connection is then not reused).
     func exchange(
         _ request: Data, deadline: Date, timeout: Double, streamingTo sink: ((Data) -> Bool)? = nil
     ) throws(SyncTransportError) -> Response {
@@ -75,11 +80,12 @@ final class HTTPConnection: @unchecked Sendable {
         return Response(status: status, headers: headers, body: body, keepAlive: keepAlive)
     }
 
-    /// Reads more bytes into the buffer; false at the end of the stream. A streamed body waits
-    /// `timeout` for each read, however long the whole answer takes.
+    /// Reads more bytes into the buffer; false at the end of the stream. A streamed body is bound
+    /// by the request's deadline too: a server that trickles a byte now and then must not hold a
+    /// fetch for ever.
     private func fill(deadline: Date, timeout: Double) throws(SyncTransportError) -> Bool {
         let streaming = sink != nil
-        let n = try stream.read(into: &chunk, deadline: streaming ? Date().addingTimeInterval(timeout) : deadline, timeout: timeout)
+        let n = try stream.read(into: &chunk, deadline: deadline, timeout: timeout)
         answerBytes += n
         guard streaming || answerBytes <= Self.largestAnswer else {
             throw .connectionFailed("\(endpoint) sent an answer larger than \(Self.largestAnswer >> 20) MiB")

@@ -73,7 +73,10 @@ public final class HTTPTransport: SyncTransport, StreamingTransport {
         let bytes = Data((head + "\r\n").utf8) + body
         let key = "\(secure ? "https" : "http")://\(server)" + (proxy.map { " via \($0.address)" } ?? "")
         let timeout = self.timeout
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPConnection.Response, SyncTransportError>, Never>) in
+        // A cancelled task (a stop request) ends the connection under the blocked read at once.
+        let inFlight = InFlightRequest()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPConnection.Response, SyncTransportError>, Never>) in
             // Blocking socket calls run on Dispatch's threads, never on Swift's cooperative pool.
             DispatchQueue.global().async {
                 do throws(SyncTransportError) {
@@ -97,13 +100,18 @@ public final class HTTPTransport: SyncTransport, StreamingTransport {
                             connection = HTTPConnection(over: tcp)
                         }
                     }
+                    guard inFlight.start(connection) else { throw .connectionFailed("stopped") }
+                    defer { inFlight.end() }
                     let response = try connection.exchange(bytes, deadline: deadline, timeout: timeout, streamingTo: sink)
                     if response.keepAlive { self.putIdle(connection, key) }
                     continuation.resume(returning: .success(response))
                 } catch {
-                    continuation.resume(returning: .failure(error))
+                    continuation.resume(returning: .failure(inFlight.wasCancelled ? .connectionFailed("stopped") : error))
                 }
             }
+            }
+        } onCancel: {
+            inFlight.cancel()
         }
         return try result.get()
     }
@@ -140,4 +148,31 @@ extension HTTPTransport {
         let response = try await exchange("GET", url, headers: headers, sink: body)
         return StreamedResponse(status: response.status, headers: response.headers, errorBody: response.body.prefix(Self.largestErrorBody))
     }
+}
+
+/// The connection one request is using, for a cancellation that comes from another thread.
+private final class InFlightRequest: @unchecked Sendable {
+    private let state = Mutex<(connection: HTTPConnection?, cancelled: Bool)>((nil, false))
+
+    /// False when the request was cancelled before it started.
+    func start(_ connection: HTTPConnection) -> Bool {
+        state.withLock { state in
+            guard !state.cancelled else { return false }
+            state.connection = connection
+            return true
+        }
+    }
+
+    func end() {
+        state.withLock { $0.connection = nil }
+    }
+
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            state.connection?.shutdown()
+        }
+    }
+
+    var wasCancelled: Bool { state.withLock { $0.cancelled } }
 }

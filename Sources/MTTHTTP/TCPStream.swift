@@ -55,6 +55,10 @@ final class TCPStream: ByteStream {
 
     var isStale: Bool { hasInput }
 
+    func shutdown() {
+        _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     /// Something (or the end of the stream) is waiting to be read.
     var hasInput: Bool {
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

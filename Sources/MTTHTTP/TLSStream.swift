@@ -50,6 +50,10 @@ final class TLSStream: ByteStream {
         SSL_free(ssl)  // and both buffers, which it owns
     }
 
+    func shutdown() {
+        tcp.shutdown()
+    }
+
     var isStale: Bool {
         if SSL_pending(ssl) > 0 { return true }
         // Records already read with the last answer (a close_notify often comes with it) or

@@ -35,7 +35,7 @@ struct StorageReaderTests {
         let all = Mutex<[StoredUplinkItem]>([])
         var uplinks: [Uplink] { all.withLock { $0.compactMap { if case .uplink(let u) = $0 { u } else { nil } } } }
         var broken: Int { all.withLock { $0.count { if case .broken = $0 { true } else { false } } } }
-        var waits: [Double] { all.withLock { $0.compactMap { if case .waiting(let s) = $0 { s } else { nil } } } }
+        var waits: [Double] { all.withLock { $0.compactMap { if case .waiting(let s, _) = $0 { s } else { nil } } } }
         func add(_ item: StoredUplinkItem) -> Bool { all.withLock { $0.append(item) }; return true }
     }
 

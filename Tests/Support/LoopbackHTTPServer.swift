@@ -32,6 +32,9 @@ public final class LoopbackHTTPServer: Sendable {
         case stall(seconds: Double)
         /// Send these bytes as the answer, whatever they are, then close the connection.
         case raw(Data)
+        /// A 200 with a chunked body that never ends: one byte every `seconds`, until the
+        /// client goes away.
+        case trickle(seconds: Double)
 
         public static func status(_ status: Int, _ body: String = "", headers: [String: String] = [:]) -> Action {
             .respond(status: status, body: body, headers: headers)
@@ -134,6 +137,12 @@ public final class LoopbackHTTPServer: Sendable {
                 return
             case .raw(let bytes):
                 _ = writeAll(fd, bytes)
+                return
+            case .trickle(let seconds):
+                guard writeAll(fd, Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)) else { return }
+                while writeAll(fd, Data("1\r\n \r\n".utf8)) {
+                    Thread.sleep(forTimeInterval: seconds)
+                }
                 return
             }
         }

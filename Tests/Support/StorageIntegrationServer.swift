@@ -26,6 +26,9 @@ public final class StorageIntegrationServer: Sendable {
         public var brokenEvery = 0
         /// Ends the stream of every page after the first with this error object instead of results.
         public var errorAfterFirstPage: String?
+        /// What every authorised read is answered with instead (a proxy's page, a cut answer, a
+        /// server that trickles).
+        public var answer: LoopbackHTTPServer.Action?
         public init() {}
     }
 
@@ -104,6 +107,7 @@ public final class StorageIntegrationServer: Sendable {
         guard application == behaviour.application, behaviour.active else {
             return .status(404, #"{"code":5,"message":"error:pkg/applicationserver/io/packages:not_activated (package not activated)"}"#)
         }
+        if let answer = behaviour.answer { return answer }
         if number < behaviour.rateLimited {
             return .status(429, #"{"code":8,"message":"rate limited"}"#, headers: ["X-Rate-Limit-Retry": String(behaviour.retryAfter), "X-Rate-Limit-Reset": "1"])
         }

@@ -12,6 +12,8 @@ public final class Fetcher: Sendable {
 
     private let store: Store
     private let stopped = Atomic<Bool>(false)
+    /// The read under way, cancelled by `stop` so that a wait or a silent server ends at once.
+    private let reading = Mutex<Task<Void, any Error>?>(nil)
     private let logger = Logger(label: "mtt.fetch")
 
     public init(store: Store) {
@@ -21,6 +23,7 @@ public final class Fetcher: Sendable {
     /// Stops reading: what was read so far is stored, the summary says it was interrupted.
     public func stop() {
         stopped.store(true, ordering: .relaxed)
+        reading.withLock { $0?.cancel() }
     }
 
     /// Reads each target from its source; `progress` sees the running summary after each stored
@@ -60,8 +63,9 @@ public final class Fetcher: Sendable {
                     }
                 }
                 let query = StoredUplinkQuery(device: device, after: target.after, before: target.before)
+                let broken = Atomic<Int>(0)
                 do {
-                    try await source.read(query) { [self] item in
+                    let read = Task { @Sendable [self] in try await source.read(query) { [self] item in
                         if stopped.load(ordering: .relaxed) { return false }
                         switch item {
                         case .uplink(let uplink):
@@ -77,22 +81,42 @@ public final class Fetcher: Sendable {
                             }
                             return full ? flush() : true
                         case .broken:
+                            broken.add(1, ordering: .relaxed)
                             summary.withLock { $0.broken += 1 }
                         case .skipped:
                             summary.withLock { $0.skipped += 1 }
-                        case .waiting:
-                            progress(summary.withLock { $0 })
+                        case .waiting(let seconds, let asked):
+                            progress(summary.withLock { s in
+                                let capped = "the server asked to wait \(asked.plainText) s; mtt waits \(seconds.plainText) s at most, then asks again"
+                                if asked > seconds, !s.warnings.contains(capped) { s.warnings.append(capped) }
+                                return s
+                            })
                         }
                         return true
-                    }
+                    } }
+                    reading.withLock { $0 = read }
+                    // A stop that came before the read was known cancels it here.
+                    if stopped.load(ordering: .relaxed) { read.cancel() }
+                    try await read.value
+                    reading.withLock { $0 = nil }
                     _ = flush()
+                    let count = broken.load(ordering: .relaxed)
+                    if count > 0, !stopped.load(ordering: .relaxed) {
+                        // A session is fetched only by an answer read whole.
+                        complete = false
+                        summary.withLock {
+                            $0.errors.append("session \(session.id), \(device ?? "all devices"): \(count) broken line(s) in the answer; what could be read is stored, fetch again for the rest")
+                        }
+                    }
                 } catch {
+                    reading.withLock { $0 = nil }
                     // What was read before the failure is stored all the same.
                     _ = flush()
                     complete = false
+                    if stopped.load(ordering: .relaxed) { break targets }
                     let name = device ?? "all devices"
                     summary.withLock { $0.errors.append("session \(session.id), \(name): \(error)") }
-                    if error.endsTheFetch { break targets }
+                    if (error as? FetchError)?.endsTheFetch ?? false { break targets }
                 }
                 if let failure = failure.withLock({ $0 }) {
                     summary.withLock { $0.errors.append("session \(session.id): the database refused the uplinks: \(failure)") }

@@ -24,6 +24,11 @@ final class StoredUplinkStream: @unchecked Sendable {
     private(set) var error: String?
     /// The consumer asked to stop.
     private(set) var stopped = false
+    /// Objects that were uplinks or other valid messages, and those that could not be read.
+    private(set) var readable = 0
+    private(set) var broken = 0
+    /// Why the first broken object was broken.
+    private(set) var firstBroken: String?
 
     init(eventStream: Bool, handle: @escaping @Sendable (StoredUplinkItem) -> Bool) {
         self.handle = handle
@@ -92,9 +97,11 @@ final class StoredUplinkStream: @unchecked Sendable {
         do {
             switch try UplinkDecoder.decode(Array(text[result])) {
             case .uplink(let uplink):
+                readable += 1
                 if latest.map({ uplink.receivedAt > $0 }) ?? true { latest = uplink.receivedAt }
                 deliver(.uplink(uplink))
             case .simulated, .notAnUplink:
+                readable += 1
                 deliver(.skipped)
             }
         } catch {
@@ -103,6 +110,8 @@ final class StoredUplinkStream: @unchecked Sendable {
     }
 
     private func broken(_ reason: String) {
+        broken += 1
+        if firstBroken == nil { firstBroken = reason }
         deliver(.broken(reason: reason))
     }
 

@@ -15,7 +15,7 @@ public struct TTSStorageReader: StoredUplinkSource {
     /// Ask for `text/event-stream` (objects separated by blank lines) instead of JSON lines.
     public var eventStream = false
     /// The longest rate-limit wait obeyed at once; a server asking for more is asked again then.
-    public var longestWait = 300.0
+    public var longestWait = 60.0
 
     public init(cluster: URL, application: String, apiKey: String, transport: any StreamingTransport) {
         self.cluster = cluster
@@ -43,6 +43,11 @@ public struct TTSStorageReader: StoredUplinkSource {
                 stream.finish()
                 if let message = stream.error { throw .server(message) }
                 if stream.stopped { return }
+                // A proxy's login page, a cut-off answer, bytes that are not text: a 200 that holds
+                // nothing readable is no answer (an empty one is: nothing was stored).
+                if stream.readable == 0, let first = stream.firstBroken {
+                    throw .server("\(cluster.host ?? "the server") answered with no stored uplinks, only text that is not (\(first))")
+                }
                 if let next = response.headers["x-continuation-token"], !next.isEmpty, stream.objects > 0 {
                     token = next
                 } else if token == nil, stream.objects >= pageSize, let latest = stream.latest, latest > after {
@@ -54,8 +59,10 @@ public struct TTSStorageReader: StoredUplinkSource {
                     return
                 }
             case 429:
-                let seconds = min(longestWait, max(1, Double(response.headers["x-rate-limit-retry"] ?? "") ?? 10))
-                guard handle(.waiting(seconds: seconds)) else { return }
+                let asked = max(1, Double(response.headers["x-rate-limit-retry"] ?? "") ?? 10)
+                let seconds = min(longestWait, asked.isFinite ? asked : longestWait)
+                guard handle(.waiting(seconds: seconds, asked: asked)) else { return }
+                // Cancelled by a stop request: the read ends at once.
                 do { try await Task.sleep(for: .seconds(seconds)) } catch { return }
             default:
                 throw refusal(response)

@@ -105,11 +105,15 @@ struct Sync: AsyncParsableCommand {
         let proxies = try ProxyConfiguration(environment: ProcessInfo.processInfo.environment)
         let stopped = StopSignal()
         let uploading = UploadInFlight()
-        // Watched from the start, before any request can be in flight: the first signal lets the
-        // requests in flight finish and writes their answers down; a second one abandons them
-        // (they are sent again next time).
+        // Watched from the start, before any request can be in flight: the first signal sends
+        // nothing more and gives the requests in flight two seconds to have their answers written
+        // down; then, or at a second signal, they are abandoned (and sent again next time).
         let interrupts = InterruptWatch {
-            if stopped.fired { uploading.cancel() }
+            if stopped.fired {
+                uploading.cancel()
+            } else {
+                DispatchQueue.global().asyncAfter(deadline: .now() + 2) { uploading.cancel() }
+            }
             stopped.fire()
         }
         defer { interrupts.cancel() }

@@ -19,8 +19,9 @@ public enum StoredUplinkItem: Sendable {
     case broken(reason: String)
     /// Valid, but not coverage (a console-simulated uplink) or not an uplink at all.
     case skipped
-    /// The server asked to wait (rate limit); the read goes on after `seconds`.
-    case waiting(seconds: Double)
+    /// The server asked to wait `asked` seconds (rate limit); the read goes on after `seconds`,
+    /// which is less when the source caps what it waits at once.
+    case waiting(seconds: Double, asked: Double)
 }
 
 /// Why a read of stored uplinks ended early.
