@@ -19,4 +19,16 @@ public enum NetworkAddresses {
         }
         return found.isEmpty ? ["127.0.0.1"] : found
     }
+
+    /// Whether `host` names an address at all (a literal, or a name the resolver knows): a listen
+    /// address that does not would only fail when the map starts.
+    public static func resolves(_ host: String) -> Bool {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_PASSIVE
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, nil, &hints, &list) == 0 else { return false }
+        freeaddrinfo(list)
+        return true
+    }
 }

@@ -125,7 +125,7 @@ public final class Fetcher: Sendable {
             }
             if stopped.load(ordering: .relaxed) { break targets }
             do {
-                try finish(session, into: summary)
+                try finish(session, complete: complete, into: summary)
                 if complete { try store.markFetched(session: session.id, at: now) }
             } catch {
                 summary.withLock { $0.errors.append("session \(session.id): \(error)") }
@@ -137,9 +137,11 @@ public final class Fetcher: Sendable {
         }
     }
 
-    /// After a session's reads: its uplinks placed on the track, or its unheard attempts counted.
-    private func finish(_ session: StoredSession, into summary: borrowing Mutex<FetchSummary>) throws {
+    /// After a session's reads: its uplinks placed on the track, or its unheard attempts counted;
+    /// only after a complete read, since an attempt the failed read did not reach is not known lost.
+    private func finish(_ session: StoredSession, complete: Bool, into summary: borrowing Mutex<FetchSummary>) throws {
         if session.mode == .active {
+            guard complete else { return }
             let lost = try store.unheardAttempts(session: session.id)
             summary.withLock { $0.lost += lost }
             return

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MTTCore
+import MTTMQTT
 
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -51,6 +52,9 @@ struct ConfigCommand: ParsableCommand {
             }
             for text in settings.list(.nodes) {
                 do { _ = try NodeOpener.parse(text) } catch { throw settings.refuse(.nodes, "\(error)") }
+            }
+            if let url = settings.text(.mqttURL) {
+                do { _ = try MQTTEndpoint(parsing: url) } catch { throw settings.refuse(.mqttURL, "\(error)") }
             }
             if let web = settings.text(.web) { try MapServing(listen: web).check(settings, listen: .web, tiles: nil) }
             _ = try Sync.checked(settings)

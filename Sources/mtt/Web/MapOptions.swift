@@ -22,12 +22,20 @@ struct MapServing {
     }
 
     static func address(_ text: String) throws(MapServingProblem) -> HostPort {
+        let address: HostPort
         do {
-            return try HostPort(parsing: text, defaultPort: 8080)
+            address = try HostPort(parsing: text, defaultPort: 8080)
         } catch {
             throw MapServingProblem("takes HOST:PORT, such as 127.0.0.1:8080 or 0.0.0.0:8080, not \(text)")
         }
+        guard NetworkAddresses.resolves(address.host) else {
+            throw MapServingProblem("takes HOST:PORT, such as 127.0.0.1:8080 or 0.0.0.0:8080: \(address.host) is no address this machine knows")
+        }
+        return address
     }
+
+    /// A token to read the map with: long enough not to be guessed, short enough to fit a request.
+    static let tokenLengths = 16...1024
 
     /// `mtt serve`'s map as the `[serve]` settings say, checked.
     static func served(by settings: Config) throws -> MapServing {
@@ -54,6 +62,9 @@ struct MapServing {
         if !WebAccess.isLoopback(address.host) {
             token = try tokenFile.map { try SecretInput.read(file: $0, environment: "", what: "the map's token") } ?? WebAccess.generateToken()
         }
+        if let token, let tokenFile, !Self.tokenLengths.contains(token.count) {
+            throw RuntimeFailure("the map's token in \(tokenFile) has \(token.count) characters; it takes \(Self.tokenLengths.lowerBound) to \(Self.tokenLengths.upperBound)")
+        }
         let assets: MapAssets
         do {
             assets = try MapAssets.load(tiles: try Self.tileTemplate(tiles))
@@ -72,9 +83,18 @@ struct MapServing {
         }
         let hosts = address.host == "0.0.0.0" || address.host == "::" ? NetworkAddresses.ofThisMachine() : [bound.host]
         let links = hosts.map { host in
-            "http://\(HostPort(host: host, port: bound.port).description)/" + (token.map { "?token=\($0)" } ?? "")
+            // The token as a query value: `+`, `/`, `=`, `&` and `#` in it must not change the link.
+            "http://\(HostPort(host: host, port: bound.port).description)/" + (token.map { "?token=" + Self.queryValue($0) } ?? "")
         }
         return (server, links)
+    }
+}
+
+extension MapServing {
+    static func queryValue(_ text: String) -> String {
+        // RFC 3986's unreserved characters, ASCII only.
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
     }
 }
 
