@@ -21,4 +21,6 @@ let package = Package(
         fuzzTarget("FuzzModemLines", ["MTTSerial"]),
         fuzzTarget("FuzzEIR", ["MTTBluetooth"]),
         fuzzTarget("FuzzHTTPResponse", ["MTTHTTP"]),
+        fuzzTarget("FuzzTimeText", ["MTTCore"]),
+        fuzzTarget("FuzzStoredUplinks", ["MTTMQTT"]),
     ])

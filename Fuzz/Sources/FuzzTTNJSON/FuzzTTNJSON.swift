@@ -14,7 +14,6 @@ enum Fuzzer {
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
     _ = try? UplinkDecoder.decode(bytes)
-    _ = try? JSONReader.read(bytes) { r throws(JSONReader.Mismatch) in try r.skip() }
     // Compared only on JSON as RFC 8259 has it: JSONDecoder lets through raw control bytes in
     // strings and numbers with leading zeros, which the reader refuses and no encoder writes.
     let strictJSON = (try? JSONReader.read(bytes) { r throws(JSONReader.Mismatch) in try r.skip() }) != nil
