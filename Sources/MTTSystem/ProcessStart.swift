@@ -19,5 +19,8 @@ public enum ProcessStart {
         // A reader that goes away (`mtt collect | head -1`) must not kill mtt between two writes
         // of a record: the write fails with EPIPE instead, and the command ends cleanly.
         signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (`ulimit -f`) makes a write fail with EFBIG, said and cleaned up,
+        // instead of killing mtt without a word halfway through a report.
+        signal(SIGXFSZ, SIG_IGN)
     }
 }
