@@ -89,16 +89,16 @@ struct MapServerTests {
 
     @Test func offLoopbackTheTokenIsRequired() async throws {
         let tokenFile = mtt.dir.file("map-token")
-        try "field-token-42\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        try "field-token-4242\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
         chmod(tokenFile, 0o600)
         let (server, link, port) = try await serve(["--token-file", tokenFile], listen: "0.0.0.0")
         defer { server.kill() }
-        #expect(link.hasSuffix("/?token=field-token-42"), "\(link)")
+        #expect(link.hasSuffix("/?token=field-token-4242"), "\(link)")
         let refused = try PlainHTTP.get(port: port, "/api/status")
         #expect(refused.status == 401 && refused.text.contains("needs its token"))
         #expect(try PlainHTTP.get(port: port, "/").status == 401)
-        #expect(try PlainHTTP.get(port: port, "/api/status", headers: ["Authorization: Bearer field-token-42"]).status == 200)
-        #expect(try PlainHTTP.get(port: port, "/api/status?token=field-token-42").status == 200)
+        #expect(try PlainHTTP.get(port: port, "/api/status", headers: ["Authorization: Bearer field-token-4242"]).status == 200)
+        #expect(try PlainHTTP.get(port: port, "/api/status?token=field-token-4242").status == 200)
         #expect(try PlainHTTP.get(port: port, "/api/status?token=field-token-4").status == 401)
         // Leaflet and the page's script are the same for everyone.
         #expect(try PlainHTTP.get(port: port, "/leaflet/leaflet.js").status == 200)

@@ -9,7 +9,12 @@ public struct HTTPHead: Sendable, Hashable {
 
     /// `text` up to (not including) the blank line that ends a head.
     public init(_ text: String) {
-        let lines = text.components(separatedBy: "\r\n")
+        // Lines end in CRLF; a bare LF is taken too (RFC 9112 lets a recipient, and hand-typed
+        // requests send them).
+        // By bytes: to a String, CR LF is one Character, not two.
+        let lines = text.utf8.split(separator: 10, omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == 13 ? line.dropLast() : line, as: UTF8.self)
+        }
         firstLine = lines[0]
         fields = [:]
         for line in lines.dropFirst() {
@@ -32,11 +37,13 @@ public struct HTTPHead: Sendable, Hashable {
         return (parts[0], parts[1])
     }
 
-    /// Where the blank line that ends a head starts in `bytes`, once it has arrived.
+    /// Where the blank line that ends a head starts in `bytes`, once it has arrived: CRLF CRLF, or
+    /// LF LF from a client that ends its lines with LF alone.
     public static func end(in bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
-            return i
+        guard bytes.count >= 2 else { return nil }
+        for i in 0..<(bytes.count - 1) where bytes[i] == 10 {
+            if bytes[i + 1] == 10 { return i }
+            if i + 2 < bytes.count, bytes[i + 1] == 13, bytes[i + 2] == 10 { return i > 0 && bytes[i - 1] == 13 ? i - 1 : i }
         }
         return nil
     }

@@ -14,14 +14,25 @@ import Synchronization
 /// whole, chunked or as a stream of events. At most 32 connections at once.
 final class HTTPListener: Sendable {
     static let largestHead = 16 << 10
-    static let headSeconds = 10
+    static let headSeconds = 5
     static let connections = 32
+
+    /// A connection and what it is doing: one still waiting for its request's head is the first
+    /// to go when the slots are full, so that sockets that connect and say nothing (from anyone on
+    /// the Wi-Fi) cannot shut the map off.
+    private struct Connection {
+        let accepted: ContinuousClock.Instant
+        var waitingForHead = true
+        /// Shut down to make room; on its way out.
+        var evicted = false
+    }
     /// A client that takes no bytes for this long is dropped (its answer's writer is freed).
     static let sendSeconds = 30
 
     private let listener: Int32
     private let handle: @Sendable (MapRequest) -> MapResponse
-    private let open = Mutex<Set<Int32>>([])
+    /// The connections being served, by descriptor.
+    private let open = Mutex<[Int32: Connection]>([:])
     private let stopped = Atomic<Bool>(false)
     let port: Int
 
@@ -37,8 +48,8 @@ final class HTTPListener: Sendable {
     func stop() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
-        open.withLock { set in
-            for fd in set { shutdown(fd, Int32(SHUT_RDWR)) }
+        open.withLock { connections in
+            for fd in connections.keys { shutdown(fd, Int32(SHUT_RDWR)) }
         }
     }
 
@@ -48,14 +59,25 @@ final class HTTPListener: Sendable {
 
     private func acceptLoop() {
         while !stopped.load(ordering: .relaxed) {
-            let client = accept(listener, nil, nil)
+            var peer = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let client = withUnsafeMutablePointer(to: &peer) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+            }
             if client < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
-            let admitted = open.withLock { set in
-                guard set.count < Self.connections else { return false }
-                set.insert(client)
+            // The last slot is kept for this machine (a status check, the browser beside it).
+            let limit = Self.isLoopback(peer) ? Self.connections : Self.connections - 1
+            let admitted = open.withLock { connections in
+                if connections.values.count(where: { !$0.evicted }) >= limit,
+                   let idle = connections.filter({ $0.value.waitingForHead && !$0.value.evicted }).min(by: { $0.value.accepted < $1.value.accepted }) {
+                    shutdown(idle.key, Int32(SHUT_RDWR))
+                    connections[idle.key]?.evicted = true
+                }
+                guard connections.values.count(where: { !$0.evicted }) < limit else { return false }
+                connections[client] = Connection(accepted: .now)
                 return true
             }
             guard admitted else {
@@ -65,8 +87,8 @@ final class HTTPListener: Sendable {
             }
             BlockingThread.start(name: "mtt-http") { [self] in
                 serve(client)
-                open.withLock { set in
-                    set.remove(client)
+                open.withLock { connections in
+                    connections[client] = nil
                     close(client)
                 }
             }
@@ -98,7 +120,29 @@ final class HTTPListener: Sendable {
             Self.send(client, .text(431, "the request's head is larger than \(Self.largestHead >> 10) KiB\n"))
             return
         }
-        Self.send(client, respond(to: String(decoding: head[..<end], as: UTF8.self)))
+        open.withLock { $0[client]?.waitingForHead = false }
+        let text = String(decoding: head[..<end], as: UTF8.self)
+        Self.send(client, respond(to: text), headOnly: HTTPHead(text).request?.method == "HEAD")
+    }
+
+    private static func isLoopback(_ peer: sockaddr_storage) -> Bool {
+        var peer = peer
+        return withUnsafePointer(to: &peer) { pointer in
+            switch Int32(pointer.pointee.ss_family) {
+            case AF_INET:
+                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) >> 24 == 127 }
+            case AF_INET6:
+                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                    let bytes = withUnsafeBytes(of: address.pointee.sin6_addr) { Array($0) }
+                    // ::1, or ::ffff:127.x.x.x (an IPv4 client of a socket listening on ::).
+                    let loopback = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
+                    let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+                    return loopback || mapped
+                }
+            default:
+                return false
+            }
+        }
     }
 
     /// The answer to a request's head: checked here, routed by the map.
@@ -135,11 +179,15 @@ final class HTTPListener: Sendable {
         return Array((text + "\r\n").utf8)
     }
 
-    /// Writes an answer; a client that went away ends it quietly.
-    private static func send(_ fd: Int32, _ response: MapResponse) {
+    /// Writes an answer (its head alone for a HEAD request); a client that went away ends it quietly.
+    private static func send(_ fd: Int32, _ response: MapResponse, headOnly: Bool = false) {
         switch response {
         case .whole(let status, let type, let body, let extra):
-            _ = writeAll(fd, head(status, type, extra, length: body.count) + body)
+            _ = writeAll(fd, head(status, type, extra, length: body.count) + (headOnly ? [] : body))
+        case .written(let type, _) where headOnly:
+            _ = writeAll(fd, head(200, type, [:], length: nil))
+        case .events where headOnly:
+            _ = writeAll(fd, head(200, "text/event-stream", ["X-Accel-Buffering": "no"], length: nil))
         case .written(let type, let write):
             guard writeAll(fd, head(200, type, [:], length: nil)) else { return }
             // Each 64 KiB piece is one chunk; a blocking send holds the writer (and its database
