@@ -7,9 +7,24 @@ import TOMLKit
 /// a value, so the lines come from a scan of the text for the key under its section header.
 public enum TOMLConfigFile {
     public static func read(_ path: String) throws(ConfigError) -> Config.Document {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            throw ConfigError(place: .file(path: path, line: 0), key: "", message: "cannot read the file")
+        func refuse(_ reason: String) -> ConfigError {
+            ConfigError(place: .file(path: path, line: 0), key: "", message: "cannot read the file: \(reason)")
         }
+        // Looked at before it is opened: reading a pipe would wait for a writer for ever.
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw refuse(String(cString: strerror(errno))) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw refuse("it is a folder")
+        default: throw refuse("it is not a regular file (a pipe, a socket or a device)")
+        }
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw refuse(String(cString: strerror(access(path, R_OK) == 0 ? EIO : errno)))
+        }
+        guard let text = String(bytes: bytes, encoding: .utf8) else { throw refuse("it is not UTF-8 text") }
         return try parse(text, path: path)
     }
 

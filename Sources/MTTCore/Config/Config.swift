@@ -56,7 +56,14 @@ public struct Config: Sendable {
                     let known = ConfigKey.all.map(\.name).filter { $0.hasPrefix(name.split(separator: ".").first.map(String.init) ?? "") }
                     throw ConfigError(place: place, key: name, message: "unknown setting" + (known.isEmpty ? "" : " (this section has: \(known.joined(separator: ", ")))"))
                 }
-                config.entries[name] = Entry(value: try checked(found.value, for: key, at: place), source: place)
+                var value = try checked(found.value, for: key, at: place)
+                // A secret's file named in the configuration file is found beside that file, not
+                // in whatever folder the command was started from.
+                if key.kind == .secretFile, case .text(let secret) = value, !secret.hasPrefix("/") {
+                    let folder = PathText.folder(of: file.path)
+                    value = .text((folder.isEmpty ? "" : folder + "/") + secret)
+                }
+                config.entries[name] = Entry(value: value, source: place)
             }
         }
         for key in ConfigKey.all {
