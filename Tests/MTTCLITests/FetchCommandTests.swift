@@ -10,31 +10,8 @@ struct FetchCommandTests {
     let mtt = MTTCommand()
     static let key = ["MTT_TTN_API_KEY": "NNSXS.TEST-KEY"]
 
-    /// A listener run with no --mqtt-url, then a Storage Integration holding three uplinks of the
-    /// session's device heard during it.
-    func offlineListenerRun() async throws -> StorageIntegrationServer {
-        let run = try await mtt.run([
-            "collect", "--mode", "listener", "--gps", "fixed:52.0907,5.1214", "--device", "mapper-node-1",
-            "--mqtt-user", "mtt-demo@ttn", "--duration", "3s", "--db", mtt.database,
-        ])
-        #expect(run.status == 0, "\(run.stderr)")
-        let store = try Store(path: mtt.database)
-        let session = try #require(try store.session(1))
-        #expect(session.description.devices == ["mapper-node-1"] && session.description.mqttUser == "mtt-demo@ttn")
-        #expect(try store.status().gpsSamples >= 2)
-        let storage = try StorageIntegrationServer()
-        let start = session.startedAt
-        for (i, uplink) in StoredUplinks.make(3, from: start.adding(seconds: 0.5)).enumerated() {
-            _ = i
-            storage.store(String(decoding: UplinkEncoder.json(uplink), as: UTF8.self))
-        }
-        // Another device of the application, not named by the session: not read.
-        storage.store(String(decoding: UplinkEncoder.json(StoredUplinks.make(1, device: "someone-else", from: start)[0]), as: UTF8.self))
-        return storage
-    }
-
     @Test func aListenerRunWithoutANetworkIsCompletedOnceFetched() async throws {
-        let storage = try await offlineListenerRun()
+        let storage = try await mtt.offlineListenerRun()
         let first = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database], environment: Self.key)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("fetch: 1 session(s), 3 uplink(s) read: 3 new, 0 already stored"), "\(first.stdout)")
@@ -52,7 +29,7 @@ struct FetchCommandTests {
     }
 
     @Test func refusalsSayWhatToDoAndChangeNothing() async throws {
-        let storage = try await offlineListenerRun()
+        let storage = try await mtt.offlineListenerRun()
         let before = try Store(path: mtt.database).status()
         let noKey = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database])
         #expect(noKey.status == 1)
@@ -72,7 +49,7 @@ struct FetchCommandTests {
     }
 
     @Test func syncFetchesFirstThenUploadsWhatWasFetched() async throws {
-        let storage = try await offlineListenerRun()
+        let storage = try await mtt.offlineListenerRun()
         let mapper = try LoopbackHTTPServer { _ in .status(200, #"{"success":true}"#) }
         let arguments = ["sync", "--fetch", "--ttn-url", storage.baseURL, "--target", "ttnmapper", "--url", mapper.baseURL + "/android/v4", "--experiment", "mtt-tests", "--db", mtt.database]
         let first = try await mtt.run(arguments, environment: Self.key)

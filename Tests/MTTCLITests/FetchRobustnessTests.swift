@@ -12,21 +12,6 @@ struct FetchRobustnessTests {
     let mtt = MTTCommand()
     static let key = ["MTT_TTN_API_KEY": "NNSXS.TEST-KEY"]
 
-    /// A listener run without a network, and the Storage Integration holding its three uplinks.
-    func offlineListenerRun() async throws -> StorageIntegrationServer {
-        let run = try await mtt.run([
-            "collect", "--mode", "listener", "--gps", "fixed:52.0907,5.1214", "--device", "mapper-node-1",
-            "--mqtt-user", "mtt-demo@ttn", "--duration", "2s", "--db", mtt.database,
-        ])
-        #expect(run.status == 0, "\(run.stderr)")
-        let storage = try StorageIntegrationServer()
-        let start = try #require(try Store(path: mtt.database).session(1)).startedAt
-        for uplink in StoredUplinks.make(3, from: start.adding(seconds: 0.5)) {
-            storage.store(String(decoding: UplinkEncoder.json(uplink), as: UTF8.self))
-        }
-        return storage
-    }
-
     var fetchedAt: Timestamp? { (try? Store(path: mtt.database, access: .readOnly).session(1))??.fetchedAt }
 
     @Test(arguments: [
@@ -36,7 +21,7 @@ struct FetchRobustnessTests {
         ("an answer cut short", .status(200, #"{"result":"#)),
     ])
     func garbageIsAnErrorAndTheSessionIsNotMarkedFetched(what: String, answer: LoopbackHTTPServer.Action) async throws {
-        let storage = try await offlineListenerRun()
+        let storage = try await mtt.offlineListenerRun()
         storage.behave { $0.answer = answer }
         let fetch = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database], environment: Self.key)
         #expect(fetch.status == 1, "\(what): \(fetch.stdout) \(fetch.stderr)")
@@ -50,7 +35,7 @@ struct FetchRobustnessTests {
     }
 
     @Test func anAnswerWithSomeBrokenLinesStoresTheRestButIsNotAComplete() async throws {
-        let storage = try await offlineListenerRun()
+        let storage = try await mtt.offlineListenerRun()
         storage.behave { $0.brokenEvery = 2 }
         let fetch = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database], environment: Self.key)
         #expect(fetch.status == 1, "\(fetch.stdout)")
@@ -61,7 +46,7 @@ struct FetchRobustnessTests {
     }
 
     @Test func aTricklingAnswerEndsAtTheTimeout() async throws {
-        let storage = try await offlineListenerRun()
+        let storage = try await mtt.offlineListenerRun()
         storage.behave { $0.answer = .trickle(seconds: 0.5) }
         let started = ContinuousClock.now
         let fetch = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--timeout", "3s", "--db", mtt.database], environment: Self.key)
@@ -75,7 +60,7 @@ struct FetchRobustnessTests {
 
     @Test(arguments: [SIGTERM, SIGINT, SIGHUP])
     func aSignalEndsAFetchFromATricklingServerAtOnce(signal: Int32) async throws {
-        let storage = try await offlineListenerRun()
+        let storage = try await mtt.offlineListenerRun()
         storage.behave { $0.answer = .trickle(seconds: 0.5) }
         let fetch = try mtt.start(["fetch", "--ttn-url", storage.baseURL, "--timeout", "10m", "--db", mtt.database], environment: Self.key)
         defer { fetch.stop() }
@@ -87,7 +72,7 @@ struct FetchRobustnessTests {
     }
 
     @Test func aHugeRateLimitWaitIsCappedSaidAndEndedByASignal() async throws {
-        let storage = try await offlineListenerRun()
+        let storage = try await mtt.offlineListenerRun()
         storage.behave {
             $0.rateLimited = 1_000
             $0.retryAfter = 99_999_999
