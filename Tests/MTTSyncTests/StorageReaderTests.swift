@@ -71,6 +71,21 @@ struct StorageReaderTests {
         #expect(server.requests.count == 3)
     }
 
+    @Test func aServerThatNeverStopsAskingToWaitIsGivenUp() async throws {
+        var (_, reader, _) = try Self.serve(10) {
+            $0.rateLimited = 1_000
+            $0.retryAfter = 1
+        }
+        reader.longestWaits = 3
+        let items = Items()
+        await #expect {
+            try await reader.read(Self.window, handle: items.add)
+        } throws: { error in
+            "\(error)".contains("still asks to wait after 3 s of waiting; fetch again later")
+        }
+        #expect(items.waits == [1, 1, 1])
+    }
+
     @Test(arguments: [false, true])
     func brokenLinesAreSkippedAndCountedInBothStreamForms(eventStream: Bool) async throws {
         var (server, reader, sent) = try Self.serve(100) { $0.brokenEvery = 10 }

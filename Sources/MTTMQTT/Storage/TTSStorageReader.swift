@@ -16,6 +16,8 @@ public struct TTSStorageReader: StoredUplinkSource {
     public var eventStream = false
     /// The longest rate-limit wait obeyed at once; a server asking for more is asked again then.
     public var longestWait = 60.0
+    /// Rate-limit waits of one read, all told, after which it gives up (fetch again later).
+    public var longestWaits = 900.0
 
     public init(cluster: URL, application: String, apiKey: String, transport: any StreamingTransport) {
         self.cluster = cluster
@@ -27,6 +29,7 @@ public struct TTSStorageReader: StoredUplinkSource {
     public func read(_ query: StoredUplinkQuery, handle: @escaping @Sendable (StoredUplinkItem) -> Bool) async throws(FetchError) {
         var after = query.after
         var token: String?
+        var waited = 0.0
         while true {
             let url = pageURL(query, after: after, token: token)
             let stream = StoredUplinkStream(eventStream: eventStream, handle: handle)
@@ -61,6 +64,10 @@ public struct TTSStorageReader: StoredUplinkSource {
             case 429:
                 let asked = max(1, Double(response.headers["x-rate-limit-retry"] ?? "") ?? 10)
                 let seconds = min(longestWait, asked.isFinite ? asked : longestWait)
+                guard waited + seconds <= longestWaits else {
+                    throw .server("\(cluster.host ?? "the server") still asks to wait after \(waited.plainText) s of waiting; fetch again later")
+                }
+                waited += seconds
                 guard handle(.waiting(seconds: seconds, asked: asked)) else { return }
                 // Cancelled by a stop request: the read ends at once.
                 do { try await Task.sleep(for: .seconds(seconds)) } catch { return }
