@@ -14,15 +14,27 @@ struct FetchRobustnessTests {
 
     var fetchedAt: Timestamp? { (try? Store(path: mtt.database, access: .readOnly).session(1))??.fetchedAt }
 
-    @Test(arguments: [
-        ("a proxy's login page", LoopbackHTTPServer.Action.status(200, "<!doctype html><html><body>Sign in to the Wi-Fi</body></html>")),
-        ("10 MB on one line", .status(200, String(repeating: "x", count: 10 << 20))),
-        ("bytes that are not UTF-8", .raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\n".utf8) + Data([0xFF, 0xFE, 0x80, 0x81, 0xC0, 0x0A]))),
-        ("an answer cut short", .status(200, #"{"result":"#)),
-    ])
-    func garbageIsAnErrorAndTheSessionIsNotMarkedFetched(what: String, answer: LoopbackHTTPServer.Action) async throws {
+    /// Answers that are not stored uplinks, named for the test's log (the answers themselves are
+    /// up to 10 MB).
+    enum Garbage: String, CaseIterable, CustomStringConvertible {
+        case loginPage = "a proxy's login page", oneLongLine = "10 MB on one line", notUTF8 = "bytes that are not UTF-8", cutShort = "an answer cut short"
+
+        var description: String { rawValue }
+
+        var answer: LoopbackHTTPServer.Action {
+            switch self {
+            case .loginPage: .status(200, "<!doctype html><html><body>Sign in to the Wi-Fi</body></html>")
+            case .oneLongLine: .status(200, String(repeating: "x", count: 10 << 20))
+            case .notUTF8: .raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 6\r\n\r\n".utf8) + Data([0xFF, 0xFE, 0x80, 0x81, 0xC0, 0x0A]))
+            case .cutShort: .status(200, #"{"result":"#)
+            }
+        }
+    }
+
+    @Test(arguments: Garbage.allCases)
+    func garbageIsAnErrorAndTheSessionIsNotMarkedFetched(what: Garbage) async throws {
         let storage = try await mtt.offlineListenerRun()
-        storage.behave { $0.answer = answer }
+        storage.behave { $0.answer = what.answer }
         let fetch = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database], environment: Self.key)
         #expect(fetch.status == 1, "\(what): \(fetch.stdout) \(fetch.stderr)")
         #expect(fetch.stderr.contains("answered with no stored uplinks, only text that is not"), "\(what): \(fetch.stderr)")

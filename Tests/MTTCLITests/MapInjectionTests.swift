@@ -31,12 +31,18 @@ struct MapInjectionTests {
     /// shows, as a user looking for it would; its text, and whether any script ran.
     func hoverTheGateway(_ browser: HeadlessBrowser) async throws -> (tooltip: String?, ran: Bool) {
         #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count === '1'"), "the page drew nothing")
-        let centre = try await browser.evaluate(
-            "(function () { var r = document.getElementById('map').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()")
-        let point = try #require(try JSONSerialization.jsonObject(with: Data(centre.utf8)) as? [Double])
+        // Asked until the page answers with a point (DevTools gives null while a page is busy).
+        var point: [Double]?
+        for _ in 0..<20 where point == nil {
+            let centre = try await browser.evaluate(
+                "(function () { var r = document.getElementById('map').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()")
+            point = try JSONSerialization.jsonObject(with: Data(centre.utf8), options: .fragmentsAllowed) as? [Double]
+            if point == nil { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        let centre = try #require(point, "the page never said where its map is")
         var tooltip: String?
         for up in stride(from: 40.0, through: 400, by: 6) where tooltip == nil {
-            try await browser.hover(x: point[0], y: point[1] - up)
+            try await browser.hover(x: centre[0], y: centre[1] - up)
             let text = try await browser.evaluate("(function () { var t = document.querySelector('.leaflet-tooltip'); return t ? t.textContent : null; })()")
             tooltip = try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) as? String
         }

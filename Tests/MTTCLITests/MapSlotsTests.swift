@@ -64,7 +64,9 @@ struct MapSlotsTests {
                     return true
                 }
                 while idle.count < 40 { let fd = Self.connectTo(port); if fd >= 0 { idle.append(fd) } else { break } }
-                Thread.sleep(forTimeInterval: 0.01)
+                // Ten rounds a second: each new socket pushes out an older one, and a faster churn
+                // used up loopback's ephemeral ports for the tests running beside this one.
+                Thread.sleep(forTimeInterval: 0.1)
             }
             idle.forEach { close($0) }
         }
