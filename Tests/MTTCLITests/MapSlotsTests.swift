@@ -31,8 +31,13 @@ struct MapSlotsTests {
         return fd
     }
 
-    /// Sends `request` as it is and reads the whole answer (the map closes after one).
-    static func exchange(_ port: Int, _ request: String) -> String {
+    /// Sends `request` as it is and reads the whole answer (the map closes after one), on a thread
+    /// of its own: a blocking read on Swift's cooperative pool starved the suite's other tests.
+    static func exchange(_ port: Int, _ request: String) async throws -> String {
+        try await offThePool { blockingExchange(port, request) }
+    }
+
+    static func blockingExchange(_ port: Int, _ request: String) -> String {
         let fd = connectTo(port)
         guard fd >= 0 else { return "" }
         defer { close(fd) }
@@ -75,7 +80,7 @@ struct MapSlotsTests {
         try await Task.sleep(for: .seconds(1))
         var answered = 0
         for _ in 0..<45 {
-            if Self.exchange(port, "GET /api/status HTTP/1.1\r\nHost: x\r\n\r\n").hasPrefix("HTTP/1.1 200") { answered += 1 }
+            if try await Self.exchange(port, "GET /api/status HTTP/1.1\r\nHost: x\r\n\r\n").hasPrefix("HTTP/1.1 200") { answered += 1 }
         }
         #expect(answered == 45, "\(answered) of 45 status requests answered while 40 sockets sat idle")
     }
@@ -84,10 +89,10 @@ struct MapSlotsTests {
         let (server, port) = try await serve()
         defer { server.kill() }
         let started = ContinuousClock.now
-        let lf = Self.exchange(port, "GET /api/status HTTP/1.1\nHost: x\n\n")
+        let lf = try await Self.exchange(port, "GET /api/status HTTP/1.1\nHost: x\n\n")
         #expect(lf.hasPrefix("HTTP/1.1 200"), "\(lf.prefix(80))")
         #expect(ContinuousClock.now - started < .seconds(3))
-        let head = Self.exchange(port, "HEAD /api/status HTTP/1.1\r\nHost: x\r\n\r\n")
+        let head = try await Self.exchange(port, "HEAD /api/status HTTP/1.1\r\nHost: x\r\n\r\n")
         let parts = head.components(separatedBy: "\r\n\r\n")
         #expect(parts[0].hasPrefix("HTTP/1.1 200") && parts[0].contains("Content-Length: "), "\(head.prefix(200))")
         #expect(parts.count == 2 && parts[1].isEmpty, "HEAD sent a body: \(parts.dropFirst().joined().prefix(80))")
