@@ -48,9 +48,18 @@ public struct ChildProcess: Sendable {
             env.merge(environment) { _, new in new }
             process.environment = env
             process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle(forWritingAtPath: outputs.file("stdout"))
-            process.standardError = FileHandle(forWritingAtPath: outputs.file("stderr"))
+            let stdout = FileHandle(forWritingAtPath: outputs.file("stdout"))
+            let stderr = FileHandle(forWritingAtPath: outputs.file("stderr"))
+            process.standardOutput = stdout
+            process.standardError = stderr
             process.terminationHandler = { [weak self] _ in self?.markExited() }
+            // The child has its own copies once it runs. Ours stayed open for the whole test run
+            // (two per child: over a thousand in a suite), and past descriptor 1023 libmosquitto's
+            // select() aborts the test process.
+            defer {
+                try? stdout?.close()
+                try? stderr?.close()
+            }
             try process.run()
         }
 
