@@ -163,19 +163,15 @@ struct JSONReaderTests {
         (#"{"uplink_message":{"f_cnt":"many"}, "x": tru}"#, "not JSON"),
     ])
     func aWrongFieldTypeIsNamedByItsPath(text: String, reason: String) {
-        #expect {
-            try JSONReader.read(Array(text.utf8)) { r throws(Mismatch) in try TTSUplinkMessage(reading: &r) }
-        } throws: { error in
-            "\(error)" == reason
-        }
+        let read = { (r: inout JSONReader) throws(Mismatch) in try TTSUplinkMessage(reading: &r) }
+        #expect(throws: Mismatch.self) { try JSONReader.read(Array(text.utf8), read) }
+        #expect(JSONReader.explain(Array(text.utf8), read) == reason)
     }
 
     @Test func aV2FieldOfTheWrongTypeIsNamedByItsPath() {
         let text = #"{"dev_id":"d","metadata":{"time":"2018-05-01T14:41:00Z","gateways":[{"gtw_id":"g","rssi":"-90"}]}}"#
-        #expect {
-            try JSONReader.read(Array(text.utf8)) { r throws(Mismatch) in try TTNV2UplinkMessage(reading: &r) }
-        } throws: { error in
-            "\(error)" == "metadata.gateways[0].rssi is not a number"
-        }
+        let read = { (r: inout JSONReader) throws(Mismatch) in try TTNV2UplinkMessage(reading: &r) }
+        #expect(throws: Mismatch.self) { try JSONReader.read(Array(text.utf8), read) }
+        #expect(JSONReader.explain(Array(text.utf8), read) == "metadata.gateways[0].rssi is not a number")
     }
 }

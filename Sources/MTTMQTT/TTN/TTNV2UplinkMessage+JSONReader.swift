@@ -20,7 +20,7 @@ extension TTNV2UplinkMessage {
             } else if key.matches("metadata") {
                 m.metadata = try Metadata(reading: &r)
             }
-        }) else { throw Mismatch(expected: "an object") }
+        }) else { throw r.mismatch("an object") }
         self = m
     }
 }
@@ -43,7 +43,7 @@ extension TTNV2UplinkMessage.Metadata {
                 var list: [TTNV2UplinkMessage.Gateway] = []
                 if try r.array({ r throws(TTNV2UplinkMessage.Mismatch) in
                     guard let gateway = try TTNV2UplinkMessage.Gateway(reading: &r) else {
-                        throw TTNV2UplinkMessage.Mismatch(expected: "an object")
+                        throw r.mismatch("an object")
                     }
                     list.append(gateway)
                 }) {

@@ -21,7 +21,7 @@ extension TTSUplinkMessage {
             } else if key.matches("simulated") {
                 simulated = try r.bool()
             }
-        }) else { throw Mismatch(expected: "an object") }
+        }) else { throw r.mismatch("an object") }
         self.init(end_device_ids: ids, received_at: receivedAt, uplink_message: message, simulated: simulated)
     }
 }
@@ -74,7 +74,7 @@ extension TTSUplinkMessage.UplinkMessage {
             } else if key.matches("rx_metadata") {
                 var list: [TTSUplinkMessage.RxMetadata] = []
                 if try r.array({ r throws(TTSUplinkMessage.Mismatch) in
-                    guard let entry = try TTSUplinkMessage.RxMetadata(reading: &r) else { throw TTSUplinkMessage.Mismatch(expected: "an object") }
+                    guard let entry = try TTSUplinkMessage.RxMetadata(reading: &r) else { throw r.mismatch("an object") }
                     list.append(entry)
                 }) {
                     m.rx_metadata = list
