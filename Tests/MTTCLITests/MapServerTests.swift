@@ -165,7 +165,7 @@ struct MapServerTests {
         }
         _ = await run.wait(timeout: 30)
         let after = try store.status()
-        #expect(after.attempts > before.attempts + 3, "the run wrote too little to follow")
+        #expect(after.attempts > before.attempts + 3, "the run wrote too little to follow: exit \(run.result.status), \(run.result.stderr)")
         #expect(seen.keys.allSatisfy { $0 <= after.attempts } )
         #expect(worstLag <= 2.5, "the status block lagged \(worstLag) s behind the database")
         // Every sample the run stored came as an event and became a dot.
