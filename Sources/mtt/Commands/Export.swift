@@ -17,7 +17,7 @@ struct Export: ParsableCommand {
     @Option(help: ArgumentHelp("\(ExportFormat.namesText).", valueName: "format"))
     var format: ExportFormat
 
-    @Option(help: ArgumentHelp("The file to write (default: stdout).", valueName: "file"))
+    @Option(help: ArgumentHelp("The file to write (default: stdout); a file already there is replaced only once the new one is complete.", valueName: "file"))
     var out: String?
 
     @OptionGroup var window: TimeWindowOptions

@@ -4,7 +4,7 @@ import MTTCore
 /// `--session`, `--since` and `--until` of the commands that read records back (export, report):
 /// the grammar of `events --since` and of the map's `?since=&until=` (`ExportFilter.setWindow`).
 struct TimeWindowOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Only this session (mtt sessions lists them).", valueName: "n"))
+    @Option(help: ArgumentHelp("Only this session (its number; mtt status counts them).", valueName: "n"))
     var session: Int64?
 
     @Option(help: ArgumentHelp("Only records from this time on: RFC 3339 (2026-06-21T10:00:00Z) or a length of time ago (6h, 2d).", valueName: "time"))
