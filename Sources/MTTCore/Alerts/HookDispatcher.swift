@@ -83,17 +83,11 @@ public final class HookDispatcher: Sendable {
     }
 
     /// Takes no more events and forgets those waiting (a stop request: the deliveries under way
-    /// are the caller's to end); returns how many were waiting. They stay in the database.
-    @discardableResult
-    public func stop() -> Int {
+    /// are the caller's to end). They stay in the database.
+    public func stop() {
         stopped.store(true, ordering: .relaxed)
-        return hooks.withLock { hooks in
-            var forgotten = 0
-            for index in hooks.indices {
-                forgotten += hooks[index].waiting.count
-                hooks[index].waiting.removeAll()
-            }
-            return forgotten
+        hooks.withLock { hooks in
+            for index in hooks.indices { hooks[index].waiting.removeAll() }
         }
     }
 

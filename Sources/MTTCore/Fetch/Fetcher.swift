@@ -63,7 +63,7 @@ public final class Fetcher: Sendable {
                     }
                 }
                 let query = StoredUplinkQuery(device: device, after: target.after, before: target.before)
-                let broken = Atomic<Int>(0)
+                let brokenBefore = summary.withLock { $0.broken }
                 do {
                     let read = Task { @Sendable [self] in try await source.read(query) { [self] item in
                         if stopped.load(ordering: .relaxed) { return false }
@@ -81,7 +81,6 @@ public final class Fetcher: Sendable {
                             }
                             return full ? flush() : true
                         case .broken:
-                            broken.add(1, ordering: .relaxed)
                             summary.withLock { $0.broken += 1 }
                         case .skipped:
                             summary.withLock { $0.skipped += 1 }
@@ -95,12 +94,12 @@ public final class Fetcher: Sendable {
                         return true
                     } }
                     reading.withLock { $0 = read }
+                    defer { reading.withLock { $0 = nil } }
                     // A stop that came before the read was known cancels it here.
                     if stopped.load(ordering: .relaxed) { read.cancel() }
                     try await read.value
-                    reading.withLock { $0 = nil }
                     _ = flush()
-                    let count = broken.load(ordering: .relaxed)
+                    let count = summary.withLock { $0.broken } - brokenBefore
                     if count > 0, !stopped.load(ordering: .relaxed) {
                         // A session is fetched only by an answer read whole.
                         complete = false
@@ -109,7 +108,6 @@ public final class Fetcher: Sendable {
                         }
                     }
                 } catch {
-                    reading.withLock { $0 = nil }
                     // What was read before the failure is stored all the same.
                     _ = flush()
                     complete = false

@@ -189,14 +189,14 @@ struct JSONReader {
 
     mutating func double() throws(Mismatch) -> Double? {
         if try null() { return nil }
-        guard current == UInt8(ascii: "-") || current?.isDigit == true else { throw mismatch("a number") }
+        guard atNumber else { throw mismatch("a number") }
         return try number().value
     }
 
     /// An integer field: a number with an integer value that fits `T`.
     mutating func integer<T: FixedWidthInteger>(_ type: T.Type = T.self) throws(Mismatch) -> T? {
         if try null() { return nil }
-        guard current == UInt8(ascii: "-") || current?.isDigit == true else { throw mismatch("an integer") }
+        guard atNumber else { throw mismatch("an integer") }
         let number = try number()
         // 125000.0 and 1.25e5 are integers too, as JSONDecoder reads them (the fuzzer found the difference).
         guard number.integer != nil || number.value.rounded(.towardZero) == number.value else {
@@ -235,6 +235,11 @@ struct JSONReader {
     private var current: UInt8? {
         // Read for nearly every byte: left to itself the optimizer made this a call.
         @inline(__always) get { index < source.count ? source[index] : nil }
+    }
+
+    /// A number starts here (whether it is a well-formed one, `number` says).
+    private var atNumber: Bool {
+        current == UInt8(ascii: "-") || current?.isDigit == true
     }
 
     private mutating func enter() throws(Mismatch) {

@@ -22,25 +22,22 @@ public enum UplinkDecoder {
     ///   carries none at all (the TTS documentation's own example has neither `received_at`).
     public static func decode(_ payload: [UInt8], arrival: Timestamp = .now()) throws(UplinkDecodeError) -> UplinkDecoding {
         // One pass for v3; only a message without its end_device_ids is read again as v2.
-        let readV3 = { (r: inout JSONReader) throws(JSONReader.Mismatch) in try TTSUplinkMessage(reading: &r) }
-        let v3: TTSUplinkMessage
-        do throws(JSONReader.Mismatch) {
-            v3 = try JSONReader.read(payload, readV3)
-        } catch {
-            throw UplinkDecodeError(description: JSONReader.explain(payload, readV3))
-        }
+        let v3 = try read(payload) { r throws(JSONReader.Mismatch) in try TTSUplinkMessage(reading: &r) }
         if v3.end_device_ids != nil {
             return try decoding(v3, arrival: arrival)
         }
-        let readV2 = { (r: inout JSONReader) throws(JSONReader.Mismatch) in try TTNV2UplinkMessage(reading: &r) }
-        let v2: TTNV2UplinkMessage
-        do throws(JSONReader.Mismatch) {
-            v2 = try JSONReader.read(payload, readV2)
-        } catch {
-            throw UplinkDecodeError(description: JSONReader.explain(payload, readV2))
-        }
+        let v2 = try read(payload) { r throws(JSONReader.Mismatch) in try TTNV2UplinkMessage(reading: &r) }
         guard v2.dev_id != nil, v2.metadata != nil || v2.counter != nil else { return .notAnUplink }
         return .uplink(try uplink(v2))
+    }
+
+    /// The message as `body` reads it, or the reason it cannot, in words (found by a second read).
+    private static func read<T>(_ payload: [UInt8], _ body: (inout JSONReader) throws(JSONReader.Mismatch) -> T) throws(UplinkDecodeError) -> T {
+        do throws(JSONReader.Mismatch) {
+            return try JSONReader.read(payload, body)
+        } catch {
+            throw UplinkDecodeError(description: JSONReader.explain(payload, body))
+        }
     }
 
     private static func decoding(_ v3: TTSUplinkMessage, arrival: Timestamp) throws(UplinkDecodeError) -> UplinkDecoding {

@@ -69,7 +69,7 @@ final class HTTPListener: Sendable {
                 return
             }
             // The last slot is kept for this machine (a status check, the browser beside it).
-            let limit = Self.isLoopback(peer) ? Self.connections : Self.connections - 1
+            let limit = Self.isLoopback(peer, length: length) ? Self.connections : Self.connections - 1
             let admitted = open.withLock { connections in
                 if connections.values.count(where: { !$0.evicted }) >= limit,
                    let idle = connections.filter({ $0.value.waitingForHead && !$0.value.evicted }).min(by: { $0.value.accepted < $1.value.accepted }) {
@@ -121,33 +121,27 @@ final class HTTPListener: Sendable {
             return
         }
         open.withLock { $0[client]?.waitingForHead = false }
-        let text = String(decoding: head[..<end], as: UTF8.self)
-        Self.send(client, respond(to: text), headOnly: HTTPHead(text).request?.method == "HEAD")
+        let parsed = HTTPHead(String(decoding: head[..<end], as: UTF8.self))
+        Self.send(client, respond(to: parsed), headOnly: parsed.request?.method == "HEAD")
     }
 
-    private static func isLoopback(_ peer: sockaddr_storage) -> Bool {
+    /// Whether a client is this machine, by the same rule as the listen address (`WebAccess`).
+    private static func isLoopback(_ peer: sockaddr_storage, length: socklen_t) -> Bool {
         var peer = peer
-        return withUnsafePointer(to: &peer) { pointer in
-            switch Int32(pointer.pointee.ss_family) {
-            case AF_INET:
-                return pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt32(bigEndian: $0.pointee.sin_addr.s_addr) >> 24 == 127 }
-            case AF_INET6:
-                return pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
-                    let bytes = withUnsafeBytes(of: address.pointee.sin6_addr) { Array($0) }
-                    // ::1, or ::ffff:127.x.x.x (an IPv4 client of a socket listening on ::).
-                    let loopback = bytes[0..<15].allSatisfy { $0 == 0 } && bytes[15] == 1
-                    let mapped = bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
-                    return loopback || mapped
-                }
-            default:
-                return false
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let named = withUnsafePointer(to: &peer) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getnameinfo($0, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0
             }
         }
+        guard named else { return false }
+        let text = String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // An IPv4 client of a socket listening on :: is named ::ffff:127.…
+        return WebAccess.isLoopback(text.hasPrefix("::ffff:") ? String(text.dropFirst("::ffff:".count)) : text)
     }
 
     /// The answer to a request's head: checked here, routed by the map.
-    private func respond(to head: String) -> MapResponse {
-        let parsed = HTTPHead(head)
+    private func respond(to parsed: HTTPHead) -> MapResponse {
         guard let (method, target) = parsed.request else { return .text(400, "not an HTTP/1.1 request\n") }
         let headers = parsed.fields
         if headers["transfer-encoding"] != nil || (headers["content-length"].map { $0 != "0" } ?? false) {

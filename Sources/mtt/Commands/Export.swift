@@ -39,12 +39,7 @@ struct Export: ParsableCommand {
         if let out, store.isOwnFile(out) {
             throw RuntimeFailure("--out \(out) is the database or one of its files; mtt will not overwrite it")
         }
-        // A stop leaves the file it would replace as it was.
-        let interrupts = InterruptWatch {
-            TextSink.discardUnfinished()
-            Console.error("mtt: stopped" + (out.map { "; \($0) was left as it was" } ?? ""))
-            Glibc.exit(1)
-        }
+        let interrupts = InterruptWatch.leavingOutputAsItWas(out)
         defer { interrupts.cancel() }
         let sink = try out.map { try TextSink(path: $0) } ?? TextSink()
         let count = try Exporter.export(store, as: format, filter: filter, to: sink)

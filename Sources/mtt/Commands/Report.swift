@@ -37,12 +37,7 @@ struct Report: ParsableCommand {
         } catch {
             throw RuntimeFailure("\(error)")
         }
-        // A stop leaves the report it would replace as it was.
-        let interrupts = InterruptWatch {
-            TextSink.discardUnfinished()
-            Console.error("mtt: stopped; \(out) was left as it was")
-            Glibc.exit(1)
-        }
+        let interrupts = InterruptWatch.leavingOutputAsItWas(out)
         defer { interrupts.cancel() }
         let sink = try TextSink(path: out)
         let count = try MapReport.write(store, filter: try window.filter(), assets: assets, to: sink)
