@@ -59,8 +59,11 @@ struct TwoMinutesOnTheRoadTests {
         async let rui3Outages: Void = modems[1].unplugTwice(at: [45, 90], name: names[2], log: log, wait: at)
         _ = try await (bleOutages, rn2483Outages, rui3Outages)
         try await at(120)
-        // The drive is over; the last outage may still be settling on a loaded machine.
-        #expect(await eventually { names.allSatisfy { log.attemptsSinceLastReturn(of: $0) > 0 } })
+        // The drive is over; the last outage may still be settling on a loaded machine: every
+        // node back from each of its outages (attempts after the one before did not say so), and
+        // sending again.
+        func returns(_ name: String) -> Int { log.all.count { if case .nodeBack(name, _) = $0 { true } else { false } } }
+        #expect(await eventually { zip(names, [5, 2, 2]).allSatisfy { returns($0) == $1 && log.attemptsSinceLastReturn(of: $0) > 0 } })
         #expect(await run.stop() == nil)
 
         let events = log.all
