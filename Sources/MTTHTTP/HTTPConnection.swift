@@ -57,7 +57,9 @@ final class HTTPConnection: @unchecked Sendable {
         let head = try read(upTo: "\r\n\r\n", deadline: deadline, timeout: timeout, whenClosed: "without an answer")
         let parsed = HTTPHead(head)
         guard let (version, status) = parsed.status else {
-            throw .connectionFailed("\(endpoint) answered something that is not HTTP")
+            // What came, shortened: a wrong port shows itself ("SSH-2.0-OpenSSH_9.2").
+            let start = String(head.prefix(40)).debugDescription
+            throw .connectionFailed("\(endpoint) answered something that is not HTTP: \(start)")
         }
         let headers = parsed.fields
         let connectionHeader = headers["connection"]?.lowercased() ?? ""

@@ -103,6 +103,9 @@ public final class HTTPTransport: SyncTransport, StreamingTransport {
                     guard inFlight.start(connection) else { throw .connectionFailed("stopped") }
                     defer { inFlight.end() }
                     let response = try connection.exchange(bytes, deadline: deadline, timeout: timeout, streamingTo: sink)
+                    // Ended before the connection goes back to the pool: a stop arriving after
+                    // that would shut it down under the next request to take it.
+                    inFlight.end()
                     if response.keepAlive { self.putIdle(connection, key) }
                     continuation.resume(returning: .success(response))
                 } catch {

@@ -47,8 +47,9 @@ struct HTTPAnswerTests {
     }
 
     @Test(arguments: [
-        ("SSH-2.0-OpenSSH_9.2\r\n\r\n", "answered something that is not HTTP"),
-        ("HTTP/1.1 OK\r\n\r\n", "answered something that is not HTTP"),
+        // What came is quoted: a wrong port shows itself.
+        ("SSH-2.0-OpenSSH_9.2\r\n\r\n", #"answered something that is not HTTP: "SSH-2.0-OpenSSH_9.2""#),
+        ("HTTP/1.1 OK\r\n\r\n", #"answered something that is not HTTP: "HTTP/1.1 OK""#),
         ("HTTP/1.1 200 OK\r\nContent-Length: ten\r\n\r\n", "sent a bad Content-Length"),
         ("HTTP/1.1 200 OK\r\nContent-Length: -4\r\n\r\nabcd", "sent a bad Content-Length"),
         ("HTTP/1.1 200 OK\r\nContent-Length: 40\r\n\r\n{\"success\":", "dropped the connection in the middle of an answer"),

@@ -8,17 +8,54 @@ public enum LoopbackPort {
     /// the kernel picked for `bind(0)` could be picked again for another test's server a moment
     /// later, and a second mosquitto that cannot bind exits while the first one answers on the
     /// port, so two tests would share a broker and see each other's messages (CI saw it).
+    ///
+    /// Two test processes side by side (a clean clone's suite beside the work tree's) never hand
+    /// out the same port either: each takes blocks of 100 ports under a file lock it holds until it
+    /// exits. Without them, both could find a port free and give it to a child (mosquitto, an mtt
+    /// with --web) that had not bound it yet; the second child then failed with "Address already
+    /// in use" (seen in CI as a collect run that stored nothing).
     public static func free() -> Int {
         while true {
-            let port = next.withLock { next in
-                defer { next = next + 1 < 32_000 ? next + 1 : 20_000 }
-                return next
+            let port = next.withLock { next -> Int in
+                if next.port == next.end { next = reserveBlock(after: next.block) }
+                defer { next.port += 1 }
+                return next.port
             }
             if canBind(port) { return port }
         }
     }
 
-    private static let next = Mutex(Int.random(in: 20_000..<32_000))
+    private struct Cursor {
+        var block: Int
+        var port: Int
+        var end: Int
+    }
+
+    private static let firstPort = 20_000
+    private static let blockSize = 100
+    private static let blocks = 120
+    private static let next = Mutex(reserveBlock(after: Int.random(in: 0..<blocks)))
+
+    /// The next block after `block` (round the range) that no other test process holds. Its lock's
+    /// descriptor stays open until the process exits, which releases it.
+    private static func reserveBlock(after block: Int) -> Cursor {
+        let folder = NSTemporaryDirectory() + "mtt-test-ports"
+        mkdir(folder, 0o777)
+        chmod(folder, 0o1777)
+        for step in 1...blocks {
+            let candidate = (block + step) % blocks
+            let fd = open("\(folder)/\(candidate).lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+            guard fd >= 0 else { continue }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+                let start = firstPort + candidate * blockSize
+                return Cursor(block: candidate, port: start, end: start + blockSize)
+            }
+            close(fd)
+        }
+        // Every block held (120 test processes at once): share one; canBind still checks.
+        let start = firstPort + ((block + 1) % blocks) * blockSize
+        return Cursor(block: (block + 1) % blocks, port: start, end: start + blockSize)
+    }
 
     private static func canBind(_ port: Int) -> Bool {
         onLoopback(port) { fd, address, length in bind(fd, address, length) }
