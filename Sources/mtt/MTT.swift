@@ -15,7 +15,7 @@ struct MTT: AsyncParsableCommand {
             """,
         version: MTTVersion.current,
         subcommands: [
-            Collect.self, Status.self, Events.self, Sync.self, Fetch.self, Serve.self, Report.self, Export.self, Import.self,
+            Collect.self, Status.self, Sessions.self, Events.self, Sync.self, Fetch.self, Serve.self, Report.self, Export.self, Import.self,
             GPS.self, Scan.self, Node.self, FakeNodeCommand.self, Demo.self, ConfigCommand.self,
         ]
     )

@@ -91,8 +91,9 @@ struct CollectCommandTests {
     @Test func twoProcessesCreatingOneDatabaseBothSucceed() async throws {
         for round in 1...10 {
             let path = mtt.dir.file("race-\(round)/mtt.sqlite")
-            let imports = try (0..<2).map { _ in
-                try mtt.start(["import", FixtureFiles.own("mapthethings/coverage-sample.json"), "--db", path])
+            // Two files: the same one twice is refused as a re-import.
+            let imports = try ["coverage-sample.json", "walk-sample.json"].map { file in
+                try mtt.start(["import", FixtureFiles.own("mapthethings/\(file)"), "--db", path])
             }
             for child in imports {
                 #expect(await child.wait(timeout: 30))

@@ -92,6 +92,10 @@ struct CommandLineContractTests {
         #expect(result.stdout.hasPrefix("mtt demo: 3s of active mapping with a fake node"))
         #expect(result.stdout.contains("attempt 1 by fake:1"))
         #expect(result.stdout.contains("Database   \(demoDB)"))
+        // Where it wrote, and how to look at it afterwards: the main database is not the demo's.
+        #expect(result.stdout.contains("The demo wrote to \(demoDB)") && result.stdout.contains("mtt sessions --db \(demoDB)"), "\(result.stdout)")
+        let sessions = try await mtt.run(["sessions", "--db", demoDB])
+        #expect(sessions.stdout.contains("[simulated]"), "\(sessions.stdout)")
         let status = try Store(path: demoDB).status()
         #expect(status.attempts >= 1 && status.confirmed >= 1 && status.gpsSamples > 10)
     }

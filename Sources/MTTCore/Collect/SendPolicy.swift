@@ -23,21 +23,11 @@ public struct SendPolicy: Sendable, Hashable {
         }
     }
 
-    /// `42 s`, `3 h`, `5 days` (a replay of an old capture); `-42 s` for a fix from the future.
-    static func describe(age: Double) -> String {
-        switch age {
-        case ..<0: "-\(Int(-age)) s"
-        case ..<7200: "\(Int(age)) s"
-        case ..<172_800: "\(Int(age / 3600)) h"
-        default: "\(Int(age / 86_400)) days"
-        }
-    }
-
     /// Why the fix is too old to send on, or nil when it is fresh enough.
     public func staleness(of fix: Fix, now: Timestamp) -> String? {
         let age = now.seconds(since: fix.time)
         guard age > maximumFixAge || age < -maximumFixAge else { return nil }
-        return "the fix is \(Self.describe(age: age)) old (the limit is \(Int(maximumFixAge)) s)"
+        return "the fix is \(SpokenDuration.age(age)) old (the limit is \(Int(maximumFixAge)) s)"
             + (fix.source.hasPrefix("nmea:") ? ": the NMEA capture was recorded at another time" : "")
     }
 

@@ -59,7 +59,15 @@ public enum MapTheThingsDataSet {
         }
         let notADataSet = ImportError(description: "\(path) is not a MapTheThings data set (a JSON array of samples with gps and time)")
         let decoder = JSONDecoder()
+        let hash = try ContentHash.of(path: path)
         return try store.batch { batch in
+            // The same content twice would put every sample twice on the map and in the counts.
+            if let hash, let earlier = try batch.importedSession(hash: hash) {
+                throw ImportError(description: """
+                    \(path) holds the same content as session \(earlier.id) (\(earlier.title)): imported before, so nothing \
+                    was imported (mtt sessions delete \(earlier.id) --yes, then import again, replaces it)
+                    """)
+            }
             var session: Int64?
             var samples = 0, index = 0
             // Each node's heard sequence numbers and when, for the gaps: counted per node, never
@@ -79,7 +87,7 @@ public enum MapTheThingsDataSet {
                     throw ImportError(description: "\(path): entry \(index) has an unreadable time \(entry.time)")
                 }
                 let sessionID = try session ?? batch.startSession(
-                    mode: .imported, at: time, note: "imported from \(PathText.name(of: path))")
+                    mode: .imported, at: time, note: "imported from \(PathText.name(of: path))", sourceHash: hash)
                 session = sessionID
                 let node = entry.nodeEui ?? entry.device ?? GatewayReception.unknownID
                 let rate = entry.dataRate.flatMap(LoRaDataRate.init)
@@ -103,7 +111,9 @@ public enum MapTheThingsDataSet {
             }
             guard let session else { throw ImportError(description: "\(path) holds no samples") }
             // Every sequence number missing between two heard ones of a node was sent and not heard,
-            // unless the jump is too large to be anything but a reset.
+            // unless the jump is too large to be anything but a reset. Stored as a transmission no
+            // gateway heard (confirmed, with no uplink), as a live run stores one: "failed" means the
+            // node could not send at all.
             var lost = 0, resets = 0
             for node in heard.keys.sorted() {
                 let sequence = heard[node, default: [:]].sorted { $0.key < $1.key }
@@ -115,7 +125,7 @@ public enum MapTheThingsDataSet {
                     for seq in (a.key + 1)..<b.key {
                         try batch.record(Attempt(
                             sessionID: session, node: node, sequence: seq, payload: [], fix: nil, sentAt: a.value,
-                            state: .failed, frameCounter: UInt32(clamping: seq), resolvedAt: a.value,
+                            state: .confirmed, frameCounter: UInt32(clamping: seq), resolvedAt: a.value,
                             failureReason: "no gateway heard payload_seq \(seq) (a gap in the walk test)"))
                         lost += 1
                     }

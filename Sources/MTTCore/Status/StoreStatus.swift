@@ -22,6 +22,10 @@ public struct StoreStatus: Sendable, Hashable, Encodable {
     /// Records the TTN Mapper quality gate kept off the main map, keyed by target name; they go
     /// only to an experiment.
     public var held: [String: Int]
+    /// Records each target does not get from a plain sync because their session is simulated, or
+    /// excluded by the user, keyed by target name.
+    public var simulated: [String: Int] = [:]
+    public var excluded: [String: Int] = [:]
     /// The nodes of the newest run that drove any, each with its state and reconnect count.
     public var nodes: [NodeState] = []
 
@@ -29,6 +33,7 @@ public struct StoreStatus: Sendable, Hashable, Encodable {
         case sessions, attempts, confirmed, failed, pending, heard, uplinks
         case gpsSamples = "gps_samples"
         case samples, unsynced, held, nodes
+        case simulated = "held_simulated", excluded = "held_excluded"
     }
 
     /// Share of resolved attempts that the network did not hear, when any attempt was heard-checked.

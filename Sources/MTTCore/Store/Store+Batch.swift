@@ -28,8 +28,13 @@ extension Store {
         public func record(_ fix: Fix, session: Int64) throws -> Int64 { try Store.insert(fix, session: session, db) }
 
         /// A session that exists only if the whole batch is stored.
-        public func startSession(mode: CollectionMode, at time: Timestamp, note: String?) throws -> Int64 {
-            try Store.insertSession(mode: mode, at: time, SessionDescription(note: note), version: nil, db)
+        public func startSession(mode: CollectionMode, at time: Timestamp, note: String?, sourceHash: String? = nil) throws -> Int64 {
+            try Store.insertSession(mode: mode, at: time, SessionDescription(note: note, sourceHash: sourceHash), version: nil, db)
+        }
+
+        /// The session an earlier import of the same content made, if any.
+        public func importedSession(hash: String) throws -> StoredSession? {
+            try Store.importedSession(hash: hash, db)
         }
 
         public func link(attempt: Int64, toUplink uplink: Int64) throws {

@@ -12,11 +12,17 @@ public struct SessionDescription: Sendable, Hashable {
     public var mqttUser: String?
     /// The TTS device IDs the run heard (`+` for every device of the application).
     public var devices: [String] = []
+    /// What stood in for the real world (`SimulatedParts`); empty for a real run.
+    public var simulated: [String] = []
+    /// An import's file content hash (SHA-256, hex).
+    public var sourceHash: String?
 
     public init(
         nodes: String? = nil, gps: String? = nil, network: String? = nil, note: String? = nil,
-        mqttURL: String? = nil, mqttUser: String? = nil, devices: [String] = []
+        mqttURL: String? = nil, mqttUser: String? = nil, devices: [String] = [], simulated: [String] = [], sourceHash: String? = nil
     ) {
+        self.simulated = simulated
+        self.sourceHash = sourceHash
         self.nodes = nodes
         self.gps = gps
         self.network = network
@@ -36,11 +42,19 @@ public struct StoredSession: Sendable, Hashable {
     public var description: SessionDescription
     /// When a fetch from the Storage Integration last completed it.
     public var fetchedAt: Timestamp?
+    /// The user's name for it (`mtt sessions name`).
+    public var name: String?
+    /// Left out of every sync by the user (`mtt sessions exclude`).
+    public var syncExcluded = false
 
     public var nodes: String? { description.nodes }
     public var gps: String? { description.gps }
     public var network: String? { description.network }
     public var note: String? { description.note }
+    public var isSimulated: Bool { !description.simulated.isEmpty }
+
+    /// How it is named in lists and titles: its name, else its note, else its number.
+    public var title: String { name ?? note ?? "session \(id)" }
 }
 
 extension Store {
@@ -53,12 +67,14 @@ extension Store {
     static func insertSession(mode: CollectionMode, at time: Timestamp, _ d: SessionDescription, version: String?, _ db: Database) throws -> Int64 {
         try db.execute(
             sql: """
-                INSERT INTO sessions (mode, started_at, nodes, gps, network, note, mtt_version, mqtt_url, mqtt_user, devices)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO sessions (mode, started_at, nodes, gps, network, note, mtt_version, mqtt_url, mqtt_user, devices,
+                                      simulated, source_hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 mode.rawValue, time.nanosecondsSinceEpoch, d.nodes, d.gps, d.network, d.note, version, d.mqttURL, d.mqttUser,
                 d.devices.isEmpty ? nil : d.devices.joined(separator: " "),
+                d.simulated.isEmpty ? nil : d.simulated.joined(separator: ", "), d.sourceHash,
             ])
         return db.lastInsertedRowID
     }
@@ -87,26 +103,30 @@ extension Store {
 
     static func session(from row: Row) -> StoredSession {
         let devices: String? = row["devices"]
+        let simulated: String? = row["simulated"]
         return StoredSession(
             id: row["id"], mode: CollectionMode(rawValue: row["mode"]) ?? .imported,
             startedAt: Timestamp(nanosecondsSinceEpoch: row["started_at"]),
             endedAt: (row["ended_at"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
             description: SessionDescription(
                 nodes: row["nodes"], gps: row["gps"], network: row["network"], note: row["note"], mqttURL: row["mqtt_url"],
-                mqttUser: row["mqtt_user"], devices: devices?.split(separator: " ").map(String.init) ?? []),
-            fetchedAt: (row["fetched_at"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)))
+                mqttUser: row["mqtt_user"], devices: devices?.split(separator: " ").map(String.init) ?? [],
+                simulated: simulated?.components(separatedBy: ", ") ?? [], sourceHash: row["source_hash"]),
+            fetchedAt: (row["fetched_at"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
+            name: row["name"], syncExcluded: row["sync_excluded"] ?? false)
     }
 }
 
 extension StoredSession: Encodable {
     enum CodingKeys: String, CodingKey {
-        case id, mode, nodes, gps, network, devices
-        case startedAt = "started_at", endedAt = "ended_at", fetchedAt = "fetched_at"
+        case id, name, mode, nodes, gps, network, devices, simulated
+        case startedAt = "started_at", endedAt = "ended_at", fetchedAt = "fetched_at", syncExcluded = "sync_excluded"
     }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(id, forKey: .id)
+        try c.encode(name, forKey: .name)
         try c.encode(mode.rawValue, forKey: .mode)
         try c.encode(RFC3339.string(startedAt), forKey: .startedAt)
         try c.encode(endedAt.map { RFC3339.string($0) }, forKey: .endedAt)
@@ -115,5 +135,7 @@ extension StoredSession: Encodable {
         try c.encode(description.gps, forKey: .gps)
         try c.encode(description.network, forKey: .network)
         try c.encode(description.devices, forKey: .devices)
+        try c.encode(description.simulated, forKey: .simulated)
+        try c.encode(syncExcluded, forKey: .syncExcluded)
     }
 }

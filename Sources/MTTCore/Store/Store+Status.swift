@@ -3,7 +3,12 @@ import GRDB
 extension Store {
     /// - Parameter targets: the targets whose queues to count (a plain `mtt sync`'s by default).
     public func status(targets: [SyncTarget] = SyncTarget.defaultRun(in: nil)) throws -> StoreStatus {
-        try read { db in
+        var simulated: [String: Int] = [:]
+        var excluded: [String: Int] = [:]
+        for target in targets {
+            (simulated[target.rawValue], excluded[target.rawValue]) = try syncHeldBack(target, scope: .plain)
+        }
+        return try read { db in
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
             var unsynced: [String: Int] = [:]
             var held: [String: Int] = [:]
@@ -21,7 +26,7 @@ extension Store {
                 uplinks: try count("SELECT COUNT(*) FROM uplinks"),
                 gpsSamples: try count("SELECT COUNT(*) FROM fixes"),
                 samples: try count("SELECT COUNT(*) FROM samples WHERE lat IS NOT NULL"),
-                unsynced: unsynced, held: held, nodes: try Self.latestNodeStates(db))
+                unsynced: unsynced, held: held, simulated: simulated, excluded: excluded, nodes: try Self.latestNodeStates(db))
         }
     }
 }

@@ -4,7 +4,7 @@ extension Store {
     /// The next ids of a target's queue of one kind, above `after`, in id order.
     /// Held records are in the queue only when `includingHeld` (an upload to an experiment).
     public func syncQueue(
-        _ target: SyncTarget, kind: SyncRecordKind, after: Int64, limit: Int, includingHeld: Bool = false
+        _ target: SyncTarget, kind: SyncRecordKind, after: Int64, limit: Int, includingHeld: Bool = false, scope: SyncScope = .plain
     ) throws -> [Int64] {
         guard let queue = target.queues.first(where: { $0.kind == kind }) else { return [] }
         return try read { db in
@@ -12,7 +12,7 @@ extension Store {
                 db,
                 sql: """
                     SELECT candidate.id FROM (\(queue.candidates)) AS candidate
-                    WHERE candidate.id > ? AND \(Self.notSynced(includingHeld: includingHeld))
+                    WHERE candidate.id > ? AND \(Self.notSynced(includingHeld: includingHeld))\(try Self.inScope(scope, kind, db))
                     ORDER BY candidate.id LIMIT ?
                     """,
                 arguments: [after, target.rawValue, kind.rawValue, limit])
@@ -20,22 +20,37 @@ extension Store {
     }
 
     /// How many records a target still waits for.
-    public func syncQueueCount(_ target: SyncTarget, includingHeld: Bool = false) throws -> Int {
-        try read { db in try Self.syncQueueCount(target, includingHeld: includingHeld, db) }
+    public func syncQueueCount(_ target: SyncTarget, includingHeld: Bool = false, scope: SyncScope = .plain) throws -> Int {
+        try read { db in try Self.syncQueueCount(target, includingHeld: includingHeld, scope: scope, db) }
     }
 
-    static func syncQueueCount(_ target: SyncTarget, includingHeld: Bool, _ db: Database) throws -> Int {
+    static func syncQueueCount(_ target: SyncTarget, includingHeld: Bool, scope: SyncScope = .plain, _ db: Database) throws -> Int {
         var total = 0
         for queue in target.queues {
             total += try Int.fetchOne(
                 db,
                 sql: """
                     SELECT COUNT(*) FROM (\(queue.candidates)) AS candidate
-                    WHERE \(notSynced(includingHeld: includingHeld))
+                    WHERE \(notSynced(includingHeld: includingHeld))\(try inScope(scope, queue.kind, db))
                     """,
                 arguments: [target.rawValue, queue.kind.rawValue]) ?? 0
         }
         return total
+    }
+
+    /// A target's records that the scope holds back because their session is simulated, or
+    /// because the user excluded it (an excluded simulated session counts as excluded).
+    public func syncHeldBack(_ target: SyncTarget, scope: SyncScope) throws -> (simulated: Int, excluded: Int) {
+        try read { db in
+            var withSimulated = scope
+            withSimulated.includeSimulated = true
+            var withAll = withSimulated
+            withAll.includeExcluded = true
+            let plain = try Self.syncQueueCount(target, includingHeld: false, scope: scope, db)
+            let simulated = try Self.syncQueueCount(target, includingHeld: false, scope: withSimulated, db)
+            let all = try Self.syncQueueCount(target, includingHeld: false, scope: withAll, db)
+            return (simulated - plain, all - simulated)
+        }
     }
 
     /// Records of a target in one sync state.
@@ -86,6 +101,36 @@ extension Store {
                 return SyncMessage(target: target, state: state, kind: kind, recordID: row["record_id"], message: row["message"] ?? "")
             }
         }
+    }
+
+    /// The table a kind of record is a row of.
+    static func table(of kind: SyncRecordKind) -> String {
+        switch kind {
+        case .attempt: "attempts"
+        case .sample: "samples"
+        case .fix: "fixes"
+        }
+    }
+
+    /// The sessions a plain sync holds back: simulated ones (unless the scope includes them) and
+    /// the ones the user excluded.
+    static func heldSessions(_ scope: SyncScope, _ db: Database) throws -> [Int64] {
+        var reasons: [String] = []
+        if !scope.includeExcluded { reasons.append("sync_excluded != 0") }
+        if !scope.includeSimulated { reasons.append("simulated IS NOT NULL") }
+        guard !reasons.isEmpty else { return [] }
+        return try Int64.fetchAll(db, sql: "SELECT id FROM sessions WHERE " + reasons.joined(separator: " OR "))
+    }
+
+    /// More conditions on `candidate.id` (none for a database with no held session and no session
+    /// asked for, so a plain sync pays nothing for them); session ids are numbers, written in.
+    static func inScope(_ scope: SyncScope, _ kind: SyncRecordKind, _ db: Database) throws -> String {
+        let held = try heldSessions(scope, db)
+        let sessionOf = "(SELECT session_id FROM \(table(of: kind)) WHERE id = candidate.id)"
+        var conditions: [String] = []
+        if let session = scope.session { conditions.append("\(sessionOf) = \(session)") }
+        if !held.isEmpty { conditions.append("\(sessionOf) NOT IN (\(held.map(String.init).joined(separator: ",")))") }
+        return conditions.map { " AND " + $0 }.joined()
     }
 
     /// The condition on `candidate.id` with two placeholders: the target and the kind.

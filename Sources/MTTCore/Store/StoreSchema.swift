@@ -188,6 +188,25 @@ enum StoreSchema {
                 CREATE INDEX attempts_by_uplink ON attempts(uplink_id);
                 """)
         }
+        migrator.registerMigration("5") { db in
+            // Sessions a user sees and manages (`mtt sessions`): a name; what in the run was
+            // simulated (", "-separated parts), whose records a plain `mtt sync` never sends;
+            // sessions the user left out of sync; an import's file hash, so a file is imported once.
+            try db.execute(sql: """
+                ALTER TABLE sessions ADD COLUMN name TEXT;
+                ALTER TABLE sessions ADD COLUMN simulated TEXT;
+                ALTER TABLE sessions ADD COLUMN sync_excluded INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE sessions ADD COLUMN source_hash TEXT;
+                CREATE INDEX sessions_by_source_hash ON sessions(source_hash);
+                """)
+            // Sessions recorded before: the specs they kept say what was simulated.
+            for row in try Row.fetchAll(db, sql: "SELECT id, nodes, gps, network FROM sessions") {
+                let parts = SimulatedParts.of(nodesText: row["nodes"], gpsText: row["gps"], networkText: row["network"])
+                guard !parts.isEmpty else { continue }
+                try db.execute(
+                    sql: "UPDATE sessions SET simulated = ? WHERE id = ?", arguments: [parts.joined(separator: ", "), row["id"] as Int64])
+            }
+        }
         return migrator
     }
 }

@@ -47,19 +47,19 @@ public struct SyncRun: Sendable {
         for target in selection.targets {
             if stopRequested() { break }
             do {
+                try refuseSimulatedToThePublic(target)
                 guard let claim = try store.claimSync(target) else {
                     throw SyncTargetProblem("another mtt sync is uploading from this database to \(target.displayName); try again when it is done")
                 }
                 defer { claim.release() }
-                let context = SyncTargetContext(
-                    store: store, settings: settings, url: selection.url, experiment: selection.experiment,
-                    policy: policy, transports: transports, secrets: secrets)
-                guard let upload = try target.prepare(context) else {
-                    observer.finished(SyncSummary(target: target))
+                let heldBack = try store.syncHeldBack(target, scope: policy.scope)
+                guard let upload = try target.prepare(self.context) else {
+                    observer.finished(SyncSummary(target: target, simulated: heldBack.simulated, excluded: heldBack.excluded))
                     continue
                 }
                 observer.began(target)
-                let summary = try await upload.run(stopRequested: stopRequested, progress: observer.progress)
+                var summary = try await upload.run(stopRequested: stopRequested, progress: observer.progress)
+                (summary.simulated, summary.excluded) = heldBack
                 observer.finished(summary)
                 let done = FieldEvent.syncDone(summary, at: .now(), mapURL: settings.alertRules.mapURL)
                 try? store.recordEvents([done])
@@ -74,5 +74,40 @@ public struct SyncRun: Sendable {
             }
         }
         return failures
+    }
+
+    /// What `run` would send to each selected target and what it would hold back, and why;
+    /// nothing is sent or written.
+    public func preview() async throws -> [SyncPreview] {
+        var previews: [SyncPreview] = []
+        for target in selection.targets {
+            var preview = SyncPreview(target: target)
+            do {
+                try refuseSimulatedToThePublic(target)
+                if let upload = try target.prepare(context) {
+                    preview = try await upload.preview()
+                }
+            } catch let problem as SyncTargetProblem {
+                preview.problem = problem.description
+            }
+            (preview.simulated, preview.excluded) = try store.syncHeldBack(target, scope: policy.scope)
+            previews.append(preview)
+        }
+        return previews
+    }
+
+    private var context: SyncTargetContext {
+        SyncTargetContext(
+            store: store, settings: settings, url: selection.url, experiment: selection.experiment,
+            policy: policy, transports: transports, secrets: secrets)
+    }
+
+    /// Simulated records are for one's own server: a run that includes them never goes to a
+    /// target's public service.
+    private func refuseSimulatedToThePublic(_ target: SyncTarget) throws {
+        if policy.scope.includeSimulated && target.isPublic(selection.url) {
+            throw SyncTargetProblem(
+                "--include-simulated never sends to the public \(target.displayName) (\(target.publicURL?.host ?? "")); name your own server with --url")
+        }
     }
 }

@@ -14,6 +14,8 @@ public struct SyncTarget: RegisteredKind {
     public let queues: [SyncQueue]
     /// What `--url` (or `sync.url`) names for it, for help and messages.
     public let urlForm: String
+    /// The public service it sends to unless told otherwise: simulated records never go there.
+    public let publicURL: URL?
     /// Its own settings, `sync.NAME.KEY` in the configuration.
     public let configKeys: [ConfigKey]
     /// Whether a `mtt sync` that names no target includes it (nil: nothing configured).
@@ -26,7 +28,7 @@ public struct SyncTarget: RegisteredKind {
 
     init(
         name: String, displayName: String, help: String, queues: [SyncQueue],
-        urlForm: String = "an http:// or https:// URL", configKeys: [ConfigKey] = [],
+        urlForm: String = "an http:// or https:// URL", publicURL: URL? = nil, configKeys: [ConfigKey] = [],
         inDefaultRun: @escaping @Sendable (Config?) -> Bool = { _ in true },
         parseURL: @escaping @Sendable (String) -> URL? = HTTPURLText.url,
         prepare: @escaping @Sendable (SyncTargetContext) throws -> (any SyncUpload)?
@@ -36,6 +38,7 @@ public struct SyncTarget: RegisteredKind {
         self.help = help
         self.queues = queues
         self.urlForm = urlForm
+        self.publicURL = publicURL
         self.configKeys = configKeys
         self.inDefaultRun = inDefaultRun
         self.parseURL = parseURL
@@ -49,6 +52,12 @@ public struct SyncTarget: RegisteredKind {
         .ttnmapper,
         .file,
     ]
+
+    /// Whether a run to `url` (nil: the default) would reach the public service.
+    public func isPublic(_ url: URL?) -> Bool {
+        guard let publicURL else { return false }
+        return (url ?? publicURL).host?.lowercased() == publicURL.host?.lowercased()
+    }
 
     /// The targets a `mtt sync` that names none uploads to, with these settings.
     public static func defaultRun(in settings: Config?) -> [SyncTarget] {

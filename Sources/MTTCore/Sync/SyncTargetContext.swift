@@ -32,6 +32,8 @@ public struct SecretReader: Sendable {
 public protocol SyncUpload: Sendable {
     /// Runs until the queue is empty, the target stops the run, or `stopRequested` says so.
     func run(stopRequested: @escaping @Sendable () -> Bool, progress: @escaping @Sendable (SyncProgress) -> Void) async throws -> SyncSummary
+    /// What `run` would send and hold, read through the same queue and rules, sending nothing.
+    func preview() async throws -> SyncPreview
 }
 
 /// Why a target cannot be uploaded to in this run, said to the user as it is.

@@ -119,7 +119,8 @@ final class CollectPorts: @unchecked Sendable {
                 description: SessionDescription(
                     nodes: plan.nodes.isEmpty ? nil : plan.nodes.map(\.description).joined(separator: " "), gps: plan.gps.description,
                     network: plan.fakeNetwork ? "fake" : plan.mqtt?.description, mqttURL: plan.mqtt?.endpoint.description,
-                    mqttUser: plan.mqttUser, devices: plan.devices),
+                    mqttUser: plan.mqttUser, devices: plan.devices,
+                    simulated: SimulatedParts.of(nodes: plan.nodes, gps: plan.gps, fakeNetwork: plan.fakeNetwork, speed: plan.speed)),
                 alerts: plan.alerts),
             hooks: hooks, observe: observe, report: report)
     }

@@ -36,5 +36,16 @@ struct Demo: AsyncParsableCommand {
             mode: .active, nodes: [.fake(count: 1)], gps: .fake(seed: 1), fakeNetwork: true, mqtt: nil, topics: [],
             databasePath: path, policy: policy, interval: 5, speed: 10)
         try await CollectSession.run(plan, style: output.json ? .json : (isatty(1) == 1 ? .live : .lines), duration: duration.seconds)
+        if !output.json {
+            // The demo keeps out of the main database, so the commands that look at it need --db.
+            let db = path.contains(" ") ? "'\(path)'" : path
+            Console.out("""
+
+                The demo wrote to \(path) (its own database: mtt sync never sends simulated data anyway).
+                Look at it:  mtt sessions --db \(db)
+                             mtt report --db \(db) --out demo.html
+                             mtt serve --db \(db)
+                """)
+        }
     }
 }

@@ -49,6 +49,16 @@ struct Sync: AsyncParsableCommand {
     @Option(help: ArgumentHelp("\(ConfigKey.syncTries.help) (default \(ConfigKey.syncTries.defaultText))", valueName: "n"))
     var tries: Int?
 
+    @Option(help: ArgumentHelp("Upload this session's records only (the numbers mtt sessions lists).", valueName: "n"))
+    var session: Int64?
+
+    @Flag(help: ArgumentHelp(
+        "Also send the records of simulated sessions (fake node, fake GPS, simulated network, an emulator, a replay): only to your own server named with --url, never to a public map."))
+    var includeSimulated = false
+
+    @Flag(help: ArgumentHelp("Send nothing: say what would go to each target, and what would be held back and why."))
+    var dryRun = false
+
     @Flag(help: ArgumentHelp(
         "First complete the sessions no fetch has completed yet with the uplinks The Things Stack stored while mtt was offline (as mtt fetch does)."))
     var fetch = false
@@ -95,8 +105,14 @@ struct Sync: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (settings, selection, policy, timeout) = try settings()
+        let (settings, selection, checkedPolicy, timeout) = try settings()
+        var policy = checkedPolicy
+        policy.scope = SyncScope(session: session, includeSimulated: includeSimulated)
+        let chosen = policy
         let store = try database.openStore(.existing, in: settings)
+        if let session, try store.session(session) == nil {
+            throw RuntimeFailure("there is no session \(session) in \(store.path) (mtt sessions lists them)")
+        }
         let hooks = try HookTargets.dispatcher(for: settings.hooks)
         if let narrowing = selection.narrowing, !output.json {
             Console.error("mtt: \(narrowing) (--url without --target); use --target ttnmapper for TTN Mapper")
@@ -134,7 +150,7 @@ struct Sync: AsyncParsableCommand {
             }
         }
         let transports = SyncTransports(
-            http: { HTTPTransport(timeout: timeout, connections: policy.concurrency, trusting: settings.text(.syncCA), proxies: proxies) },
+            http: { HTTPTransport(timeout: timeout, connections: chosen.concurrency, trusting: settings.text(.syncCA), proxies: proxies) },
             file: { AppendingFile() })
         let secrets = SecretReader(
             environment: SecretInput.environment,
@@ -142,6 +158,12 @@ struct Sync: AsyncParsableCommand {
                 do { return try SecretInput.contents(of: path, what: what) } catch { throw SyncTargetProblem("\(error)") }
             })
         let run = SyncRun(store: store, selection: selection, settings: settings, policy: policy, transports: transports, secrets: secrets)
+        if dryRun {
+            for preview in try await run.preview() {
+                if output.json { try JSONLine.print(preview) } else { Console.out(Self.render(preview)) }
+            }
+            return
+        }
         let bar = Mutex<ProgressBar?>(nil)
         let json = output.json
         let observer = SyncRun.Observer(
@@ -177,10 +199,47 @@ struct Sync: AsyncParsableCommand {
             line += String(format: " (%.1f s, %.0f/s)", summary.seconds, Double(settled) / summary.seconds)
         }
         Console.out(line)
-        for note in summary.notes { Console.out("  \(note)") }
+        for note in summary.notes + heldBack(simulated: summary.simulated, excluded: summary.excluded) { Console.out("  \(note)") }
         if summary.rejected + summary.held > 0 {
             Console.out("  mtt status --reasons lists which records and why")
         }
+    }
+}
+
+extension Sync {
+    /// Why records of held sessions did not go, one line each.
+    static func heldBack(simulated: Int, excluded: Int) -> [String] {
+        var lines: [String] = []
+        if simulated > 0 {
+            lines.append("\(simulated) record(s) of simulated sessions held back: never sent to a public map (--include-simulated --url YOUR-SERVER sends them to your own)")
+        }
+        if excluded > 0 {
+            lines.append("\(excluded) record(s) of sessions excluded from sync held back (mtt sessions include N takes one back)")
+        }
+        return lines
+    }
+
+    /// One target of `mtt sync --dry-run`.
+    static func render(_ preview: SyncPreview) -> String {
+        var line = "\(preview.target.rawValue): "
+        if let problem = preview.problem {
+            line += "would not run: \(problem)"
+        } else if preview.sendCount == 0 {
+            line += "nothing to send"
+        } else {
+            let kinds = SyncRecordKind.allCases.compactMap { kind in preview.wouldSend[kind].map { "\($0) \(kind.rawValue)\($0 == 1 ? "" : "s")" } }
+            line += "would send \(kinds.joined(separator: ", "))"
+        }
+        var lines = [line]
+        if preview.wouldHold > 0 {
+            lines.append("  \(preview.wouldHold) would be held back by the quality gate (they go only with --experiment), e.g. \(preview.holdReasons.joined(separator: "; "))")
+        }
+        lines += heldBack(simulated: preview.simulated, excluded: preview.excluded).map { "  " + $0 }
+        return lines.joined(separator: "\n")
+    }
+
+    func validate() throws {
+        if dryRun && fetch { throw ValidationError("--dry-run sends and writes nothing, and --fetch writes what it fetches: run mtt fetch first") }
     }
 }
 

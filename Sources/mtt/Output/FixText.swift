@@ -14,7 +14,7 @@ enum FixText {
         parts.append("hdop \(fix.hdop.map { String(format: "%.1f", $0) } ?? "?")")
         if let eph = fix.eph { parts.append(String(format: "eph %.0f m", eph)) }
         if let speed = fix.speed { parts.append(String(format: "%.1f km/h", speed * 3.6)) }
-        parts.append(String(format: "age %.1f s", age) + (stale ? " STALE" : ""))
+        parts.append("age \(SpokenDuration.age(age))" + (stale ? " STALE" : ""))
         return parts.joined(separator: "  ")
     }
 
@@ -38,7 +38,9 @@ enum FixText {
         var reason: String?
 
         enum CodingKeys: String, CodingKey {
-            case event, time, lat, lon, eph, epv, hdop, satellites, speed, track, mode, source, age, stale, reason
+            // "type", as in every other command's JSON lines (docs/events.md).
+            case event = "type"
+            case time, lat, lon, eph, epv, hdop, satellites, speed, track, mode, source, age, stale, reason
             case altHAE = "alt_hae"
             case altMSL = "alt_msl"
         }

@@ -23,7 +23,18 @@ enum StatusText {
             GPS fixes  \(status.gpsSamples)
             Samples    \(status.samples) with a position
             To upload  \(queues)
-            """ + render(status.nodes)
+            """ + heldBack(status) + render(status.nodes)
+    }
+
+    /// What a plain sync leaves alone, and why.
+    private static func heldBack(_ status: StoreStatus) -> String {
+        func line(_ counts: [String: Int], _ why: String) -> String {
+            let nonzero = counts.keys.sorted().filter { (counts[$0] ?? 0) > 0 }
+            guard !nonzero.isEmpty else { return "" }
+            return "\nHeld back  " + nonzero.map { "\($0) \(counts[$0] ?? 0)" }.joined(separator: ", ") + " " + why
+        }
+        return line(status.simulated, "of simulated sessions: never sent to a public map (mtt sessions lists them)")
+            + line(status.excluded, "of sessions excluded from sync (mtt sessions include N)")
     }
 
     /// The nodes of the newest run: reachable or lost since when, and how often they came back.

@@ -13,8 +13,9 @@ extension SyncTarget {
             default ~/.config/mtt/mapthethings, mode 600) with lines user = NAME, token = TOKEN, secret = SECRET.
             """,
         queues: [.confirmedAttempts, .listenerSamples, .matchingTrackPoints],
+        publicURL: MapTheThingsDestination.defaultBaseURL,
         prepare: { context in
-            let queued = try context.store.syncQueueCount(.mapthethings)
+            let queued = try context.store.syncQueueCount(.mapthethings, scope: context.policy.scope)
             guard queued > 0 else { return nil }
             guard let login = try MapTheThingsLogin.load(file: context.settings.text(.syncCredentialsFile), secrets: context.secrets) else {
                 throw SyncTargetProblem("\(queued) record(s) wait for MapTheThings but there are no credentials: \(MapTheThingsLogin.howToSet)")

@@ -11,6 +11,7 @@ extension SyncTarget {
             are held back from the main map and go only with --experiment.
             """,
         queues: [.heardSamples],
+        publicURL: TTNMapperDestination.defaultURL,
         prepare: { context in
             let destination = TTNMapperDestination(
                 url: context.url ?? TTNMapperDestination.defaultURL, experiment: context.experiment, userID: try context.store.ttnMapperUserID())

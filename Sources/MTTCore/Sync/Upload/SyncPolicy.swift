@@ -11,5 +11,7 @@ public struct SyncPolicy: Sendable, Hashable {
     public var backoff = Backoff(initial: 0.5, maximum: 30, multiplier: 2, jitter: 0.25)
     /// Records read from the queue at a time.
     public var pageSize = 500
+    /// Which sessions' records the run takes: by default none of a simulated or excluded session.
+    public var scope = SyncScope.plain
     public init() {}
 }

@@ -13,11 +13,16 @@ public struct SyncSummary: Sendable, Hashable, Codable {
     public var notes: [String]
     /// Why the run ended early, when it did (credentials refused, server unreachable).
     public var stopReason: String?
+    /// Records held back because their session is simulated, or excluded by the user.
+    public var simulated = 0
+    public var excluded = 0
 
     public init(
         target: SyncTarget, sent: Int = 0, rejected: Int = 0, held: Int = 0, failed: Int = 0, queued: Int = 0,
-        seconds: Double = 0, notes: [String] = [], stopReason: String? = nil
+        seconds: Double = 0, notes: [String] = [], stopReason: String? = nil, simulated: Int = 0, excluded: Int = 0
     ) {
+        self.simulated = simulated
+        self.excluded = excluded
         self.target = target
         self.sent = sent
         self.rejected = rejected
@@ -32,6 +37,7 @@ public struct SyncSummary: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case target, sent, rejected, held, failed, queued, seconds, notes
         case stopReason = "stop_reason"
+        case simulated = "held_simulated", excluded = "held_excluded"
     }
 
     /// The run did not deliver everything it could have.

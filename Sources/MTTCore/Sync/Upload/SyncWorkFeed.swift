@@ -4,16 +4,18 @@ actor SyncWorkFeed<Destination: SyncDestination> {
     private let store: Store
     private let destination: Destination
     private let pageSize: Int
+    private let scope: SyncScope
     private var kinds: [SyncRecordKind]
     private var cursor: Int64 = 0
     private var buffer: [SyncWork<Destination.Request>] = []
     private var skipped: Set<SyncRecordKind> = []
     private(set) var notes: [String] = []
 
-    init(store: Store, destination: Destination, pageSize: Int) {
+    init(store: Store, destination: Destination, policy: SyncPolicy) {
         self.store = store
         self.destination = destination
-        self.pageSize = pageSize
+        pageSize = policy.pageSize
+        scope = policy.scope
         kinds = destination.target.queues.map(\.kind)
     }
 
@@ -21,7 +23,7 @@ actor SyncWorkFeed<Destination: SyncDestination> {
         while buffer.isEmpty {
             guard let kind = kinds.first else { return nil }
             let ids = try store.syncQueue(
-                destination.target, kind: kind, after: cursor, limit: pageSize, includingHeld: destination.includesHeld)
+                destination.target, kind: kind, after: cursor, limit: pageSize, includingHeld: destination.includesHeld, scope: scope)
             guard let last = ids.last else {
                 kinds.removeFirst()
                 cursor = 0

@@ -28,9 +28,9 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
     ) async throws -> SyncSummary {
         let target = destination.target
-        let total = try store.syncQueueCount(target, includingHeld: destination.includesHeld)
+        let total = try store.syncQueueCount(target, includingHeld: destination.includesHeld, scope: policy.scope)
         let ledger = SyncLedger(store: store, target: target, total: total, policy: policy, progress: progress)
-        let feed = SyncWorkFeed(store: store, destination: destination, pageSize: policy.pageSize)
+        let feed = SyncWorkFeed(store: store, destination: destination, policy: policy)
         var stopReason: String?
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -59,8 +59,23 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         }
         return SyncSummary(
             target: target, sent: counts.sent, rejected: counts.rejected, held: counts.held, failed: counts.failed,
-            queued: try store.syncQueueCount(target, includingHeld: destination.includesHeld),
+            queued: try store.syncQueueCount(target, includingHeld: destination.includesHeld, scope: policy.scope),
             seconds: counts.elapsed, notes: notes, stopReason: stopReason)
+    }
+
+    public func preview() async throws -> SyncPreview {
+        var preview = SyncPreview(target: destination.target)
+        let feed = SyncWorkFeed(store: store, destination: destination, policy: policy)
+        while let work = try await feed.next() {
+            switch work {
+            case .upload(let batch):
+                preview.wouldSend[batch.kind, default: 0] += batch.recordIDs.count
+            case .hold(_, _, let reason):
+                preview.wouldHold += 1
+                if preview.holdReasons.count < 3 && !preview.holdReasons.contains(reason) { preview.holdReasons.append(reason) }
+            }
+        }
+        return preview
     }
 
     private func worker(feed: SyncWorkFeed<Destination>, ledger: SyncLedger, stopRequested: @Sendable () -> Bool) async throws {

@@ -1,0 +1,82 @@
+import GRDB
+
+/// What deleting a session took with it.
+public struct SessionDeletion: Sendable, Hashable, Encodable {
+    public var session: Int64
+    public var attempts: Int
+    public var uplinks: Int
+    public var samples: Int
+    public var fixes: Int
+    public var events: Int
+}
+
+extension Store {
+    /// Names a session; nil or empty takes the name away. False when there is no such session.
+    @discardableResult
+    public func nameSession(_ id: Int64, _ name: String?) throws -> Bool {
+        let name = name.flatMap { $0.isEmpty ? nil : $0 }
+        return try write { db in
+            try db.execute(sql: "UPDATE sessions SET name = ? WHERE id = ?", arguments: [name, id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Leaves a session out of every sync, or takes it back. False when there is no such session.
+    @discardableResult
+    public func setSyncExcluded(_ id: Int64, _ excluded: Bool) throws -> Bool {
+        try write { db in
+            try db.execute(sql: "UPDATE sessions SET sync_excluded = ? WHERE id = ?", arguments: [excluded, id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Deletes a session with everything recorded in it: attempts, uplinks and their gateways,
+    /// samples, the track, events, node states and what sync wrote about them. An attempt of another
+    /// session that was matched to one of its uplinks keeps its place but loses the match. Nil when
+    /// there is no such session.
+    public func deleteSession(_ id: Int64) throws -> SessionDeletion? {
+        try write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [id]) == true else { return nil }
+            let attempts = "SELECT id FROM attempts WHERE session_id = ?1"
+            let uplinks = "SELECT id FROM uplinks WHERE session_id = ?1"
+            let samples = "SELECT id FROM samples WHERE session_id = ?1 OR attempt_id IN (\(attempts)) OR uplink_id IN (\(uplinks))"
+            let fixes = "SELECT id FROM fixes WHERE session_id = ?1"
+            let arguments: StatementArguments = [id]
+            func count(_ select: String) throws -> Int {
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(select))", arguments: arguments) ?? 0
+            }
+            let deletion = SessionDeletion(
+                session: id, attempts: try count(attempts), uplinks: try count(uplinks), samples: try count(samples),
+                fixes: try count(fixes), events: try count("SELECT id FROM events WHERE session_id = ?1"))
+            // One statement at a time: each takes the session id as its ?1.
+            for statement in [
+                """
+                DELETE FROM sync_state WHERE (kind = 'attempt' AND record_id IN (\(attempts)))
+                    OR (kind = 'sample' AND record_id IN (\(samples))) OR (kind = 'fix' AND record_id IN (\(fixes)))
+                """,
+                "DELETE FROM samples WHERE id IN (\(samples))",
+                "UPDATE attempts SET uplink_id = NULL WHERE session_id != ?1 AND uplink_id IN (\(uplinks))",
+                "DELETE FROM attempts WHERE session_id = ?1",
+                "DELETE FROM receptions WHERE uplink_id IN (\(uplinks))",
+                "DELETE FROM uplinks WHERE session_id = ?1",
+                "DELETE FROM fixes WHERE session_id = ?1",
+                "DELETE FROM events WHERE session_id = ?1",
+                "DELETE FROM node_states WHERE session_id = ?1",
+                "DELETE FROM sessions WHERE id = ?1",
+            ] {
+                try db.execute(sql: statement, arguments: arguments)
+            }
+            return deletion
+        }
+    }
+
+    /// The import session made from a file with this content hash, if there is one.
+    public func importedSession(hash: String) throws -> StoredSession? {
+        try read { db in try Self.importedSession(hash: hash, db) }
+    }
+
+    static func importedSession(hash: String, _ db: Database) throws -> StoredSession? {
+        try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE source_hash = ? ORDER BY id LIMIT 1", arguments: [hash])
+            .map(Self.session(from:))
+    }
+}

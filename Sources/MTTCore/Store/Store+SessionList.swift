@@ -1,0 +1,118 @@
+import GRDB
+
+/// A session as `mtt sessions` lists it: what it was run with and what it holds.
+public struct SessionSummary: Sendable, Hashable {
+    public var session: StoredSession
+    public var attempts = 0
+    public var confirmed = 0
+    public var failed = 0
+    public var pending = 0
+    /// Attempts the network was seen to receive.
+    public var heard = 0
+    public var uplinks = 0
+    /// Samples with a position.
+    public var samples = 0
+    public var fixes = 0
+    /// Gateways that heard any of its uplinks.
+    public var gateways = 0
+    /// Each default target's records of it, by sync state.
+    public var targets: [SessionSyncState] = []
+
+    public init(session: StoredSession) {
+        self.session = session
+    }
+
+    /// Share of settled attempts the network did not hear, when it heard any check.
+    public var lossPercent: Double? { StoreStatus.lossPercent(confirmed: confirmed, failed: failed, heard: heard) }
+}
+
+/// One target's records of one session.
+public struct SessionSyncState: Sendable, Hashable, Encodable {
+    public var target: String
+    /// Candidates not sent yet; held back as a whole when the session is simulated or excluded.
+    public var waiting = 0
+    public var sent = 0
+    public var rejected = 0
+    /// Kept off TTN Mapper's main map by its quality gate.
+    public var held = 0
+}
+
+extension Store {
+    /// Every session, oldest first, with its counts and its records' sync state for `targets`.
+    public func sessionSummaries(targets: [SyncTarget] = SyncTarget.defaultRun(in: nil)) throws -> [SessionSummary] {
+        try read { db in
+            var summaries: [Int64: SessionSummary] = [:]
+            let sessions = try Row.fetchAll(db, sql: "SELECT * FROM sessions ORDER BY id").map(Self.session(from:))
+            for session in sessions { summaries[session.id] = SessionSummary(session: session) }
+            func each(_ sql: String, _ body: (inout SessionSummary, Row) -> Void) throws {
+                for row in try Row.fetchAll(db, sql: sql) {
+                    guard let id: Int64 = row["session"], summaries[id] != nil else { continue }
+                    body(&summaries[id]!, row)
+                }
+            }
+            try each("""
+                SELECT session_id AS session, COUNT(*) AS n, SUM(state = 'confirmed') AS confirmed, SUM(state = 'failed') AS failed,
+                       SUM(state = 'pending') AS pending, SUM(uplink_id IS NOT NULL) AS heard
+                FROM attempts GROUP BY session_id
+                """) { s, row in
+                (s.attempts, s.confirmed, s.failed, s.pending, s.heard) = (row["n"], row["confirmed"], row["failed"], row["pending"], row["heard"])
+            }
+            try each("SELECT session_id AS session, COUNT(*) AS n FROM uplinks GROUP BY session_id") { s, row in s.uplinks = row["n"] }
+            try each("SELECT session_id AS session, COUNT(*) AS n FROM samples WHERE lat IS NOT NULL GROUP BY session_id") { s, row in
+                s.samples = row["n"]
+            }
+            try each("SELECT session_id AS session, COUNT(*) AS n FROM fixes GROUP BY session_id") { s, row in s.fixes = row["n"] }
+            try each("""
+                SELECT uplinks.session_id AS session, COUNT(DISTINCT receptions.gateway_id) AS n
+                FROM receptions JOIN uplinks ON uplinks.id = receptions.uplink_id GROUP BY uplinks.session_id
+                """) { s, row in s.gateways = row["n"] }
+            for target in targets {
+                for id in summaries.keys { summaries[id]!.targets.append(SessionSyncState(target: target.rawValue)) }
+                let index = summaries.first?.value.targets.count ?? 1
+                for queue in target.queues {
+                    let rows = try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT record.session_id AS session, COUNT(*) AS n, SUM(sync_state.state = 'sent') AS sent,
+                                   SUM(sync_state.state = 'rejected') AS rejected, SUM(sync_state.state = 'held') AS held
+                            FROM (\(queue.candidates)) AS candidate
+                            JOIN \(Self.table(of: queue.kind)) AS record ON record.id = candidate.id
+                            LEFT JOIN sync_state ON sync_state.target = ? AND sync_state.kind = ? AND sync_state.record_id = candidate.id
+                            GROUP BY record.session_id
+                            """,
+                        arguments: [target.rawValue, queue.kind.rawValue])
+                    for row in rows {
+                        guard let id: Int64 = row["session"], summaries[id] != nil else { continue }
+                        let n: Int = row["n"], sent: Int = row["sent"] ?? 0, rejected: Int = row["rejected"] ?? 0, held: Int = row["held"] ?? 0
+                        summaries[id]!.targets[index - 1].sent += sent
+                        summaries[id]!.targets[index - 1].rejected += rejected
+                        summaries[id]!.targets[index - 1].held += held
+                        summaries[id]!.targets[index - 1].waiting += n - sent - rejected - held
+                    }
+                }
+            }
+            return sessions.compactMap { summaries[$0.id] }
+        }
+    }
+}
+
+extension SessionSummary: Encodable {
+    enum CodingKeys: String, CodingKey {
+        case session, attempts, confirmed, failed, pending, heard, uplinks, samples, fixes, gateways, sync
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(session, forKey: .session)
+        try c.encode(attempts, forKey: .attempts)
+        try c.encode(confirmed, forKey: .confirmed)
+        try c.encode(failed, forKey: .failed)
+        try c.encode(pending, forKey: .pending)
+        try c.encode(heard, forKey: .heard)
+        try c.encode(uplinks, forKey: .uplinks)
+        try c.encode(samples, forKey: .samples)
+        try c.encode(fixes, forKey: .fixes)
+        try c.encode(gateways, forKey: .gateways)
+        try c.encode(targets, forKey: .sync)
+    }
+}

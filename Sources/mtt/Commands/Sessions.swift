@@ -1,0 +1,109 @@
+import ArgumentParser
+import MTTCore
+
+struct Sessions: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the sessions (collection runs and imports), name them, leave them out of sync, delete them.",
+        discussion: """
+            Every record belongs to one session: a collect run, a demo, or an import. The numbers \
+            listed here are what --session takes in report, export, events and sync.
+
+            A simulated session (fake node, fake GPS, simulated network, an emulator, a replayed \
+            track, --speed) is never sent by a plain mtt sync.
+            """,
+        subcommands: [List.self, Name.self, Exclude.self, Include.self, Delete.self],
+        defaultSubcommand: List.self)
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show each session: when, what mode and parts, what it holds, what is uploaded.")
+
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let settings = try database.settings()
+            let store = try database.openStore(.readOnly, in: settings)
+            let summaries = try store.sessionSummaries(targets: SyncTarget.defaultRun(in: settings))
+            if output.json {
+                for summary in summaries { try JSONLine.print(summary) }
+                return
+            }
+            guard !summaries.isEmpty else {
+                Console.out("No session yet in \(store.path): mtt collect or mtt demo records one.")
+                return
+            }
+            Console.out(summaries.map(SessionText.render).joined(separator: "\n\n"))
+        }
+    }
+
+    struct Name: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Name a session (shown in lists and report titles); an empty name takes it away.")
+
+        @Argument(help: "The session's number.") var session: Int64
+        @Argument(help: "The name, e.g. \"A40 eastbound\".") var name: String
+        @OptionGroup var database: DatabaseOptions
+
+        func run() throws {
+            let store = try database.openStore(.existing)
+            guard try store.nameSession(session, name) else { throw Sessions.missing(session, store) }
+            Console.out(name.isEmpty ? "session \(session): name taken away" : "session \(session) is now \"\(name)\"")
+        }
+    }
+
+    struct Exclude: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Leave a session out of every sync (its records stay here, held back).")
+
+        @Argument(help: "The session's number.") var session: Int64
+        @OptionGroup var database: DatabaseOptions
+
+        func run() throws {
+            let store = try database.openStore(.existing)
+            guard try store.setSyncExcluded(session, true) else { throw Sessions.missing(session, store) }
+            Console.out("session \(session) is left out of sync (mtt sessions include \(session) takes it back)")
+        }
+    }
+
+    struct Include: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Take an excluded session back into sync.")
+
+        @Argument(help: "The session's number.") var session: Int64
+        @OptionGroup var database: DatabaseOptions
+
+        func run() throws {
+            let store = try database.openStore(.existing)
+            guard try store.setSyncExcluded(session, false) else { throw Sessions.missing(session, store) }
+            let simulated = try store.session(session)?.isSimulated == true
+            Console.out("session \(session) is synced again" + (simulated ? " (it is simulated: only mtt sync --include-simulated sends it)" : ""))
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a session with all its records: attempts, uplinks, samples, track, events and sync state.",
+            discussion: "Nothing is deleted without --yes; without it, mtt says what would go.")
+
+        @Argument(help: "The session's number.") var session: Int64
+        @Flag(help: "Really delete.") var yes = false
+        @OptionGroup var database: DatabaseOptions
+
+        func run() throws {
+            let store = try database.openStore(.existing)
+            guard let summary = try store.sessionSummaries(targets: []).first(where: { $0.session.id == session }) else {
+                throw Sessions.missing(session, store)
+            }
+            let what = "\(summary.attempts) attempts, \(summary.uplinks) uplinks, \(summary.samples) samples and \(summary.fixes) fixes"
+            guard yes else {
+                throw RuntimeFailure("session \(session) (\(summary.session.title)) holds \(what); nothing deleted: add --yes to delete it")
+            }
+            guard let deleted = try store.deleteSession(session) else { throw Sessions.missing(session, store) }
+            Console.out("session \(session) deleted: \(deleted.attempts) attempts, \(deleted.uplinks) uplinks, \(deleted.samples) samples, \(deleted.fixes) fixes, \(deleted.events) events")
+        }
+    }
+
+    static func missing(_ session: Int64, _ store: Store) -> RuntimeFailure {
+        RuntimeFailure("there is no session \(session) in \(store.path) (mtt sessions lists them)")
+    }
+}

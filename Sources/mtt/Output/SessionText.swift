@@ -1,0 +1,69 @@
+import Foundation
+import MTTCore
+
+/// A session as `mtt sessions` shows it: a few lines a person reads at a glance.
+enum SessionText {
+    static func render(_ summary: SessionSummary) -> String {
+        let session = summary.session
+        var heading = "Session \(session.id)"
+        if let name = session.name { heading += "  \"\(name)\"" }
+        var marks: [String] = []
+        if session.isSimulated { marks.append("simulated") }
+        if session.mode == .imported { marks.append("imported") }
+        if session.syncExcluded { marks.append("excluded from sync") }
+        if !marks.isEmpty { heading += "  [" + marks.joined(separator: ", ") + "]" }
+
+        var when = "\(session.mode.rawValue) · \(RFC3339.string(session.startedAt, fractionDigits: 0))"
+        if let end = session.endedAt {
+            when += " to \(RFC3339.string(end, fractionDigits: 0)) (\(SpokenDuration.length(end.seconds(since: session.startedAt))))"
+        } else {
+            when += ", not ended (running, or stopped without closing)"
+        }
+        var parts: [String] = []
+        if let nodes = session.nodes { parts.append("nodes \(nodes)") }
+        if let gps = session.gps { parts.append("GPS \(gps)") }
+        if let network = session.network { parts.append("network \(network)") }
+        if session.name == nil, let note = session.note { parts.append(note) }
+
+        var counts: [String] = []
+        if summary.attempts > 0 {
+            let loss = summary.lossPercent.map { ", loss \(Int($0.rounded())) %" } ?? ""
+            counts.append("\(summary.attempts) attempt\(plural(summary.attempts)) (\(summary.heard) heard\(loss), \(summary.failed) failed)")
+        }
+        counts.append("\(summary.uplinks) uplink\(plural(summary.uplinks))")
+        counts.append("\(summary.gateways) gateway\(plural(summary.gateways))")
+        counts.append("\(summary.samples) sample\(plural(summary.samples)) placed")
+        counts.append("\(summary.fixes) fix\(summary.fixes == 1 ? "" : "es")")
+
+        var lines = [heading, "  " + when]
+        if !parts.isEmpty { lines.append("  " + parts.joined(separator: " · ")) }
+        lines.append("  " + counts.joined(separator: " · "))
+        lines.append("  " + sync(summary))
+        return lines.joined(separator: "\n")
+    }
+
+    /// Where its records are: sent, waiting, or held back and why.
+    private static func sync(_ summary: SessionSummary) -> String {
+        let session = summary.session
+        let states = summary.targets.filter { $0.waiting + $0.sent + $0.rejected + $0.held > 0 }
+        guard !states.isEmpty else {
+            return session.mode == .imported ? "sync: imported from the public maps, never sent back" : "sync: nothing to upload"
+        }
+        let heldBy: String? = session.syncExcluded
+            ? "excluded (mtt sessions include \(session.id))"
+            : session.isSimulated ? "simulated: \(session.description.simulated.joined(separator: ", "))" : nil
+        let each = states.map { state in
+            var parts: [String] = []
+            if state.sent > 0 { parts.append("\(state.sent) sent") }
+            if state.waiting > 0 { parts.append("\(state.waiting) \(heldBy == nil ? "waiting" : "held back")") }
+            if state.rejected > 0 { parts.append("\(state.rejected) rejected") }
+            if state.held > 0 { parts.append("\(state.held) held by the quality gate") }
+            return "\(state.target) " + parts.joined(separator: ", ")
+        }
+        var line = "sync: " + each.joined(separator: " · ")
+        if let heldBy, states.contains(where: { $0.waiting > 0 }) { line += "\n  held back from sync: \(heldBy)" }
+        return line
+    }
+
+    private static func plural(_ n: Int) -> String { n == 1 ? "" : "s" }
+}
