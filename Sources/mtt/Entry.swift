@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MTTCore
 import MTTSystem
 
 /// Parses the command line and runs the command. Usage errors exit 64 with ArgumentParser's help;
@@ -31,6 +32,8 @@ enum Entry {
             // types are internal): its own words and exit codes (0, 64).
             MTT.exit(withError: error)
         } catch {
+            // The reader went away (`| head`): a normal end, whichever writer noticed it.
+            if StandardOutput.endedByClosedPipe || (error as? OutputError)?.isClosedPipe == true { Foundation.exit(0) }
             fail(StandardOutput.failure.map { "\($0)" } ?? RuntimeFailure.oneLine(error))
         }
         if let failure = StandardOutput.failure, !StandardOutput.endedByClosedPipe {

@@ -63,6 +63,22 @@ struct HardeningTests {
         try expectSessionClosedNothingPending("| head -1")
     }
 
+    /// `mtt export | head -1`, `mtt events | head -1`: a reader that has read enough is a normal end
+    /// (exit 0, nothing on stderr), not "cannot write stdout: Broken pipe".
+    @Test func aReaderThatStopsReadingIsANormalEnd() async throws {
+        // More than a pipe holds (64 KiB), so mtt is still writing when head goes away.
+        let file = mtt.dir.file("big.json")
+        let entries = (0..<3000).map { i in #"{"gps":[52.09,5.12],"time":"2026-06-21T10:\#(String(format: "%02d:%02d", i / 60 % 60, i % 60))Z","nodeEui":"A","payload_seq":\#(i)}"# }
+        try ("[" + entries.joined(separator: ",") + "]").write(toFile: file, atomically: true, encoding: .utf8)
+        try await #require(mtt.run(["import", file, "--db", mtt.database]).status == 0)
+        let quoted = { (arguments: [String]) in ([BuiltProducts.path("mtt")] + arguments).map { "'\($0)'" }.joined(separator: " ") }
+        for command in [["export", "--format", "csv", "--db", mtt.database], ["export", "--format", "geojson", "--db", mtt.database]] {
+            let result = try await ChildProcess.run(
+                "/bin/bash", ["-c", "set -o pipefail; \(quoted(command)) | head -1 >/dev/null"], environment: mtt.environment)
+            #expect(result.status == 0 && result.stderr.isEmpty, "\(command): \(result.status) \(result.stderr)")
+        }
+    }
+
     @Test func sighupStopsCollectLikeSIGTERM() async throws {
         let running = try mtt.start(Self.fakeCollect + ["--duration", "60s", "--db", mtt.database])
         #expect(await running.waitForOutput(timeout: 30) { $0.contains("attempt") })

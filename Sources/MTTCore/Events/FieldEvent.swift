@@ -170,7 +170,7 @@ public struct FieldEvent: Sendable, Hashable, Codable {
         case .attempt: return "attempt \(attempt ?? 0) by \(node ?? "?")\(near)"
         case .confirmed: return "attempt \(attempt ?? 0) sent by \(node ?? "?")"
         case .failed: return "attempt \(attempt ?? 0) by \(node ?? "?") failed: \(reason ?? "?")"
-        case .heard: return "heard by \(gateways ?? 0) gateway(s), best \(rssi.map { "\(Int($0.rounded())) dBm" } ?? "?")\(near)"
+        case .heard: return "heard by \(CountText.of(gateways ?? 0, "gateway")), best \(rssi.map { "\(Int($0.rounded())) dBm" } ?? "?")\(near)"
         case .lost: return "attempt \(attempt ?? 0) not heard\(near)"
         case .sample: return "sample\(near)"
         case .nodeLost: return "node \(node ?? "?") lost: \(reason ?? "?")"

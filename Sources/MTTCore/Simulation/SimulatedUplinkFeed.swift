@@ -16,7 +16,7 @@ public final class SimulatedUplinkFeed: UplinkSource, Sendable {
         self.forward = forward
     }
 
-    public var description: String { "simulated network (\(network.gateways.count) gateways)" }
+    public var description: String { "simulated network (\(CountText.of(network.gateways.count, "gateway")))" }
 
     public func events() -> AsyncStream<UplinkEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: UplinkEvent.self)

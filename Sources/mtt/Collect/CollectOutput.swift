@@ -106,9 +106,9 @@ final class CollectOutput: Sendable {
         }
         if let success = s.lastSuccess {
             let best = success.uplink.receptions.max { ($0.rssi ?? -999) < ($1.rssi ?? -999) }
-            lines.append(String(format: "Heard    %.0f s ago  RSSI %@  SNR %@  %d gateway(s)", now.seconds(since: success.time),
+            lines.append(String(format: "Heard    %.0f s ago  RSSI %@  SNR %@  %@", now.seconds(since: success.time),
                                 best?.rssi.map { String(format: "%.0f", $0) } ?? "?", best?.snr.map { String(format: "%.1f", $0) } ?? "?",
-                                success.uplink.receptions.count))
+                                CountText.of(success.uplink.receptions.count, "gateway")))
         }
         let loss = !hasNetworkSource ? "not known (no network source)"
             : s.lossPercent.map { String(format: "%.0f %%", $0) } ?? "n/a"
@@ -138,7 +138,7 @@ final class CollectOutput: Sendable {
         case .failed(let node, let id, let reason): return "attempt \(id) by \(node) failed: \(reason)"
         case .heard(_, let uplink, let attemptID):
             let best = uplink.receptions.compactMap(\.rssi).max().map { String(format: "%.0f dBm", $0) } ?? "?"
-            return "heard \(uplink.deviceID) f_cnt \(uplink.fCnt ?? 0) by \(uplink.receptions.count) gateway(s), best \(best)" + (attemptID.map { " (attempt \($0))" } ?? "")
+            return "heard \(uplink.deviceID) f_cnt \(uplink.fCnt ?? 0) by \(CountText.of(uplink.receptions.count, "gateway")), best \(best)" + (attemptID.map { " (attempt \($0))" } ?? "")
         case .sample(let sample):
             if let p = sample.position {
                 return String(format: "sample %@ at %.6f, %.6f", sample.method.rawValue, p.latitude, p.longitude)

@@ -261,7 +261,7 @@ enum CollectSession {
         // Output that cannot be written stops the run as a signal does: the session is closed and
         // nothing is left pending. A reader that went away (`| head`) is a stop like SIGTERM;
         // any other write error ends the command with exit 1 afterwards.
-        StandardOutput.onFailure(closedPipeIsAStop: true) { _ in stop.fire() }
+        StandardOutput.onFailure { _ in stop.fire() }
         defer { interrupts.cancel() }
         let watch = RunWatch(
             duration: duration, tick: style == .live ? 1 : 0.1, watchdogInterval: service?.watchdogInterval,

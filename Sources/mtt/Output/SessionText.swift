@@ -28,12 +28,12 @@ enum SessionText {
         var counts: [String] = []
         if summary.attempts > 0 {
             let loss = summary.lossPercent.map { ", loss \(Int($0.rounded())) %" } ?? ""
-            counts.append("\(summary.attempts) attempt\(plural(summary.attempts)) (\(summary.heard) heard\(loss), \(summary.failed) failed)")
+            counts.append("\(CountText.of(summary.attempts, "attempt")) (\(summary.heard) heard\(loss), \(summary.failed) failed)")
         }
-        counts.append("\(summary.uplinks) uplink\(plural(summary.uplinks))")
-        counts.append("\(summary.gateways) gateway\(plural(summary.gateways))")
-        counts.append("\(summary.samples) sample\(plural(summary.samples)) placed")
-        counts.append("\(summary.fixes) fix\(summary.fixes == 1 ? "" : "es")")
+        counts.append(CountText.of(summary.uplinks, "uplink"))
+        counts.append(CountText.of(summary.gateways, "gateway"))
+        counts.append(CountText.of(summary.samples, "sample") + " placed")
+        counts.append(CountText.of(summary.fixes, "fix", plural: "fixes"))
 
         var lines = [heading, "  " + when]
         if !parts.isEmpty { lines.append("  " + parts.joined(separator: " · ")) }
@@ -64,6 +64,4 @@ enum SessionText {
         if let heldBy, states.contains(where: { $0.waiting > 0 }) { line += "\n  held back from sync: \(heldBy)" }
         return line
     }
-
-    private static func plural(_ n: Int) -> String { n == 1 ? "" : "s" }
 }

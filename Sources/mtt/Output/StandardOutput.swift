@@ -9,7 +9,6 @@ enum StandardOutput {
     private struct State {
         var failure: OutputError?
         var onFailure: (@Sendable (OutputError) -> Void)?
-        var closedPipeIsAStop = false
     }
 
     private static let state = Mutex(State())
@@ -17,16 +16,13 @@ enum StandardOutput {
     /// The first failed write, if any.
     static var failure: OutputError? { state.withLock { $0.failure } }
 
-    /// Whether the command ended because its reader went away and treats that as a stop request
-    /// (collect), not as a failure.
-    static var endedByClosedPipe: Bool { state.withLock { $0.closedPipeIsAStop && $0.failure?.isClosedPipe == true } }
+    /// Whether stdout's reader went away (`mtt events | head`): a normal end, not a failure, for
+    /// every command (collect also takes it as a stop request).
+    static var endedByClosedPipe: Bool { state.withLock { $0.failure?.isClosedPipe == true } }
 
     /// Called once, on the first failed write (collect stops its run there).
-    static func onFailure(closedPipeIsAStop: Bool, _ handler: @escaping @Sendable (OutputError) -> Void) {
-        state.withLock {
-            $0.onFailure = handler
-            $0.closedPipeIsAStop = closedPipeIsAStop
-        }
+    static func onFailure(_ handler: @escaping @Sendable (OutputError) -> Void) {
+        state.withLock { $0.onFailure = handler }
     }
 
     /// Makes sure descriptors 0, 1 and 2 are open before mtt opens anything else: a closed one would
