@@ -36,18 +36,9 @@ extension Store {
     /// there is no such session.
     public func deleteSession(_ id: Int64) throws -> SessionDeletion? {
         try write { db in
-            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [id]) == true else { return nil }
-            let attempts = "SELECT id FROM attempts WHERE session_id = ?1"
-            let uplinks = "SELECT id FROM uplinks WHERE session_id = ?1"
-            let samples = "SELECT id FROM samples WHERE session_id = ?1 OR attempt_id IN (\(attempts)) OR uplink_id IN (\(uplinks))"
-            let fixes = "SELECT id FROM fixes WHERE session_id = ?1"
+            guard let deletion = try Self.deletion(of: id, db) else { return nil }
+            let (attempts, uplinks, samples, fixes) = (Self.attempts, Self.uplinks, Self.samples, Self.fixes)
             let arguments: StatementArguments = [id]
-            func count(_ select: String) throws -> Int {
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(select))", arguments: arguments) ?? 0
-            }
-            let deletion = SessionDeletion(
-                session: id, attempts: try count(attempts), uplinks: try count(uplinks), samples: try count(samples),
-                fixes: try count(fixes), events: try count("SELECT id FROM events WHERE session_id = ?1"))
             // One statement at a time: each takes the session id as its ?1.
             for statement in [
                 """
@@ -69,6 +60,28 @@ extension Store {
             return deletion
         }
     }
+
+    /// What deleting a session would take, without deleting it; nil when there is no such session.
+    public func deletion(of id: Int64) throws -> SessionDeletion? {
+        try read { db in try Self.deletion(of: id, db) }
+    }
+
+    private static func deletion(of id: Int64, _ db: Database) throws -> SessionDeletion? {
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [id]) == true else { return nil }
+        func count(_ select: String) throws -> Int {
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(select))", arguments: [id]) ?? 0
+        }
+        return SessionDeletion(
+            session: id, attempts: try count(attempts), uplinks: try count(uplinks), samples: try count(samples),
+            fixes: try count(fixes), events: try count("SELECT id FROM events WHERE session_id = ?1"))
+    }
+
+    // A session's records, each a SELECT of ids taking the session id as ?1. A sample of another
+    // session made from one of its attempts or uplinks goes with them.
+    private static let attempts = "SELECT id FROM attempts WHERE session_id = ?1"
+    private static let uplinks = "SELECT id FROM uplinks WHERE session_id = ?1"
+    private static let samples = "SELECT id FROM samples WHERE session_id = ?1 OR attempt_id IN (\(attempts)) OR uplink_id IN (\(uplinks))"
+    private static let fixes = "SELECT id FROM fixes WHERE session_id = ?1"
 
     /// The import session made from a file with this content hash, if there is one.
     public func importedSession(hash: String) throws -> StoredSession? {

@@ -43,7 +43,10 @@ extension Store {
         try read { db in
             var summaries: [Int64: SessionSummary] = [:]
             let sessions = try Row.fetchAll(db, sql: "SELECT * FROM sessions ORDER BY id").map(Self.session(from:))
-            for session in sessions { summaries[session.id] = SessionSummary(session: session) }
+            for session in sessions {
+                summaries[session.id] = SessionSummary(session: session)
+                summaries[session.id]!.targets = targets.map { SessionSyncState(target: $0.rawValue) }
+            }
             func each(_ sql: String, _ body: (inout SessionSummary, Row) -> Void) throws {
                 for row in try Row.fetchAll(db, sql: sql) {
                     guard let id: Int64 = row["session"], summaries[id] != nil else { continue }
@@ -66,9 +69,7 @@ extension Store {
                 SELECT uplinks.session_id AS session, COUNT(DISTINCT receptions.gateway_id) AS n
                 FROM receptions JOIN uplinks ON uplinks.id = receptions.uplink_id GROUP BY uplinks.session_id
                 """) { s, row in s.gateways = row["n"] }
-            for target in targets {
-                for id in summaries.keys { summaries[id]!.targets.append(SessionSyncState(target: target.rawValue)) }
-                let index = summaries.first?.value.targets.count ?? 1
+            for (index, target) in targets.enumerated() {
                 for queue in target.queues {
                     let rows = try Row.fetchAll(
                         db,
@@ -84,10 +85,10 @@ extension Store {
                     for row in rows {
                         guard let id: Int64 = row["session"], summaries[id] != nil else { continue }
                         let n: Int = row["n"], sent: Int = row["sent"] ?? 0, rejected: Int = row["rejected"] ?? 0, held: Int = row["held"] ?? 0
-                        summaries[id]!.targets[index - 1].sent += sent
-                        summaries[id]!.targets[index - 1].rejected += rejected
-                        summaries[id]!.targets[index - 1].held += held
-                        summaries[id]!.targets[index - 1].waiting += n - sent - rejected - held
+                        summaries[id]!.targets[index].sent += sent
+                        summaries[id]!.targets[index].rejected += rejected
+                        summaries[id]!.targets[index].held += held
+                        summaries[id]!.targets[index].waiting += n - sent - rejected - held
                     }
                 }
             }

@@ -3,17 +3,15 @@ import GRDB
 extension Store {
     /// - Parameter targets: the targets whose queues to count (a plain `mtt sync`'s by default).
     public func status(targets: [SyncTarget] = SyncTarget.defaultRun(in: nil)) throws -> StoreStatus {
-        var simulated: [String: Int] = [:]
-        var excluded: [String: Int] = [:]
-        for target in targets {
-            (simulated[target.rawValue], excluded[target.rawValue]) = try syncHeldBack(target, scope: .plain)
-        }
-        return try read { db in
+        try read { db in
             func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
             var unsynced: [String: Int] = [:]
             var held: [String: Int] = [:]
+            var simulated: [String: Int] = [:]
+            var excluded: [String: Int] = [:]
             for target in targets {
-                unsynced[target.rawValue] = try Self.syncQueueCount(target, includingHeld: false, db)
+                let queue = try Self.syncQueueCounts(target, scope: .plain, db)
+                (unsynced[target.rawValue], simulated[target.rawValue], excluded[target.rawValue]) = (queue.waiting, queue.simulated, queue.excluded)
                 held[target.rawValue] = try Self.syncCount(target, state: .held, db)
             }
             return StoreStatus(

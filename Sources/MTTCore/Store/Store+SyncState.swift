@@ -1,5 +1,15 @@
 import GRDB
 
+/// A target's records not synced yet, as a sync with a scope sees them.
+public struct SyncQueueCounts: Sendable, Hashable {
+    /// What the sync takes.
+    public var waiting = 0
+    /// Held back: of simulated sessions, and of sessions the user excluded (an excluded simulated
+    /// session counts as excluded).
+    public var simulated = 0
+    public var excluded = 0
+}
+
 extension Store {
     /// The next ids of a target's queue of one kind, above `after`, in id order.
     /// Held records are in the queue only when `includingHeld` (an upload to an experiment).
@@ -38,19 +48,38 @@ extension Store {
         return total
     }
 
-    /// A target's records that the scope holds back because their session is simulated, or
-    /// because the user excluded it (an excluded simulated session counts as excluded).
-    public func syncHeldBack(_ target: SyncTarget, scope: SyncScope) throws -> (simulated: Int, excluded: Int) {
-        try read { db in
-            var withSimulated = scope
-            withSimulated.includeSimulated = true
-            var withAll = withSimulated
-            withAll.includeExcluded = true
-            let plain = try Self.syncQueueCount(target, includingHeld: false, scope: scope, db)
-            let simulated = try Self.syncQueueCount(target, includingHeld: false, scope: withSimulated, db)
-            let all = try Self.syncQueueCount(target, includingHeld: false, scope: withAll, db)
-            return (simulated - plain, all - simulated)
+    /// A target's records not synced yet, split by what a sync with `scope` does with them: one
+    /// pass over each queue, whatever the split.
+    public func syncQueueCounts(_ target: SyncTarget, scope: SyncScope) throws -> SyncQueueCounts {
+        try read { db in try Self.syncQueueCounts(target, scope: scope, db) }
+    }
+
+    static func syncQueueCounts(_ target: SyncTarget, scope: SyncScope, _ db: Database) throws -> SyncQueueCounts {
+        let excluded = try Int64.fetchAll(db, sql: "SELECT id FROM sessions WHERE sync_excluded != 0")
+        let simulated = scope.includeSimulated
+            ? [] : try Int64.fetchAll(db, sql: "SELECT id FROM sessions WHERE simulated IS NOT NULL AND sync_excluded = 0")
+        guard !excluded.isEmpty || !simulated.isEmpty else {
+            return SyncQueueCounts(waiting: try syncQueueCount(target, includingHeld: false, scope: scope, db))
         }
+        func list(_ ids: [Int64]) -> String { ids.map(String.init).joined(separator: ",") }
+        var counts = SyncQueueCounts()
+        for queue in target.queues {
+            let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT COUNT(*) AS n, SUM(session IN (\(list(excluded)))) AS excluded, SUM(session IN (\(list(simulated)))) AS simulated
+                    FROM (
+                        SELECT (SELECT session_id FROM \(table(of: queue.kind)) WHERE id = candidate.id) AS session
+                        FROM (\(queue.candidates)) AS candidate WHERE \(notSynced(includingHeld: false)))
+                    \(scope.session.map { "WHERE session = \($0)" } ?? "")
+                    """,
+                arguments: [target.rawValue, queue.kind.rawValue])
+            let n: Int = row?["n"] ?? 0, inExcluded: Int = row?["excluded"] ?? 0, inSimulated: Int = row?["simulated"] ?? 0
+            counts.waiting += n - inExcluded - inSimulated
+            counts.excluded += inExcluded
+            counts.simulated += inSimulated
+        }
+        return counts
     }
 
     /// Records of a target in one sync state.
@@ -115,11 +144,8 @@ extension Store {
     /// The sessions a plain sync holds back: simulated ones (unless the scope includes them) and
     /// the ones the user excluded.
     static func heldSessions(_ scope: SyncScope, _ db: Database) throws -> [Int64] {
-        var reasons: [String] = []
-        if !scope.includeExcluded { reasons.append("sync_excluded != 0") }
-        if !scope.includeSimulated { reasons.append("simulated IS NOT NULL") }
-        guard !reasons.isEmpty else { return [] }
-        return try Int64.fetchAll(db, sql: "SELECT id FROM sessions WHERE " + reasons.joined(separator: " OR "))
+        try Int64.fetchAll(
+            db, sql: "SELECT id FROM sessions WHERE sync_excluded != 0" + (scope.includeSimulated ? "" : " OR simulated IS NOT NULL"))
     }
 
     /// More conditions on `candidate.id` (none for a database with no held session and no session

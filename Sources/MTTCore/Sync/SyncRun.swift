@@ -52,14 +52,14 @@ public struct SyncRun: Sendable {
                     throw SyncTargetProblem("another mtt sync is uploading from this database to \(target.displayName); try again when it is done")
                 }
                 defer { claim.release() }
-                let heldBack = try store.syncHeldBack(target, scope: policy.scope)
+                let queue = try store.syncQueueCounts(target, scope: policy.scope)
                 guard let upload = try target.prepare(self.context) else {
-                    observer.finished(SyncSummary(target: target, simulated: heldBack.simulated, excluded: heldBack.excluded))
+                    observer.finished(SyncSummary(target: target, simulated: queue.simulated, excluded: queue.excluded))
                     continue
                 }
                 observer.began(target)
                 var summary = try await upload.run(stopRequested: stopRequested, progress: observer.progress)
-                (summary.simulated, summary.excluded) = heldBack
+                (summary.simulated, summary.excluded) = (queue.simulated, queue.excluded)
                 observer.finished(summary)
                 let done = FieldEvent.syncDone(summary, at: .now(), mapURL: settings.alertRules.mapURL)
                 try? store.recordEvents([done])
@@ -90,7 +90,8 @@ public struct SyncRun: Sendable {
             } catch let problem as SyncTargetProblem {
                 preview.problem = problem.description
             }
-            (preview.simulated, preview.excluded) = try store.syncHeldBack(target, scope: policy.scope)
+            let queue = try store.syncQueueCounts(target, scope: policy.scope)
+            (preview.simulated, preview.excluded) = (queue.simulated, queue.excluded)
             previews.append(preview)
         }
         return previews

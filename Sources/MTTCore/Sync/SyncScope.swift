@@ -5,22 +5,12 @@ public struct SyncScope: Sendable, Hashable {
     public var session: Int64?
     /// Also simulated sessions' records (`--include-simulated`), for testing one's own server.
     public var includeSimulated: Bool
-    /// Also sessions excluded with `mtt sessions exclude`; only for counting what is held.
-    var includeExcluded: Bool
 
     public init(session: Int64? = nil, includeSimulated: Bool = false) {
         self.session = session
         self.includeSimulated = includeSimulated
-        includeExcluded = false
     }
 
     /// What a plain `mtt sync` takes.
     public static let plain = SyncScope()
-
-    /// Every record, held or not: what is held is this count less the plain one.
-    static let everything: SyncScope = {
-        var scope = SyncScope(includeSimulated: true)
-        scope.includeExcluded = true
-        return scope
-    }()
 }

@@ -91,12 +91,12 @@ struct Sessions: ParsableCommand {
 
         func run() throws {
             let store = try database.openStore(.existing)
-            guard let summary = try store.sessionSummaries(targets: []).first(where: { $0.session.id == session }) else {
+            guard let stored = try store.session(session), let takes = try store.deletion(of: session) else {
                 throw Sessions.missing(session, store)
             }
-            let what = "\(summary.attempts) attempts, \(summary.uplinks) uplinks, \(summary.samples) samples and \(summary.fixes) fixes"
             guard yes else {
-                throw RuntimeFailure("session \(session) (\(summary.session.title)) holds \(what); nothing deleted: add --yes to delete it")
+                let what = "\(takes.attempts) attempts, \(takes.uplinks) uplinks, \(takes.samples) samples and \(takes.fixes) fixes"
+                throw RuntimeFailure("session \(session) (\(stored.title)) holds \(what); nothing deleted: add --yes to delete it")
             }
             guard let deleted = try store.deleteSession(session) else { throw Sessions.missing(session, store) }
             Console.out("session \(session) deleted: \(deleted.attempts) attempts, \(deleted.uplinks) uplinks, \(deleted.samples) samples, \(deleted.fixes) fixes, \(deleted.events) events")

@@ -85,7 +85,8 @@ struct Sync: AsyncParsableCommand {
     /// The layered settings, each checked; a problem names the flag or the file's line.
     func settings() throws -> (config: Config, selection: SyncSelection, policy: SyncPolicy, timeout: Double) {
         let settings = try database.settings(flags)
-        let (selection, policy, timeout) = try Self.checked(settings)
+        var (selection, policy, timeout) = try Self.checked(settings)
+        policy.scope = SyncScope(session: session, includeSimulated: includeSimulated)
         return (settings, selection, policy, timeout)
     }
 
@@ -105,10 +106,7 @@ struct Sync: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let (settings, selection, checkedPolicy, timeout) = try settings()
-        var policy = checkedPolicy
-        policy.scope = SyncScope(session: session, includeSimulated: includeSimulated)
-        let chosen = policy
+        let (settings, selection, policy, timeout) = try settings()
         let store = try database.openStore(.existing, in: settings)
         if let session, try store.session(session) == nil {
             throw RuntimeFailure("there is no session \(session) in \(store.path) (mtt sessions lists them)")
@@ -150,7 +148,7 @@ struct Sync: AsyncParsableCommand {
             }
         }
         let transports = SyncTransports(
-            http: { HTTPTransport(timeout: timeout, connections: chosen.concurrency, trusting: settings.text(.syncCA), proxies: proxies) },
+            http: { HTTPTransport(timeout: timeout, connections: policy.concurrency, trusting: settings.text(.syncCA), proxies: proxies) },
             file: { AppendingFile() })
         let secrets = SecretReader(
             environment: SecretInput.environment,
