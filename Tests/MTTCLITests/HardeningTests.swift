@@ -157,6 +157,35 @@ struct HardeningTests {
         #expect(info.status == 0, "\(info.stderr)")
     }
 
+    @Test func aNodeTheSimulatedNetworkCannotHearIsSaidAtTheStart() async throws {
+        let socket = mtt.dir.file("unheard.sock")
+        let node = try mtt.start(["fake-node", "--listen", "unix:" + socket])
+        defer { node.stop() }
+        #expect(await node.waitForOutput(timeout: 20) { $0.contains("listening") })
+        let result = try await mtt.run([
+            "collect", "--mode", "active", "--node", "unix:" + socket, "--gps", "fake", "--network", "fake", "--duration", "2s",
+            "--db", mtt.database,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("--network fake hears only the emulated nodes of this process") && result.stderr.contains("unix:\(socket) will never be heard"), "\(result.stderr)")
+        // The built-in fake node is heard: no such line.
+        let fake = try await mtt.run(["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20", "--duration", "2s", "--db", mtt.database])
+        #expect(!fake.stderr.contains("will never be heard"), "\(fake.stderr)")
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aStoppedFakeNodeTakesItsSocketFileWithIt(signal: Int32) async throws {
+        let socket = mtt.dir.file("stopped-\(signal).sock")
+        let live = try mtt.start(["fake-node", "--listen", "unix:" + socket])
+        defer { live.stop() }
+        #expect(await live.waitForOutput(timeout: 20) { $0.contains("listening") })
+        #expect(FileManager.default.fileExists(atPath: socket))
+        live.signal(signal)
+        #expect(await live.wait(timeout: 10))
+        #expect(live.result.status == 0, "\(live.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: socket), "the socket file was left behind")
+    }
+
     // MARK: Messages
 
     @Test func aGPSThatNeverCameIsNotAvailableNotLost() async throws {

@@ -1,6 +1,7 @@
 import Foundation
 import MTTCore
 import MTTSerial
+import TestSupport
 import Testing
 
 /// Each driver against its emulator over a real pseudo-terminal.
@@ -163,6 +164,35 @@ struct ModemLinkTests {
             guard case NodeError.disconnected(_, let reason) = error else { return false }
             return reason.contains("unplugged")
         }
+        await link.close()
+    }
+
+    /// Unplugged while its radio is on the air: the reply it still has to give must go nowhere.
+    /// (Its descriptor's number, closed, went to the next socket this process opened, and the test
+    /// suite's HTTP server sent "mac_tx_ok" to an upload as its answer.)
+    @Test func anUnpluggedModemsLateReplyReachesNoOtherConnection() async throws {
+        let (emulator, link) = try await Self.open(.rn2483)
+        _ = try await link.info()
+        emulator.configure { $0.airtime = 0.4 }
+        let send = Task { try? await link.send(Self.payload) }
+        #expect(await eventually(timeout: 5) { emulator.transmissions.count == 1 })
+        emulator.unplug()
+        // Sockets opened right after: the kernel hands out the lowest free numbers.
+        var sockets: [Int32] = []
+        for _ in 0..<16 {
+            var pair: [Int32] = [0, 0]
+            if socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 { sockets += pair }
+        }
+        defer { sockets.forEach { close($0) } }
+        try await Task.sleep(for: .milliseconds(800))
+        for fd in sockets {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 0) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 256)
+            let n = read(fd, &buffer, buffer.count)
+            Issue.record("a socket opened after the unplug received \(String(decoding: buffer.prefix(max(0, n)), as: UTF8.self).debugDescription)")
+        }
+        _ = await send.value
         await link.close()
     }
 

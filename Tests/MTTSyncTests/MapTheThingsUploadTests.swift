@@ -81,6 +81,8 @@ struct MapTheThingsUploadTests {
         }
         let summary = try await uploader(store, server) { $0.backoff.initial = 0.2 }.run()
         #expect(summary.sent == 1)
+        // "0 failed" alone would hide a flaky link: the summary says the tries it took.
+        #expect(summary.notes.contains { $0.hasPrefix("1 request(s) went through on a later try; last error:") && $0.contains("503") }, "\(summary.notes)")
         let times = server.requests.map(\.arrival)
         try #require(times.count == 5)
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }

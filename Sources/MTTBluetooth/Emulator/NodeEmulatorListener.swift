@@ -38,6 +38,13 @@ public struct NodeEmulatorListener: Sendable {
         unlink(path)
     }
 
+    /// Removes the socket file, so the path is free for the next emulator (a file left behind is
+    /// a stale socket the next one has to probe and remove).
+    public func removeSocketFile() {
+        var info = stat()
+        if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
+    }
+
     /// Serves connections one after another with one emulated node, which keeps its state
     /// (keys, frame counter) across connections as a real node does.
     public func serve(_ emulator: NodeEmulator) async throws(BearerError) {

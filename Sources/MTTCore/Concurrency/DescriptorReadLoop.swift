@@ -38,6 +38,8 @@ public enum DescriptorReadLoop {
                 continue
             }
             if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
+            // A `SharedDescriptor` the owner released reads as end of file: that is its close.
+            if isClosed() { return .closed }
             return n == 0 ? .endOfStream : .failed(errno)
         }
         return .closed

@@ -15,8 +15,10 @@ public final class TTNUplinkPublisher: Sendable {
     }
 
     /// Sends `uplink` on its device's topic; a publish that fails is dropped, as the network would.
-    public func publish(_ uplink: Uplink) {
-        try? publisher.publish(topic: TTNTopics.uplink(username: username, device: uplink.deviceID), payload: UplinkEncoder.json(uplink))
+    /// Returns whether libmosquitto took it.
+    @discardableResult
+    public func publish(_ uplink: Uplink) -> Bool {
+        (try? publisher.publish(topic: TTNTopics.uplink(username: username, device: uplink.deviceID), payload: UplinkEncoder.json(uplink))) != nil
     }
 
     public func close() {

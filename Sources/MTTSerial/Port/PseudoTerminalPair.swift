@@ -1,5 +1,5 @@
 import Glibc
-import Synchronization
+import MTTCore
 
 /// A pseudo-terminal: the master side plays a device (the modem emulators, test feeds), the slave
 /// side is a path any program opens as it would `/dev/ttyUSB0`.
@@ -7,16 +7,16 @@ import Synchronization
 /// Opened through `/dev/ptmx` and its ioctls, because glibc declares `posix_openpt` and friends only
 /// under `_XOPEN_SOURCE`, which Swift's Glibc module does not define.
 public final class PseudoTerminalPair: Sendable {
-    public let master: Int32
+    private let descriptor: SharedDescriptor
+    public var master: Int32 { descriptor.number }
     public let slavePath: String
-    private let closed = Mutex(false)
 
     // From <asm-generic/ioctls.h>; the same on x86_64, arm and arm64.
     private static let getPTYNumber: UInt = 0x8004_5430  // TIOCGPTN
     private static let setPTYLock: UInt = 0x4004_5431  // TIOCSPTLCK
 
     public init() throws(SerialPortError) {
-        master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        let master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard master >= 0 else { throw .cannotOpen(path: "/dev/ptmx", message: String(cString: strerror(errno))) }
         var unlock: Int32 = 0
         var number: UInt32 = 0
@@ -26,6 +26,7 @@ public final class PseudoTerminalPair: Sendable {
             throw .cannotOpen(path: "/dev/ptmx", message: message)
         }
         slavePath = "/dev/pts/\(number)"
+        descriptor = SharedDescriptor(taking: master)
         // Raw from the start: a cooked pty would echo a device's answers back to it as commands.
         let slave = open(slavePath, O_RDWR | O_NOCTTY | O_CLOEXEC)
         if slave >= 0 {
@@ -37,16 +38,9 @@ public final class PseudoTerminalPair: Sendable {
         }
     }
 
-    /// Closes the master side: to whoever has the slave open, the device was unplugged.
+    /// Closes the master side: to whoever has the slave open, the device was unplugged. The
+    /// emulator's thread may still be reading or writing `master`, so its number stays taken.
     public func close() {
-        let wasOpen = closed.withLock { c in
-            defer { c = true }
-            return !c
-        }
-        if wasOpen { Glibc.close(master) }
-    }
-
-    deinit {
-        close()
+        descriptor.release()
     }
 }

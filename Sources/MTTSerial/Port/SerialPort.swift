@@ -10,7 +10,8 @@ import Synchronization
 /// says why.
 public final class SerialPort: Sendable {
     public let path: String
-    private let fd: Int32
+    private let descriptor: SharedDescriptor
+    private var fd: Int32 { descriptor.number }
     private let state = Mutex(State())
 
     private struct State {
@@ -40,7 +41,7 @@ public final class SerialPort: Sendable {
             throw .configuration(path: path, message: message)
         }
         self.path = path
-        self.fd = fd
+        descriptor = SharedDescriptor(taking: fd)
     }
 
     deinit {
@@ -50,12 +51,10 @@ public final class SerialPort: Sendable {
     /// Why the device stopped, once it has.
     public var closeReason: String? { state.withLock { $0.closeReason } }
 
+    /// Lets the device go; the reader thread ends within its next poll.
     public func close() {
-        let wasOpen = state.withLock { s in
-            defer { s.closed = true }
-            return !s.closed
-        }
-        if wasOpen { Glibc.close(fd) }
+        state.withLock { $0.closed = true }
+        descriptor.release()
     }
 
     /// Lines as they arrive. Call once; the reader thread ends with the device or `close()`.

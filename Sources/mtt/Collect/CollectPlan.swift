@@ -49,6 +49,8 @@ final class CollectPorts: @unchecked Sendable {
     private let keepAlive: [Any]
     private let publisher: TTNUplinkPublisher?
     let nodeInfos: [String: NodeInfo]
+    /// Nodes the simulated network cannot hear: only radios emulated in this process reach it.
+    let unheardBySimulatedNetwork: [String]
 
     init(plan: CollectPlan) async throws {
         store = try DatabaseOptions.open(plan.databasePath, .create)
@@ -83,6 +85,7 @@ final class CollectPorts: @unchecked Sendable {
         var nodes: [ActiveNode] = []
         var infos: [String: NodeInfo] = [:]
         var keepAlive: [Any] = []
+        var unheard: [String] = []
         for spec in plan.nodes {
             let opened: [(node: OpenedNode, connector: any NodeConnector)]
             if case .fake(let count, let options) = spec {
@@ -99,9 +102,12 @@ final class CollectPorts: @unchecked Sendable {
                 infos[node.link.name] = info
                 nodes.append(ActiveNode(link: node.link, devEUI: info.devEUI, connector: connector))
                 keepAlive.append(node)
-                if let feed, let radio = node.radio { await feed.hear(radio, node: node.link.name, info: info) }
+                if let feed {
+                    if let radio = node.radio { await feed.hear(radio, node: node.link.name, info: info) } else { unheard.append(node.link.name) }
+                }
             }
         }
+        unheardBySimulatedNetwork = unheard
         self.nodes = nodes
         self.nodeInfos = infos
         self.keepAlive = keepAlive

@@ -230,6 +230,9 @@ enum CollectSession {
         let hooks = try HookTargets.dispatcher(for: plan.hooks)
         let run = try ports.run(plan, hooks: hooks, observe: { out.handle($0) }, report: { out.handle($0) })
         out.attach(run)
+        if !ports.unheardBySimulatedNetwork.isEmpty && style != .json {
+            Console.error("mtt: --network fake hears only the emulated nodes of this process (--node fake, fake-KIND); \(ports.unheardBySimulatedNetwork.joined(separator: ", ")) will never be heard: give its real network with --mqtt-url, or use --node fake")
+        }
         if run.resolvedAtStart > 0 && style != .json {
             Console.error("mtt: \(run.resolvedAtStart) attempt(s) left pending by an interrupted run are now marked failed")
         }

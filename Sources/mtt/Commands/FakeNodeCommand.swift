@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import MTTBluetooth
 import MTTCore
 
@@ -24,6 +25,13 @@ struct FakeNodeCommand: AsyncParsableCommand {
     func run() async throws {
         let path = String(listen.dropFirst(5))
         let listener = try NodeEmulatorListener(path: path)
+        // Ctrl-C, SIGTERM (systemctl stop, kill) or a closed terminal end it and take its socket
+        // file with it.
+        let interrupts = InterruptWatch {
+            listener.removeSocketFile()
+            Glibc.exit(0)
+        }
+        defer { interrupts.cancel() }
         Console.out("MapTheThings node emulator listening on unix:\(path)")
         try await listener.serve(NodeEmulator(joined: !notJoined))
     }

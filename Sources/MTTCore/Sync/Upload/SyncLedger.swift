@@ -69,6 +69,16 @@ actor SyncLedger {
     private(set) var leftByStop = 0
     private(set) var leftByStopReason: String?
 
+    /// Requests that went through after a failed try, and the last failure: a flaky link (or
+    /// answer lost on the way) the summary should not hide behind "0 failed".
+    private(set) var retried = 0
+    private(set) var retriedReason: String?
+
+    func noteRetried(reason: String) {
+        retried += 1
+        retriedReason = reason
+    }
+
     func leaveForTheStop(_ records: Int, reason: String) {
         leftByStop += records
         leftByStopReason = reason

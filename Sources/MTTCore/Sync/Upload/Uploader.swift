@@ -54,6 +54,9 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         if counts.failed > 0, let reason = await ledger.lastFailure {
             notes.append("\(counts.failed) could not be delivered and stay queued; last error: \(reason)")
         }
+        if await ledger.retried > 0, let reason = await ledger.retriedReason {
+            notes.append("\(await ledger.retried) request(s) went through on a later try; last error: \(reason)")
+        }
         if await ledger.leftByStop > 0, let reason = await ledger.leftByStopReason {
             notes.append("\(await ledger.leftByStop) failed a try just before the stop and stay queued; last error: \(reason)")
         }
@@ -98,6 +101,7 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
     private func deliver(_ batch: SyncBatch<Destination.Request>, feed: SyncWorkFeed<Destination>, ledger: SyncLedger, stopRequested: @Sendable () -> Bool) async throws {
         var backoff = policy.backoff
         var tries = 0
+        var lastFailure: String?
         while true {
             tries += 1
             let verdict: SyncVerdict
@@ -116,6 +120,7 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
                 try await ledger.add(batch.recordIDs.map {
                     SyncOutcome(kind: batch.kind, recordID: $0, state: state, tries: tries, message: message)
                 })
+                if let lastFailure { await ledger.noteRetried(reason: lastFailure) }
                 return
             case .kindNotAccepted(let note):
                 await feed.skip(batch.kind, note: note)
@@ -123,6 +128,7 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
             case .stop(let reason):
                 throw SyncStop(reason: reason)
             case .retry(let reason):
+                lastFailure = reason
                 let inARow = await ledger.noteFailure()
                 if inARow >= policy.failuresInARowToGiveUp {
                     throw SyncStop(reason: "\(destination.target.displayName) failed \(inARow) times in a row, last: \(reason)")
