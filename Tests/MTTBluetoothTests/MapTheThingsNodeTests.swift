@@ -22,8 +22,16 @@ struct MapTheThingsNodeTests {
     /// end send 256's wait (CI once saw send 256 fail this way, its result arriving later).
     @Test func threeHundredTrackedSendsWrapBLESequencePast255() async throws {
         // Long enough that 255 sends fit before it on a busy machine (13.5 s seen while the whole
-        // suite ran on two cores, 31 s once the map's browser tests ran beside it).
-        let timeout = 60.0
+        // suite ran on two cores, 31 s once the map's browser tests ran beside it, 61 s with two
+        // suites and a build): at least 60 s, more when 30 sends on another node show this
+        // machine slower than that just now.
+        let calibration = try await EmulatedNode.start()
+        await calibration.emulator.configure { $0.airtime = 0.001 }
+        let measured = ContinuousClock.now
+        for _ in 1...30 { _ = try await calibration.node.send(Self.payload) }
+        let perSend = (ContinuousClock.now - measured) / .seconds(1) / 30
+        await calibration.node.close()
+        let timeout = max(60, 10 + 255 * perSend * 3)
         let fake = try await EmulatedNode.start(sendTimeout: timeout)
         await fake.emulator.configure { $0.airtime = 0.001 }
         let start = ContinuousClock.now

@@ -64,7 +64,7 @@ struct CollectCommandTests {
     /// Every track point mtt printed (it prints a record only once it is stored) is in the
     /// database after a `kill -9` in the middle of a fast run.
     @Test func everyReportedTrackPointSurvivesSIGKILL() async throws {
-        let child = try mtt.start(["collect", "--mode", "matching", "--gps", "fake", "--network", "fake", "--interval", "1s", "--speed", "100", "--db", mtt.database, "--json"])
+        let child = try mtt.start(["collect", "--mode", "matching", "--gps", "fake", "--network", "fake", "--interval", "1s", "--speed", "100", "--duration", "1h", "--db", mtt.database, "--json"])
         func points(_ out: String) -> [(Double, Double)] {
             out.split(separator: "\n").compactMap { line in
                 guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
@@ -105,7 +105,7 @@ struct CollectCommandTests {
     }
 
     @Test func sigkillLosesNoAttemptAndTheNextStartResolvesThePendingOne() async throws {
-        let child = try mtt.start(["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20", "--db", mtt.database, "--json"])
+        let child = try mtt.start(["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20", "--duration", "1h", "--db", mtt.database, "--json"])
         func reported(_ out: String) -> Int { out.components(separatedBy: "\"type\":\"attempt\"").count - 1 }
         // Kill it once it has reported six attempts stored (the next one is likely in flight).
         let enough = await child.waitForOutput(timeout: 60) { reported($0) >= 6 }

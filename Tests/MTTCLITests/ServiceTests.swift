@@ -11,7 +11,7 @@ struct ServiceTests {
     @Test func readyThenWatchdogAndStatusThenStopping() async throws {
         let socket = try NotifySocket()
         let run = try mtt.start(
-            ["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20", "--db", mtt.database],
+            ["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20", "--duration", "1h", "--db", mtt.database],
             environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "2000000"])
         defer { run.kill() }
         // Running long enough for three pings and a status line.

@@ -36,6 +36,29 @@ struct SimulatedDataTests {
         #expect(text.stdout.contains("Held back  mapthethings \(status.confirmed), ttnmapper"), "\(text.stdout)")
     }
 
+    /// Issue 33, item 13: a run at 20× for 4 s covers 80 s; started at the wall clock, it stamped
+    /// its last records over a minute ahead of it.
+    @Test func aSpedUpRunStampsNothingInTheFuture() async throws {
+        let mtt = MTTCommand()
+        let run = try await mtt.run([
+            "collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20",
+            "--duration", "4s", "--db", mtt.database,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let ended = Timestamp.now()
+        let export = try await mtt.run(["export", "--format", "jsonl", "--db", mtt.database])
+        let times = export.stdout.split(separator: "\n").compactMap { line in
+            ((try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any])?["time"] as? String
+        }.compactMap { RFC3339.parse($0) }
+        #expect(!times.isEmpty, "\(export.stdout)")
+        #expect(times.allSatisfy { $0 <= ended }, "latest \(times.max().map { RFC3339.string($0) } ?? "-") after the run ended at \(RFC3339.string(ended))")
+        let session = try #require(try Store(path: mtt.database, access: .readOnly).session(1))
+        #expect(try #require(session.endedAt) <= ended)
+
+        let unbounded = try await mtt.run(["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20", "--db", mtt.database])
+        #expect(unbounded.status == 64 && unbounded.stderr.contains("--speed above 1 needs --duration"), "\(unbounded.stderr)")
+    }
+
     @Test func includeSimulatedSendsToOnesOwnServerButNeverToThePublicOne() async throws {
         let mtt = MTTCommand()
         try await simulatedRun(mtt)

@@ -1,6 +1,7 @@
-/// The time a collection runs on: the wall clock, or a simulation's clock running `scale` times
-/// faster (the demo and tests drive ten minutes in one). Fake GPS, fake network and the collectors
-/// share one, so fix ages and send intervals stay consistent.
+import FoundationEssentials
+
+/// The time a collection stamps its records with: the wall clock, or a simulated one that runs
+/// `scale` times as fast.
 public struct CollectClock: Sendable {
     private let realStart: Timestamp
     private let simulatedStart: Timestamp
@@ -12,10 +13,26 @@ public struct CollectClock: Sendable {
         self.scale = scale
     }
 
+    /// A sped-up clock dated so that a run of `realSeconds` ends just before the wall clock: it
+    /// starts `realSeconds × (scale − 1)` in the past, and one real second's worth more for the
+    /// stop itself (its last records are stamped as it winds down). Started now, a run of two
+    /// minutes at 10× stamped its last records 18 minutes ahead of the wall clock. A slower clock
+    /// starts now and stays behind.
+    public static func simulated(scale: Double, endingAfter realSeconds: Double) -> CollectClock {
+        let lead = scale > 1 ? realSeconds * (scale - 1) + scale : 0
+        return CollectClock(scale: scale, start: Timestamp.now().adding(seconds: -lead))
+    }
+
     public static let wall = CollectClock()
 
     public func now() -> Timestamp {
         simulatedStart.adding(seconds: Timestamp.now().seconds(since: realStart) * scale)
+    }
+
+    /// Whether this clock has reached the wall clock: a sped-up run ends there rather than stamp
+    /// records in the future.
+    public var hasReachedWallTime: Bool {
+        scale > 1 && now() >= Timestamp.now()
     }
 
     /// Real seconds for `seconds` of this clock.

@@ -26,6 +26,8 @@ struct CollectPlan {
     var interval: Double
     /// Simulated seconds per real second; only when everything is simulated.
     var speed: Double
+    /// Real seconds until the run stops by itself (`--duration`); nil: until a stop request.
+    var duration: Double?
     /// Where the simulated gateways stand; empty for three around the fake route.
     var fakeGateways: [SimulatedNetwork.Gateway] = []
     /// When coverage is lost and where the map is; the hooks that hear the events.
@@ -54,7 +56,8 @@ final class CollectPorts: @unchecked Sendable {
 
     init(plan: CollectPlan) async throws {
         store = try DatabaseOptions.open(plan.databasePath, .create)
-        clock = plan.speed == 1 ? .wall : CollectClock(scale: plan.speed)
+        // A sped-up run is dated to reach the wall clock when it ends (it needs a --duration).
+        clock = plan.speed == 1 ? .wall : .simulated(scale: plan.speed, endingAfter: plan.duration ?? 0)
         fixes = FixSources.make(plan.gps, clock: clock)
 
         // The simulated network hears the emulated radios; with --mqtt-url its uplinks go through

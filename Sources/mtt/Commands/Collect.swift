@@ -56,7 +56,7 @@ struct Collect: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A TTN device ID to hear (repeatable; + for all); kept with the session for mtt fetch.", valueName: "id"))
     var device: [String] = []
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this long, e.g. 90s, 10m, 2h.", valueName: "duration"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this long, e.g. 90s, 10m, 2h: real time, also under --speed.", valueName: "duration"))
     var duration: DurationArgument?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Active mode: also send every this long when standing still (never more often than --min-interval).", valueName: "duration"))
@@ -80,7 +80,7 @@ struct Collect: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp(ConfigKey.interval.help, valueName: "duration"))
     var interval: DurationArgument?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Run a fully simulated collection this many times faster than real time (\(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText)).", valueName: "factor"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run a fully simulated collection this many times faster than real time (\(Self.speeds.lowerBound.plainText) to \(Self.speeds.upperBound.plainText)); above 1 it needs --duration, and is dated to end when it ends.", valueName: "factor"))
     var speed: Double = 1
 
     @Option(help: ArgumentHelp("Also serve the live map (as mtt serve does) on this address, e.g. 127.0.0.1:8080, or 0.0.0.0:8080 for a phone (then with a token).", valueName: "host:port"))
@@ -186,6 +186,7 @@ struct Collect: AsyncParsableCommand {
             mode: mode, nodes: nodes, gps: gpsSpec, fakeNetwork: network == "fake", mqtt: mqtt, topics: topics,
             databasePath: settings.text(.database), policy: policy, interval: settings.number(.interval) ?? mode.defaultTrackInterval, speed: speed)
         plan.fakeGateways = gateways
+        plan.duration = duration?.seconds
         plan.devices = device
         plan.mqttUser = mqttUser
         if let web {
@@ -201,6 +202,9 @@ struct Collect: AsyncParsableCommand {
         if speed != 1 && !plan.everythingSimulated {
             throw ValidationError("--speed is for fully simulated runs (--gps fake, fake nodes, --network fake)")
         }
+        if speed > 1 && duration == nil {
+            throw ValidationError("--speed above 1 needs --duration: a sped-up run is dated to end when it ends, so that none of its records is stamped in the future")
+        }
         return plan
     }
 
@@ -211,7 +215,7 @@ struct Collect: AsyncParsableCommand {
             mqtt.password = try SecretInput.read(file: plan.passwordFile, environment: "MTT_MQTT_PASSWORD", what: "the MQTT password")
             plan.mqtt = mqtt
         }
-        try await CollectSession.run(plan, style: output.json ? .json : (isatty(1) == 1 ? .live : .lines), duration: duration?.seconds)
+        try await CollectSession.run(plan, style: output.json ? .json : (isatty(1) == 1 ? .live : .lines))
     }
 }
 
@@ -220,7 +224,7 @@ extension CollectionMode: ExpressibleByArgument {}
 /// One run of `mtt collect` or `mtt demo` as the command line shows it: build the adapters, start
 /// MTTCore's run, render its events until a signal, the duration or a failure, stop it, summarise.
 enum CollectSession {
-    static func run(_ plan: CollectPlan, style: CollectOutput.Style, duration: Double?) async throws {
+    static func run(_ plan: CollectPlan, style: CollectOutput.Style) async throws {
         // Twice: the command line's pages once it is parsed, then the set-up's once the run is up,
         // so that the two are never resident together (the peak, not only the steady state, is lower).
         StartUpPages.release()
@@ -267,9 +271,10 @@ enum CollectSession {
         StandardOutput.onFailure { _ in stop.fire() }
         defer { interrupts.cancel() }
         let watch = RunWatch(
-            duration: duration, tick: style == .live ? 1 : 0.1, watchdogInterval: service?.watchdogInterval,
+            duration: plan.duration, tick: style == .live ? 1 : 0.1, watchdogInterval: service?.watchdogInterval,
             queuesEvery: style == .live ? 10 : nil)
-        await run.watch(watch, stopRequested: { stop.fired }, observer: RunWatch.Observer(
+        let clock = ports.clock
+        await run.watch(watch, stopRequested: { stop.fired || clock.hasReachedWallTime }, observer: RunWatch.Observer(
             alive: { service?.watchdog() },
             status: { stats in service?.status(Self.statusLine(stats, mode: plan.mode)) },
             queues: { out.setUnsynced($0) },

@@ -34,8 +34,8 @@ struct Demo: AsyncParsableCommand {
         policy.every = 30
         let plan = CollectPlan(
             mode: .active, nodes: [.fake(count: 1)], gps: .fake(seed: 1), fakeNetwork: true, mqtt: nil, topics: [],
-            databasePath: path, policy: policy, interval: 5, speed: 10)
-        try await CollectSession.run(plan, style: output.json ? .json : (isatty(1) == 1 ? .live : .lines), duration: duration.seconds)
+            databasePath: path, policy: policy, interval: 5, speed: 10, duration: duration.seconds)
+        try await CollectSession.run(plan, style: output.json ? .json : (isatty(1) == 1 ? .live : .lines))
         if !output.json {
             // The demo keeps out of the main database, so the commands that look at it need --db.
             let db = path.contains(" ") ? "'\(path)'" : path
