@@ -10,7 +10,10 @@ struct GATTClientTests {
         let (client, server) = try SeqPacketBearer.pair()
         let emulator = NodeEmulator()
         Task { await emulator.serve(server) }
-        let gatt = GATTClient(bearer: client, timeout: 5)
+        // The emulator's task waits its turn on the test process's two cooperative threads with
+        // every other test's: at the start of a suite beside another, 5 s went by before its
+        // first answer. These tests are about the protocol; the timeout has a test of its own.
+        let gatt = GATTClient(bearer: client, timeout: 30)
         await gatt.start()
         return (gatt, emulator)
     }
@@ -73,7 +76,7 @@ struct GATTClientTests {
 
     @Test func garbageFromThePeerIsCountedAndTheAnswerStillFound() async throws {
         let (client, server) = try SeqPacketBearer.pair()
-        let gatt = GATTClient(bearer: client, timeout: 5)
+        let gatt = GATTClient(bearer: client, timeout: 30)
         await gatt.start()
         let requests = server.incoming()
         Task {

@@ -33,6 +33,31 @@ struct SyncCommandTests {
         #expect(server.requests.count == 5)
     }
 
+    /// Issue 33, item 9: listener samples a MapTheThings server has no /samples for.
+    @Test func aServerWithoutSamplesFailsTheRunThatFindsOutThenStopsCountingThem() async throws {
+        let store = try Store(path: mtt.database)
+        try SyncTestData.addConfirmedAttempts(2, to: store)
+        try SyncTestData.addListenerSamples(3, to: store)
+        let server = try LoopbackHTTPServer { request in
+            request.path == "/api/v0/transmissions" ? .status(201, "{}") : .status(404, "Not Found")
+        }
+        let sync = ["sync", "--target", "mapthethings", "--url", server.baseURL, "--db", mtt.database]
+        let first = try await mtt.run(sync, environment: login)
+        #expect(first.status == 1, "\(first.stdout)\n\(first.stderr)")
+        #expect(first.stdout.contains("3 samples stay queued: this server does not accept listener samples (HTTP 404 for /api/v0/samples)"), "\(first.stdout)")
+        #expect(first.stderr.contains("mtt: mapthethings: 3 samples stay queued"), "\(first.stderr)")
+
+        let status = try await mtt.run(["status", "--db", mtt.database])
+        #expect(status.stdout.contains("To upload  mapthethings 0"), "\(status.stdout)")
+        #expect(status.stdout.contains("Not taken  mapthethings 3, not sent again: \(server.baseURL): this server does not accept listener samples"), "\(status.stdout)")
+
+        let asked = server.requests.count
+        let second = try await mtt.run(sync, environment: login)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("3 samples not sent: \(server.baseURL) does not take them"), "\(second.stdout)")
+        #expect(server.requests.count == asked)
+    }
+
     @Test func httpsTrustsTheCAGivenWithCAAndRefusesAnUnknownOne() async throws {
         try SyncTestData.addConfirmedAttempts(4, to: Store(path: mtt.database))
         let server = try LoopbackHTTPServer { _ in .status(201, "{}") }

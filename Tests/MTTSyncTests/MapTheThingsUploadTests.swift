@@ -136,16 +136,29 @@ struct MapTheThingsUploadTests {
         }
         let summary = try await uploader(store, oldServer).run()
         #expect(summary.sent == 2)
-        #expect(summary.queued == 3 + 1200)
         #expect(summary.stopReason == nil)
-        #expect(summary.notes.contains { $0.hasPrefix("this server does not accept listener samples") }, "\(summary.notes)")
-        #expect(summary.notes.contains { $0.hasPrefix("this server does not accept matching tracks") }, "\(summary.notes)")
+        // The run that finds out fails for it (exit 1), with a line per kind.
+        #expect(summary.isFailure)
+        #expect(summary.refused.contains("3 samples stay queued: this server does not accept listener samples (HTTP 404 for /api/v0/samples)"), "\(summary.refused)")
+        #expect(summary.refused.contains("1200 track points stay queued: this server does not accept matching tracks (HTTP 405 for /api/v0/tracks)"), "\(summary.refused)")
         // One try each is enough to learn it: the rest are not hammered at the server.
-        #expect(oldServer.requests.filter { $0.path != "/api/v0/transmissions" }.count <= 2 * SyncPolicy().concurrency)
+        let learning = oldServer.requests.filter { $0.path != "/api/v0/transmissions" }.count
+        #expect(learning <= 2 * SyncPolicy().concurrency)
+        // From then on they do not count as waiting, and are not sent to that server again.
+        #expect(summary.queued == 0)
+        let status = try store.status()
+        #expect(status.unsynced["mapthethings"] == 0)
+        #expect(status.notTaken["mapthethings"]?.count == 3 + 1200, "\(status.notTaken)")
+        let again = try await uploader(store, oldServer).run()
+        #expect(!again.isFailure && again.refused.isEmpty && again.sent == 0)
+        #expect(oldServer.requests.filter { $0.path != "/api/v0/transmissions" }.count == learning)
+        #expect(again.notes.contains { $0.hasPrefix("3 samples not sent: \(oldServer.baseURL) does not take them") }, "\(again.notes)")
 
+        // Another server is tried, and once it takes them they wait no more.
         let newServer = try LoopbackHTTPServer { _ in .status(201, "{}") }
         let later = try await uploader(store, newServer).run()
         #expect(later.sent == 3 + 1200 && later.queued == 0)
+        #expect(try store.status().notTaken.isEmpty)
         let samples = newServer.requests.filter { $0.path == "/api/v0/samples" }
         let tracks = newServer.requests.filter { $0.path == "/api/v0/tracks" }
         #expect(samples.count == 3)

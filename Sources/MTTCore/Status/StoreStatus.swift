@@ -26,6 +26,9 @@ public struct StoreStatus: Sendable, Hashable, Encodable {
     /// excluded by the user, keyed by target name.
     public var simulated: [String: Int] = [:]
     public var excluded: [String: Int] = [:]
+    /// Records of kinds a target's server said it does not take, keyed by target name; not
+    /// counted in `unsynced`.
+    public var notTaken: [String: NotTaken] = [:]
     /// The nodes of the newest run that drove any, each with its state and reconnect count.
     public var nodes: [NodeState] = []
 
@@ -34,6 +37,7 @@ public struct StoreStatus: Sendable, Hashable, Encodable {
         case gpsSamples = "gps_samples"
         case samples, unsynced, held, nodes
         case simulated = "held_simulated", excluded = "held_excluded"
+        case notTaken = "not_taken"
     }
 
     /// Share of resolved attempts that the network did not hear, when any attempt was heard-checked.
@@ -47,4 +51,10 @@ public struct StoreStatus: Sendable, Hashable, Encodable {
         guard resolved > 0 else { return nil }
         return 100 * Double(resolved - heard) / Double(resolved)
     }
+}
+
+/// Records a target's server does not take, and what it said.
+public struct NotTaken: Sendable, Hashable, Encodable {
+    public var count: Int
+    public var reason: String
 }

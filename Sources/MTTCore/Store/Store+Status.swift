@@ -9,9 +9,13 @@ extension Store {
             var held: [String: Int] = [:]
             var simulated: [String: Int] = [:]
             var excluded: [String: Int] = [:]
+            var notTaken: [String: NotTaken] = [:]
             for target in targets {
                 let queue = try Self.syncQueueCounts(target, scope: .plain, db)
                 (unsynced[target.rawValue], simulated[target.rawValue], excluded[target.rawValue]) = (queue.waiting, queue.simulated, queue.excluded)
+                if queue.notTaken > 0, let reason = queue.notTakenReason {
+                    notTaken[target.rawValue] = NotTaken(count: queue.notTaken, reason: reason)
+                }
                 held[target.rawValue] = try Self.syncCount(target, state: .held, db)
             }
             return StoreStatus(
@@ -24,7 +28,7 @@ extension Store {
                 uplinks: try count("SELECT COUNT(*) FROM uplinks"),
                 gpsSamples: try count("SELECT COUNT(*) FROM fixes"),
                 samples: try count("SELECT COUNT(*) FROM samples WHERE lat IS NOT NULL"),
-                unsynced: unsynced, held: held, simulated: simulated, excluded: excluded, nodes: try Self.latestNodeStates(db))
+                unsynced: unsynced, held: held, simulated: simulated, excluded: excluded, notTaken: notTaken, nodes: try Self.latestNodeStates(db))
         }
     }
 }

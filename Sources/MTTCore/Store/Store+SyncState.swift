@@ -8,6 +8,9 @@ public struct SyncQueueCounts: Sendable, Hashable {
     /// session counts as excluded).
     public var simulated = 0
     public var excluded = 0
+    /// Of kinds the target's server said it does not take (`UnacceptedKind`), and what it said.
+    public var notTaken = 0
+    public var notTakenReason: String?
 }
 
 extension Store {
@@ -29,14 +32,18 @@ extension Store {
         }
     }
 
-    /// How many records a target still waits for.
-    public func syncQueueCount(_ target: SyncTarget, includingHeld: Bool = false, scope: SyncScope = .plain) throws -> Int {
-        try read { db in try Self.syncQueueCount(target, includingHeld: includingHeld, scope: scope, db) }
+    /// How many records a target still waits for (of the kinds not `skipping`).
+    public func syncQueueCount(
+        _ target: SyncTarget, includingHeld: Bool = false, scope: SyncScope = .plain, skipping: Set<SyncRecordKind> = []
+    ) throws -> Int {
+        try read { db in try Self.syncQueueCount(target, includingHeld: includingHeld, scope: scope, skipping: skipping, db) }
     }
 
-    static func syncQueueCount(_ target: SyncTarget, includingHeld: Bool, scope: SyncScope = .plain, _ db: Database) throws -> Int {
+    static func syncQueueCount(
+        _ target: SyncTarget, includingHeld: Bool, scope: SyncScope = .plain, skipping: Set<SyncRecordKind> = [], _ db: Database
+    ) throws -> Int {
         var total = 0
-        for queue in target.queues {
+        for queue in target.queues where !skipping.contains(queue.kind) {
             total += try Int.fetchOne(
                 db,
                 sql: """
@@ -58,7 +65,8 @@ extension Store {
         let excluded = try Int64.fetchAll(db, sql: "SELECT id FROM sessions WHERE sync_excluded != 0")
         let simulated = scope.includeSimulated
             ? [] : try Int64.fetchAll(db, sql: "SELECT id FROM sessions WHERE simulated IS NOT NULL AND sync_excluded = 0")
-        guard !excluded.isEmpty || !simulated.isEmpty else {
+        let unaccepted = try unacceptedKinds(target, db)
+        guard !excluded.isEmpty || !simulated.isEmpty || !unaccepted.isEmpty else {
             return SyncQueueCounts(waiting: try syncQueueCount(target, includingHeld: false, scope: scope, db))
         }
         func list(_ ids: [Int64]) -> String { ids.map(String.init).joined(separator: ",") }
@@ -75,7 +83,12 @@ extension Store {
                     """,
                 arguments: [target.rawValue, queue.kind.rawValue])
             let n: Int = row?["n"] ?? 0, inExcluded: Int = row?["excluded"] ?? 0, inSimulated: Int = row?["simulated"] ?? 0
-            counts.waiting += n - inExcluded - inSimulated
+            if let refusal = unaccepted.first(where: { $0.kind == queue.kind }) {
+                counts.notTaken += n - inExcluded - inSimulated
+                counts.notTakenReason = "\(refusal.server): \(refusal.reason)"
+            } else {
+                counts.waiting += n - inExcluded - inSimulated
+            }
             counts.excluded += inExcluded
             counts.simulated += inSimulated
         }

@@ -207,6 +207,20 @@ enum StoreSchema {
                     sql: "UPDATE sessions SET simulated = ? WHERE id = ?", arguments: [parts.joined(separator: ", "), row["id"] as Int64])
             }
         }
+        migrator.registerMigration("6") { db in
+            // A record kind a target's server answered 404/405 for (a MapTheThings server without
+            // /samples): not sent to that server again, and not counted as waiting for it.
+            try db.execute(sql: """
+                CREATE TABLE sync_unaccepted (
+                    target TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    server TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    at INTEGER NOT NULL,
+                    PRIMARY KEY (target, kind)
+                );
+                """)
+        }
         return migrator
     }
 }

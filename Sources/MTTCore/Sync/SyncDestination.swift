@@ -4,6 +4,8 @@ public protocol SyncDestination: Sendable {
     associatedtype Request: Sendable
     associatedtype Response: Sendable
     var target: SyncTarget { get }
+    /// Which server or file it is, as the user named it: what a record kind refused is noted for.
+    var server: String { get }
     /// Whether held records are in the queue (TTN Mapper uploads to an experiment).
     var includesHeld: Bool { get }
     /// Records of one kind that one request may carry.

@@ -7,3 +7,14 @@ public enum SyncRecordKind: String, Sendable, Hashable, Codable, CaseIterable {
     /// One point of a matching-mode track.
     case fix
 }
+
+extension SyncRecordKind {
+    /// "12 listener samples", "1 attempt": a count of records of this kind, for messages.
+    public func counted(_ count: Int) -> String {
+        switch self {
+        case .attempt: CountText.of(count, "attempt")
+        case .sample: CountText.of(count, "sample")
+        case .fix: CountText.of(count, "track point")
+        }
+    }
+}

@@ -69,6 +69,7 @@ public struct SyncRun: Sendable {
                 } else if summary.failed > 0 {
                     failures.append("\(target.name): \(summary.failed) record(s) could not be delivered and stay queued")
                 }
+                failures += summary.refused.map { "\(target.name): \($0)" }
             } catch let problem as SyncTargetProblem {
                 failures.append("\(target.name): \(problem.description)")
             }

@@ -197,7 +197,7 @@ struct Sync: AsyncParsableCommand {
             line += String(format: " (%.1f s, %.0f/s)", summary.seconds, Double(settled) / summary.seconds)
         }
         Console.out(line)
-        for note in summary.notes + heldBack(simulated: summary.simulated, excluded: summary.excluded) { Console.out("  \(note)") }
+        for note in summary.refused + summary.notes + heldBack(simulated: summary.simulated, excluded: summary.excluded) { Console.out("  \(note)") }
         if summary.rejected + summary.held > 0 {
             Console.out("  mtt status --reasons lists which records and why")
         }

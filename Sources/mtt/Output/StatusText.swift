@@ -33,8 +33,11 @@ enum StatusText {
             guard !nonzero.isEmpty else { return "" }
             return "\nHeld back  " + nonzero.map { "\($0) \(counts[$0] ?? 0)" }.joined(separator: ", ") + " " + why
         }
+        let notTaken = status.notTaken.keys.sorted().compactMap { target in
+            status.notTaken[target].map { "\nNot taken  \(target) \($0.count), not sent again: \($0.reason) (--url another server tries them)" }
+        }.joined()
         return line(status.simulated, "of simulated sessions: never sent to a public map (mtt sessions lists them)")
-            + line(status.excluded, "of sessions excluded from sync (mtt sessions include N)")
+            + line(status.excluded, "of sessions excluded from sync (mtt sessions include N)") + notTaken
     }
 
     /// The nodes of the newest run: reachable or lost since when, and how often they came back.

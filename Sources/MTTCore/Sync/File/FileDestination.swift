@@ -4,6 +4,7 @@ import FoundationEssentials
 public struct FileDestination: SyncDestination {
     public let target = SyncTarget.file
     public var path: String
+    public var server: String { path }
     /// Names this database in every line, so files from several databases can be merged.
     public var databaseID: String
 

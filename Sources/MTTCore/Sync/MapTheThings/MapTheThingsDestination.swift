@@ -7,6 +7,7 @@ public struct MapTheThingsDestination: SyncDestination {
 
     public let target = SyncTarget.mapthethings
     public var baseURL: URL
+    public var server: String { baseURL.absoluteString }
     public var credentials: MapTheThingsCredentials
     /// Names this database in track ids and idempotency keys.
     public var databaseID: String

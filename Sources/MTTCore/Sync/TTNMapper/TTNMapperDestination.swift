@@ -6,6 +6,7 @@ public struct TTNMapperDestination: SyncDestination {
 
     public let target = SyncTarget.ttnmapper
     public var url: URL
+    public var server: String { url.absoluteString }
     /// Upload to this experiment instead of the main map; held records go too.
     public var experiment: String?
     /// The stable id TTN Mapper groups this mapper's uploads by.

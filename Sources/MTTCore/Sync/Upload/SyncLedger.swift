@@ -35,10 +35,15 @@ actor SyncLedger {
         }
     }
 
+    /// Kinds of which this run sent at least one record.
+    private(set) var sentKinds: Set<SyncRecordKind> = []
+
     func add(_ outcomes: [SyncOutcome]) throws {
         for outcome in outcomes {
             switch outcome.state {
-            case .sent: counts.sent += 1
+            case .sent:
+                counts.sent += 1
+                sentKinds.insert(outcome.kind)
             case .rejected:
                 counts.rejected += 1
                 rejections[outcome.message ?? "no reason given", default: 0] += 1

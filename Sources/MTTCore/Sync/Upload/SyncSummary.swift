@@ -16,11 +16,15 @@ public struct SyncSummary: Sendable, Hashable, Codable {
     /// Records held back because their session is simulated, or excluded by the user.
     public var simulated = 0
     public var excluded = 0
+    /// Kinds the server answered 404/405 for in this run, a line each ("12 samples stay queued:
+    /// …"): the run failed to deliver them; later runs leave them out with a note.
+    public var refused: [String] = []
 
     public init(
         target: SyncTarget, sent: Int = 0, rejected: Int = 0, held: Int = 0, failed: Int = 0, queued: Int = 0,
-        seconds: Double = 0, notes: [String] = [], stopReason: String? = nil, simulated: Int = 0, excluded: Int = 0
+        seconds: Double = 0, notes: [String] = [], stopReason: String? = nil, simulated: Int = 0, excluded: Int = 0, refused: [String] = []
     ) {
+        self.refused = refused
         self.simulated = simulated
         self.excluded = excluded
         self.target = target
@@ -38,8 +42,9 @@ public struct SyncSummary: Sendable, Hashable, Codable {
         case target, sent, rejected, held, failed, queued, seconds, notes
         case stopReason = "stop_reason"
         case simulated = "held_simulated", excluded = "held_excluded"
+        case refused = "not_taken"
     }
 
     /// The run did not deliver everything it could have.
-    public var isFailure: Bool { stopReason != nil || failed > 0 }
+    public var isFailure: Bool { stopReason != nil || failed > 0 || !refused.isEmpty }
 }

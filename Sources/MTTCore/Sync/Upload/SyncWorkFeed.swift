@@ -8,15 +8,17 @@ actor SyncWorkFeed<Destination: SyncDestination> {
     private var kinds: [SyncRecordKind]
     private var cursor: Int64 = 0
     private var buffer: [SyncWork<Destination.Request>] = []
-    private var skipped: Set<SyncRecordKind> = []
+    /// Kinds the server answered 404/405 for in this run, with what it said.
+    private(set) var refused: [SyncRecordKind: String] = [:]
     private(set) var notes: [String] = []
 
-    init(store: Store, destination: Destination, policy: SyncPolicy) {
+    /// - Parameter skipping: kinds not to hand out (the server does not take them).
+    init(store: Store, destination: Destination, policy: SyncPolicy, skipping: Set<SyncRecordKind> = []) {
         self.store = store
         self.destination = destination
         pageSize = policy.pageSize
         scope = policy.scope
-        kinds = destination.target.queues.map(\.kind)
+        kinds = destination.target.queues.map(\.kind).filter { !skipping.contains($0) }
     }
 
     func next() throws -> SyncWork<Destination.Request>? {
@@ -41,9 +43,9 @@ actor SyncWorkFeed<Destination: SyncDestination> {
     }
 
     /// Leaves the rest of a kind queued: the server does not take it.
-    func skip(_ kind: SyncRecordKind, note: String) {
-        guard skipped.insert(kind).inserted else { return }
-        notes.append(note)
+    func refuse(_ kind: SyncRecordKind, reason: String) {
+        guard refused[kind] == nil else { return }
+        refused[kind] = reason
         buffer.removeAll { work in
             if case .upload(let batch) = work { return batch.kind == kind }
             return false

@@ -28,9 +28,13 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
     ) async throws -> SyncSummary {
         let target = destination.target
-        let total = try store.syncQueueCount(target, includingHeld: destination.includesHeld, scope: policy.scope)
+        // Kinds this server said it does not take are not sent to it again (another is tried).
+        let refusals = try store.unacceptedKinds(target)
+        let refusedHere = refusals.filter { $0.server == destination.server }
+        let skipping = Set(refusedHere.map(\.kind))
+        let total = try store.syncQueueCount(target, includingHeld: destination.includesHeld, scope: policy.scope, skipping: skipping)
         let ledger = SyncLedger(store: store, target: target, total: total, policy: policy, progress: progress)
-        let feed = SyncWorkFeed(store: store, destination: destination, policy: policy)
+        let feed = SyncWorkFeed(store: store, destination: destination, policy: policy, skipping: skipping)
         var stopReason: String?
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -51,6 +55,24 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         try await ledger.commit()
         let counts = await ledger.progress
         var notes = await feed.notes + ledger.rejectionNotes
+        // Said in the run that finds out, which fails for it; after that a line, not a failure.
+        var refusedNow: [String] = []
+        for (kind, reason) in await feed.refused {
+            try store.recordUnaccepted(target, UnacceptedKind(kind: kind, server: destination.server, reason: reason, at: .now()))
+            let left = try store.syncQueueCount(target, scope: policy.scope, skipping: Set(SyncRecordKind.allCases).subtracting([kind]))
+            refusedNow.append("\(kind.counted(left)) stay queued: \(reason)")
+        }
+        for refusal in refusedHere {
+            let left = try store.syncQueueCount(target, scope: policy.scope, skipping: Set(SyncRecordKind.allCases).subtracting([refusal.kind]))
+            if left > 0 {
+                notes.append("\(refusal.kind.counted(left)) not sent: \(refusal.server) does not take them (\(refusal.reason), \(RFC3339.string(refusal.at, fractionDigits: 0))); --url another server tries them")
+            }
+        }
+        // A kind another server refused, taken by this one: it waits again.
+        let sentKinds = await ledger.sentKinds
+        for refusal in refusals where refusal.server != destination.server && sentKinds.contains(refusal.kind) {
+            try store.forgetUnaccepted(target, kind: refusal.kind)
+        }
         if counts.failed > 0, let reason = await ledger.lastFailure {
             notes.append("\(counts.failed) could not be delivered and stay queued; last error: \(reason)")
         }
@@ -62,8 +84,8 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         }
         return SyncSummary(
             target: target, sent: counts.sent, rejected: counts.rejected, held: counts.held, failed: counts.failed,
-            queued: try store.syncQueueCount(target, includingHeld: destination.includesHeld, scope: policy.scope),
-            seconds: counts.elapsed, notes: notes, stopReason: stopReason)
+            queued: try store.syncQueueCount(target, includingHeld: destination.includesHeld, scope: policy.scope, skipping: skipping.union(await feed.refused.keys)),
+            seconds: counts.elapsed, notes: notes, stopReason: stopReason, refused: refusedNow)
     }
 
     public func preview() async throws -> SyncPreview {
@@ -122,8 +144,8 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
                 })
                 if let lastFailure { await ledger.noteRetried(reason: lastFailure) }
                 return
-            case .kindNotAccepted(let note):
-                await feed.skip(batch.kind, note: note)
+            case .kindNotAccepted(let reason):
+                await feed.refuse(batch.kind, reason: reason)
                 return
             case .stop(let reason):
                 throw SyncStop(reason: reason)
