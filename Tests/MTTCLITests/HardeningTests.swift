@@ -194,6 +194,28 @@ struct HardeningTests {
         #expect(!result.stdout.contains("GPS lost"))
     }
 
+    /// Issue 33, item 4: a capture with five seconds without a fix, replayed at its pace.
+    @Test func aReceiverWithoutAFixIsSaidLostThenBackInTheLog() async throws {
+        func sentence(_ body: String) -> String { "$\(body)*" + String(format: "%02X", body.utf8.reduce(0, ^)) }
+        let lines = (0...11).map { second in
+            (3...7).contains(second)
+                ? sentence(String(format: "GPRMC,1200%02d.00,V,,,,,,,241126,,,N", second))
+                : sentence(String(format: "GPRMC,1200%02d.00,A,5205.4420,N,00507.2840,E,0.0,0.0,241126,,,A", second))
+        }
+        let capture = mtt.dir.file("gap.nmea")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: capture, atomically: true, encoding: .utf8)
+        let result = try await mtt.run(["collect", "--mode", "matching", "--gps", "nmea:" + capture, "--network", "fake", "--duration", "14s", "--db", mtt.database])
+        #expect(result.status == 0, "\(result.stderr)")
+        let log = result.stdout
+        #expect(log.contains("GPS connected: nmea:\(capture)"), "\(log)")
+        let lost = try #require(log.range(of: "GPS lost: no fix"), "\(log)")
+        let back = try #require(log.range(of: "GPS back after "), "\(log)")
+        #expect(lost.upperBound < back.lowerBound)
+        // Five seconds of the capture without a fix, give or take the replay's timing.
+        let seconds = Int(log[back.upperBound...].prefix { $0.isNumber }) ?? -1
+        #expect((4...7).contains(seconds), "\(log)")
+    }
+
     @Test func withoutANetworkSourceHeardIsNotKnownRatherThanAllLost() async throws {
         let result = try await mtt.run(["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--speed", "50", "--duration", "3s", "--db", mtt.database])
         #expect(result.status == 0, "\(result.stderr)")

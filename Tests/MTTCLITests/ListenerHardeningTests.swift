@@ -41,11 +41,16 @@ struct ListenerHardeningTests {
         let broker = try await MosquittoBroker.start()
         for round in 1...5 {
             let mtt = MTTCommand()
-            let run = try listener(mtt, broker: broker, extra: ["--duration", "4s"])
+            let run = try listener(mtt, broker: broker)
+            defer { run.stop() }
             #expect(await run.waitForOutput(timeout: 30) { $0.contains("network connected") }, "\(run.stderr)")
-            // Received "in 20 s": the track cannot reach them before the run ends.
-            let later = Timestamp.now().adding(seconds: 20)
+            // Received "in 60 s": the track cannot reach them before the run ends.
+            let later = Timestamp.now().adding(seconds: 60)
             try await broker.publish(topic: Self.topic, lines: (1...6).map { Self.uplink($0, at: later) })
+            // Stopped once all six are in (a fixed --duration ended one run before a loaded machine
+            // had delivered them), while their samples still wait for the track.
+            #expect(await run.waitForOutput(timeout: 30) { $0.contains("heard tracker-7 f_cnt 6") }, "round \(round): \(run.stdout)")
+            run.signal(SIGTERM)
             #expect(await run.wait(timeout: 30))
             #expect(run.result.status == 0, "round \(round): \(run.stderr)")
             let store = try Store(path: mtt.database, access: .readOnly)

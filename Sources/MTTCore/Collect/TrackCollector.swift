@@ -60,6 +60,9 @@ actor TrackCollector {
 
     private func followGPS() async throws {
         for await event in fixes.events() {
+            // Every GPS event, as active mode does: GPS connected, lost and back are said in
+            // matching and listener mode too (they were never reported there).
+            emit(.gps(event))
             guard case .fix(let fix) = event else { continue }
             let due = lastStored.map { fix.time.seconds(since: $0.time) >= settings.interval } ?? true
             let fast = (fix.speed ?? 0) > settings.fastSpeed

@@ -17,6 +17,13 @@ public struct FieldEventDeriver: Sendable {
     private var coverageLostAt: Timestamp?
     private var latestFix: Fix?
     private var gpsLostAt: Timestamp?
+    /// When the reports without a fix began, while they have not lasted long enough to be a loss.
+    private var noFixSince: Timestamp?
+    /// Reports without a fix for this long are the GPS lost: a receiver that misses one epoch
+    /// (an NMEA capture has some) said "GPS lost" and "GPS back after 0 s" at once.
+    public static let noFixLostAfter = 3.0
+    /// The reason of a `gps_lost` that a receiver without a fix caused (the source itself still there).
+    public static let noFixReason = "no fix"
     private var lowBatteries: Set<String> = []
 
     /// `knownGateways`: every gateway the database heard before this run.
@@ -37,6 +44,7 @@ public struct FieldEventDeriver: Sendable {
         switch event {
         case .gps(.fix(let fix)):
             latestFix = fix
+            noFixSince = nil
             var out: [FieldEvent] = []
             if let since = gpsLostAt {
                 gpsLostAt = nil
@@ -47,11 +55,19 @@ public struct FieldEventDeriver: Sendable {
         case .gps(.noFix):
             // A GPS that had a fix and lost it is as gone for mapping as one unplugged.
             guard latestFix != nil, gpsLostAt == nil else { return [] }
-            gpsLostAt = now
-            return [make(.gpsLost) { $0.reason = "no fix"; $0.place(latestFix?.point) }]
+            guard let since = noFixSince else {
+                noFixSince = now
+                return []
+            }
+            guard now.seconds(since: since) >= Self.noFixLostAfter else { return [] }
+            // Lost since the first report without a fix: that is what "back after" counts from.
+            gpsLostAt = since
+            noFixSince = nil
+            return [make(.gpsLost) { $0.reason = Self.noFixReason; $0.place(latestFix?.point) }]
         case .gps(.lost(let reason)):
             guard gpsLostAt == nil else { return [] }
-            gpsLostAt = now
+            gpsLostAt = noFixSince ?? now
+            noFixSince = nil
             return [make(.gpsLost) { $0.reason = reason; $0.place(latestFix?.point) }]
         case .gps(.connected(let spec)):
             return [make(.gpsConnected) { $0.detail = spec }]

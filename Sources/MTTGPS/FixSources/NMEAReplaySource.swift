@@ -32,9 +32,16 @@ public struct NMEAReplaySource: FixSource {
             for line in lines {
                 if Task.isCancelled { break }
                 for event in assembler.consume(line: line) {
-                    if case .fix(let fix) = event {
-                        await Self.pace(from: previous, to: fix.time, speed: speed)
-                        previous = fix.time
+                    // Epochs without a fix keep the capture's pace too: arriving all at once, a
+                    // receiver's seconds without a fix read as none at all.
+                    let time: Timestamp? = switch event {
+                    case .fix(let fix): fix.time
+                    case .noFix(let time): time
+                    default: nil
+                    }
+                    if let time {
+                        await Self.pace(from: previous, to: time, speed: speed)
+                        previous = time
                     }
                     continuation.yield(event)
                 }

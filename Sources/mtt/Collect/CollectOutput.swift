@@ -55,6 +55,8 @@ final class CollectOutput: Sendable {
         switch style {
         case .json: queue(.field(event))
         case .lines where Self.alertTypes.contains(event.type): queue(.field(event))
+        // A receiver without a fix for a while: the run's own events say only that gpsd went away.
+        case .lines where event.type == .gpsLost && event.reason == FieldEventDeriver.noFixReason: queue(.field(event))
         default: break
         }
     }
