@@ -22,6 +22,9 @@ public struct CollectionStats: Sendable {
     public var lostNodes: [String: String] = [:]
     /// Times each node came back after a loss.
     public var reconnects: [String: Int] = [:]
+    /// The latest uplinks not joined to an attempt yet, by id: the network can hear a send before
+    /// the node reports its result, and the join that comes then names only the uplink's id.
+    private var unjoined: [Int64: Uplink] = [:]
 
     public init() {}
 
@@ -42,7 +45,7 @@ public struct CollectionStats: Sendable {
             lastFix = nil
         // Whether the last fix is stale follows from its age (`SendPolicy.staleness`); the event
         // only says when it starts.
-        case .trackPoint, .sample, .stale, .battery, .joined: break
+        case .trackPoint, .sample, .stale, .battery: break
         case .nodeLost(let node, let reason): lostNodes[node] = reason
         case .nodeBack(let node, _):
             lostNodes[node] = nil
@@ -52,12 +55,20 @@ public struct CollectionStats: Sendable {
             lastAttempt = (fix.time, node)
         case .confirmed: confirmed += 1
         case .failed: failed += 1
-        case .heard(_, let uplink, let attemptID):
+        // An attempt is heard when it is joined to its uplink, whichever came first (counted on
+        // `.heard` alone, a simulated network that hears before the result showed "heard 0, loss
+        // 100 %" live while the database said 0 %).
+        case .heard(let uplinkID, let uplink, let attemptID):
             uplinks += 1
             if attemptID != nil {
-                heard += 1
                 lastSuccess = (uplink.receivedAt, uplink)
+            } else {
+                unjoined[uplinkID] = uplink
+                if unjoined.count > 256, let oldest = unjoined.keys.min() { unjoined[oldest] = nil }
             }
+        case .joined(_, let uplinkID):
+            heard += 1
+            if let uplink = unjoined.removeValue(forKey: uplinkID) { lastSuccess = (uplink.receivedAt, uplink) }
         case .network(let connected, let detail):
             network = connected ? "connected: \(detail)" : (networkSeen ? "lost: " : "not reachable: ") + detail
             if connected { networkSeen = true }
