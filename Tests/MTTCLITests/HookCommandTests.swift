@@ -117,4 +117,33 @@ struct HookCommandTests {
         #expect(lines.count == 30 && lines.allSatisfy { $0.contains(#""type":"new_gateway""#) })
         #expect(try await EventSchema.problems(lines).isEmpty)
     }
+
+    /// Issue 33, item 6: events of a drive made before the map link was configured.
+    @Test func aReplayLinksEachEventToTheMapConfiguredNow() async throws {
+        let store = try Store(path: mtt.database)
+        let session = try store.startSession(mode: .active, at: Self.hourStart)
+        var lost = FieldEvent(.coverageLost, at: Self.hourStart.adding(seconds: 60), session: session)
+        lost.missed = 5
+        lost.place(GeoPoint(latitude: 52.091, longitude: 5.121))
+        #expect(lost.url == nil)
+        try store.recordEvents([lost])
+        let received = try LoopbackHTTPServer { _ in .status(200) }
+        defer { received.stop() }
+        let config = mtt.dir.file("linked.toml")
+        try """
+            [alerts]
+            map_url = "http://pi.local:8080/?token=abc"
+
+            [[hooks]]
+            on = ["coverage_lost"]
+            url = "\(received.baseURL)/mtt-topic"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let replay = try await mtt.run(["events", "--hooks", "--config", config, "--db", mtt.database])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let request = try #require(received.requests.first)
+        #expect(request.headers["click"] == "http://pi.local:8080/?token=abc#at=52.091,5.121", "\(request.headers)")
+        #expect(request.json?["url"] as? String == "http://pi.local:8080/?token=abc#at=52.091,5.121")
+        let printed = try await mtt.run(["events", "--config", config, "--db", mtt.database])
+        #expect(printed.stdout.contains(#""url":"http:\/\/pi.local:8080\/?token=abc#at=52.091,5.121""#) || printed.stdout.contains(#""url":"http://pi.local:8080/?token=abc#at=52.091,5.121""#), "\(printed.stdout)")
+    }
 }

@@ -58,7 +58,11 @@ extension Store {
                 let uplinkTime: Int64? = nextUplink?[2]
                 if let row = nextStored, uplinkTime.map({ storedTime! <= $0 }) ?? true {
                     let text: String = row[1]
-                    try each(try decoder.decode(FieldEvent.self, from: Data(text.utf8)))
+                    var event = try decoder.decode(FieldEvent.self, from: Data(text.utf8))
+                    // Recorded before a map link was configured: the replay links it as a run
+                    // would now (a hook's Click, the url field).
+                    if event.url == nil, let mapURL { event.url = MapLink.url(base: mapURL, at: event.position) }
+                    try each(event)
                     nextStored = try stored.next()
                 } else if let row = nextUplink {
                     try each(Self.heard(row, mapURL: mapURL))
