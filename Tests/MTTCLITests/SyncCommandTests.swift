@@ -152,7 +152,7 @@ struct SyncCommandTests {
             (request.json?["msg_seq"] as? Int) == 161 ? .status(400, "Invalid latitude/longitude") : .status(201, "{}")
         }
         let before = try await mtt.run(["status", "--reasons", "--db", mtt.database])
-        #expect(before.stdout.hasSuffix("\nNo record was rejected or held back.\n"), "\(before.stdout)")
+        #expect(before.stdout.hasSuffix("\nNo record was rejected or held back, and the next sync holds none back.\n"), "\(before.stdout)")
 
         let sync = try await mtt.run(["sync", "--target", "mapthethings", "--url", server.baseURL, "--db", mtt.database], environment: login)
         #expect(sync.stdout.contains("mapthethings: 1 sent, 1 rejected"), "\(sync.stdout)")
@@ -172,6 +172,24 @@ struct SyncCommandTests {
         #expect(reason["target"] as? String == "mapthethings" && reason["state"] as? String == "rejected")
         #expect(reason["kind"] as? String == "attempt" && reason["record_id"] as? Int == 2)
         #expect(reason["message"] as? String == "HTTP 400: Invalid latitude/longitude")
+    }
+
+    /// Issue 33, item 8: what the quality gate will hold, said before the sync that holds it.
+    @Test func statusReasonsSaysWhatTheNextSyncHoldsBack() async throws {
+        let store = try Store(path: mtt.database)
+        // Three samples on 17.1 m fixes, one on a good one.
+        try SyncTestData.addListenerSamples(4, to: store) { n in n == 0 ? (9, 0.9, 4.2) : (9, 0.9, 17.1) }
+        let text = try await mtt.run(["status", "--reasons", "--db", mtt.database])
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("The next sync to ttnmapper holds back 3 waiting records by the quality gate (an --experiment takes them), newest first:\n  sample "), "\(text.stdout)")
+        #expect(text.stdout.contains(": accuracy 17.1 m (needs ≤ 15 m)"), "\(text.stdout)")
+
+        let server = try LoopbackHTTPServer { _ in .status(200, #"{"success":true}"#) }
+        let sync = try await mtt.run(["sync", "--target", "ttnmapper", "--url", server.baseURL, "--db", mtt.database])
+        #expect(sync.stdout.contains("ttnmapper: 1 sent, 0 rejected, 0 failed, 3 held by the quality gate"), "\(sync.stdout)")
+        // Held now: said as held, no longer as what the next sync would do.
+        let after = try await mtt.run(["status", "--reasons", "--db", mtt.database])
+        #expect(after.stdout.contains("Held back from ttnmapper by the quality gate") && !after.stdout.contains("The next sync"), "\(after.stdout)")
     }
 
     @Test func aURLWithoutATargetMeansMapTheThingsOnly() async throws {

@@ -4,8 +4,10 @@
 public struct SendPolicy: Sendable, Hashable {
     /// A fix older than this (seconds) is not sent.
     public var maximumFixAge: Double = FixFreshness.defaultMaximumAge
-    /// A fix whose error estimate is larger (metres) is not sent, when the GPS gives one.
-    public var maximumEPH: Double = 25
+    /// A fix whose error estimate is larger (metres) is not sent, when the GPS gives one. By
+    /// default TTN Mapper's own limit for its main map: at 25 m a send on a 17 m fix went out and
+    /// its sample was then held back by the gate at every sync.
+    public var maximumEPH: Double = TTNMapperQualityGate().maximumAccuracy
     public var minimumDistance: Double = 10
     public var minimumInterval: Double = 12
     /// Send at least this often (seconds) even without moving; nil sends only on movement.
@@ -35,7 +37,7 @@ public struct SendPolicy: Sendable, Hashable {
     public func reasonToWait(fix: Fix, now: Timestamp, last: LastSend?) -> String? {
         guard fix.hasPosition else { return "no fix" }
         if let stale = staleness(of: fix, now: now) { return stale }
-        if let eph = fix.eph, eph >= maximumEPH { return "the fix is uncertain (±\(Int(eph)) m)" }
+        if let eph = fix.eph, eph > maximumEPH { return "the fix is uncertain (±\(eph.plainText) m, the limit is \(maximumEPH.plainText) m)" }
         guard let last else { return nil }
         let elapsed = fix.time.seconds(since: last.time)
         // The minimum interval protects the node's duty cycle: `every` never goes below it.

@@ -69,7 +69,7 @@ extension ConfigKey {
     public static let webTokenFile = ConfigKey("collect.web_token_file", .secretFile, nil, "With web off loopback: the token's file (mode 600).")
     public static let every = ConfigKey("collect.every", .duration, nil, "Active mode: also send every this long when standing still.")
     public static let maxFixAge = ConfigKey("collect.max_fix_age", .duration, .number(SendPolicy().maximumFixAge), "Active mode: do not send on a fix older than this.")
-    public static let maxEPH = ConfigKey("collect.max_eph", .number, .number(SendPolicy().maximumEPH), "Active mode: do not send when the GPS error estimate is this many metres or more.")
+    public static let maxEPH = ConfigKey("collect.max_eph", .number, .number(SendPolicy().maximumEPH), "Active mode: do not send when the GPS error estimate is above this many metres (the default is TTN Mapper's limit for its main map).")
     public static let minDistance = ConfigKey("collect.min_distance", .number, .number(SendPolicy().minimumDistance), "Active mode: metres to move between sends.")
     public static let minInterval = ConfigKey("collect.min_interval", .duration, .number(SendPolicy().minimumInterval), allowsZero: true, "Active mode: time between sends.")
 

@@ -6,8 +6,11 @@ public struct SyncMessage: Sendable, Hashable, Codable {
     public var kind: SyncRecordKind
     public var recordID: Int64
     public var message: String
+    /// Not settled yet: what the next sync would do with a waiting record.
+    public var atNextSync: Bool
 
-    public init(target: SyncTarget, state: SyncOutcome.State, kind: SyncRecordKind, recordID: Int64, message: String) {
+    public init(target: SyncTarget, state: SyncOutcome.State, kind: SyncRecordKind, recordID: Int64, message: String, atNextSync: Bool = false) {
+        self.atNextSync = atNextSync
         self.target = target
         self.state = state
         self.kind = kind
@@ -19,5 +22,6 @@ public struct SyncMessage: Sendable, Hashable, Codable {
         case target, state, kind
         case recordID = "record_id"
         case message
+        case atNextSync = "at_next_sync"
     }
 }

@@ -9,8 +9,8 @@ struct Status: ParsableCommand {
     @OptionGroup var output: OutputOptions
 
     @Flag(help: ArgumentHelp(
-        "Also list why records were rejected by a map or held back by the quality gate.",
-        discussion: "The newest \(Self.reasonsPerList) per target and state. With --json, one object per reason after the status object."))
+        "Also list why records were rejected by a map or held back by the quality gate, and which waiting ones the next sync holds back.",
+        discussion: "The newest \(Self.reasonsPerList) per target and state. With --json, one object per reason after the status object (at_next_sync: true for the next sync's)."))
     var reasons = false
 
     static let reasonsPerList = 20
@@ -19,13 +19,15 @@ struct Status: ParsableCommand {
         let settings = try database.settings()
         let store = try database.openStore(.readOnly, in: settings)
         let status = try store.status(targets: SyncTarget.defaultRun(in: settings))
-        let messages = reasons ? try Self.messages(in: store) : []
+        // What the quality gate will hold at the next sync, said before it happens.
+        let upcoming = reasons ? try TTNMapperGatePreview(store: store, limit: Self.reasonsPerList) : nil
+        let messages = reasons ? try Self.messages(in: store) + (upcoming?.newest ?? []) : []
         if output.json {
             try JSONLine.print(status)
             for message in messages { try JSONLine.print(message) }
         } else {
             Console.out(StatusText.render(status, path: store.path))
-            if reasons { Console.out(StatusText.render(messages)) }
+            if reasons { Console.out(StatusText.render(messages, wouldHold: upcoming?.count ?? 0)) }
         }
     }
 

@@ -53,13 +53,16 @@ enum StatusText {
         return lines.joined(separator: "\n")
     }
 
-    /// The reasons of `mtt status --reasons`, a heading per target and state.
-    static func render(_ messages: [SyncMessage]) -> String {
-        guard !messages.isEmpty else { return "\nNo record was rejected or held back." }
+    /// The reasons of `mtt status --reasons`, a heading per target and state; `wouldHold` is how
+    /// many waiting records the next sync's quality gate holds back (of which `messages` has the newest).
+    static func render(_ messages: [SyncMessage], wouldHold: Int = 0) -> String {
+        guard !messages.isEmpty else { return "\nNo record was rejected or held back, and the next sync holds none back." }
         var lines: [String] = []
         var heading = ""
         for message in messages {
-            let next = message.state == .held
+            let next = message.atNextSync
+                ? "The next sync to \(message.target.rawValue) holds back \(CountText.of(wouldHold, "waiting record")) by the quality gate (an --experiment takes them), newest first:"
+                : message.state == .held
                 ? "Held back from \(message.target.rawValue) by the quality gate (they go to an --experiment), newest first:"
                 : "Rejected by \(message.target.rawValue), newest first:"
             if next != heading {

@@ -18,7 +18,11 @@ struct SendPolicyTests {
 
     @Test func staleOrUncertainFixesWait() {
         #expect(policy.reasonToWait(fix: Self.fix(0), now: Self.t0.adding(seconds: 16), last: nil) == "the fix is 16 s old (the limit is 15 s)")
-        #expect(policy.reasonToWait(fix: Self.fix(0, eph: 40), now: Self.t0, last: nil) == "the fix is uncertain (±40 m)")
+        #expect(policy.reasonToWait(fix: Self.fix(0, eph: 40), now: Self.t0, last: nil) == "the fix is uncertain (±40 m, the limit is 15 m)")
+        // Issue 33, item 8: what is sent by default is what TTN Mapper's main map takes.
+        #expect(policy.reasonToWait(fix: Self.fix(0, eph: 17.1), now: Self.t0, last: nil) == "the fix is uncertain (±17.1 m, the limit is 15 m)")
+        #expect(policy.reasonToWait(fix: Self.fix(0, eph: 15), now: Self.t0, last: nil) == nil)
+        #expect(TTNMapperQualityGate().reason(against: GeoPoint(latitude: 52.09, longitude: 5.12), fix: Self.fix(0, eph: 15)) == nil)
         // No error estimate (an NMEA receiver): not held back for it.
         #expect(policy.reasonToWait(fix: Self.fix(0, eph: nil), now: Self.t0, last: nil) == nil)
     }

@@ -1,0 +1,24 @@
+/// What the next plain sync to TTN Mapper's main map would hold back, and why: the same gate the
+/// upload applies, over the samples waiting, so `mtt status --reasons` says it before a sync does.
+public struct TTNMapperGatePreview: Sendable, Hashable {
+    /// Waiting samples that fail the gate.
+    public var count = 0
+    /// The newest of them, with their reasons.
+    public var newest: [SyncMessage] = []
+
+    public init(store: Store, gate: TTNMapperQualityGate = TTNMapperQualityGate(), limit: Int) throws {
+        var after: Int64 = 0
+        while true {
+            let ids = try store.syncQueue(.ttnmapper, kind: .sample, after: after, limit: 500)
+            guard let last = ids.last else { break }
+            after = last
+            for sample in try store.queuedSamples(ids) {
+                guard let reason = gate.reason(against: sample.position, fix: sample.nearestFix) else { continue }
+                count += 1
+                newest.append(SyncMessage(target: .ttnmapper, state: .held, kind: .sample, recordID: sample.id, message: reason, atNextSync: true))
+                if newest.count > limit { newest.removeFirst() }
+            }
+        }
+        newest.reverse()
+    }
+}
