@@ -11,7 +11,8 @@ struct MTT: AsyncParsableCommand {
             `mtt sync`, or export for QGIS and Google Earth with `mtt export`.
 
             Start with `mtt demo` (fake node, GPS and network), then `mtt gps` and `mtt scan` to check \
-            your hardware. The database is $MTT_DB, or --db, or ~/.local/share/mtt/mtt.sqlite.
+            your hardware. The database is --db, else $MTT_DB, else [db] path in the configuration \
+            file, else ~/.local/share/mtt/mtt.sqlite ($XDG_DATA_HOME/mtt); `mtt config show` says which.
             """,
         version: MTTVersion.current,
         subcommands: [

@@ -178,10 +178,11 @@ struct HardeningTests {
         let socket = mtt.dir.file("stopped-\(signal).sock")
         let live = try mtt.start(["fake-node", "--listen", "unix:" + socket])
         defer { live.stop() }
-        #expect(await live.waitForOutput(timeout: 20) { $0.contains("listening") })
+        try #require(await live.waitForOutput(timeout: 20) { $0.contains("listening") })
         #expect(FileManager.default.fileExists(atPath: socket))
         live.signal(signal)
-        #expect(await live.wait(timeout: 10))
+        // (Its status can be read only once it has ended: Foundation traps otherwise.)
+        try #require(await live.wait(timeout: 30), "fake-node did not end within 30 s of signal \(signal)")
         #expect(live.result.status == 0, "\(live.stderr)")
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file was left behind")
     }

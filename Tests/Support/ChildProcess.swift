@@ -74,7 +74,9 @@ public struct ChildProcess: Sendable {
         public var stdout: String { (try? String(contentsOfFile: outputs.file("stdout"), encoding: .utf8)) ?? "" }
         public var stderr: String { (try? String(contentsOfFile: outputs.file("stderr"), encoding: .utf8)) ?? "" }
 
-        public var result: Result { Result(status: process.terminationStatus, stdout: stdout, stderr: stderr) }
+        /// What it printed, and its exit status; -1 while it is still running (Foundation traps on
+        /// the status of a running process, which took a whole suite down after one slow child).
+        public var result: Result { Result(status: hasExited ? process.terminationStatus : -1, stdout: stdout, stderr: stderr) }
 
         /// Waits for the child to exit; false after `timeout` seconds.
         public func wait(timeout: Double) async -> Bool {

@@ -175,7 +175,11 @@ public struct Config: Sendable {
     /// read; nothing secret is in the configuration to mask but what a file's name could betray.
     public var shown: [(key: ConfigKey, value: String, source: Source)] {
         ConfigKey.all.compactMap { key in
-            guard let entry = entries[key.name] else { return nil }
+            guard let entry = entries[key.name] else {
+                // The database has no fixed default (it follows XDG_DATA_HOME): shown as it resolves.
+                if key == .database { return (key, ConfigValue.text(StoreLocation.resolve(explicit: nil)).description, .builtIn) }
+                return nil
+            }
             var text = key.kind == .duration ? (entry.value.seconds.map { $0.plainText + "s" } ?? entry.value.description) : entry.value.description
             if key.kind == .secretFile { text += " (the secret stays in the file)" }
             return (key, text, entry.source)

@@ -35,7 +35,7 @@ struct Collect: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where positions come from: gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake (default \(ConfigKey.gps.defaultText)).", valueName: "spec"))
     var gps: String?
 
-    @Option(help: ArgumentHelp("`fake` simulates gateways hearing the fake nodes.", valueName: "name"))
+    @Option(help: ArgumentHelp(ConfigKey.network.help, valueName: "name"))
     var network: String?
 
     @Option(name: .customLong("mqtt-url"), help: ArgumentHelp("The TTN MQTT server, mqtt://HOST:1883 or mqtts://HOST:8883.", valueName: "url"))
