@@ -8,14 +8,9 @@ public enum ProcessStart {
         // their freed pages: a listener burst left about 1 MB more resident with the default than
         // with two arenas, at the same speed (scripts/load). mtt has a handful of threads.
         mallopt(M_ARENA_MAX, 2)
-        // A parent may have left SIGINT/SIGTERM blocked (test runners do); mtt must hear them to
-        // stop cleanly.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        sigaddset(&signals, SIGINT)
-        sigaddset(&signals, SIGTERM)
-        sigaddset(&signals, SIGHUP)
-        sigprocmask(SIG_UNBLOCK, &signals, nil)
+        // Stop requests are taken by a thread of their own, whatever the parent left blocked
+        // (test runners block SIGTERM): see `StopSignals`.
+        StopSignals.takeOver()
         // A reader that goes away (`mtt collect | head -1`) must not kill mtt between two writes
         // of a record: the write fails with EPIPE instead, and the command ends cleanly.
         signal(SIGPIPE, SIG_IGN)

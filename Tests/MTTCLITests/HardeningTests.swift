@@ -187,6 +187,22 @@ struct HardeningTests {
         #expect(!FileManager.default.fileExists(atPath: socket), "the socket file was left behind")
     }
 
+    /// A stop request at any moment of start-up ends the command: one that came while libdispatch
+    /// was still arming its signal source was dropped, and fake-node ran on for ever.
+    @Test func aStopRequestAtAnyMomentOfStartUpEndsTheCommand() async throws {
+        for round in 0..<20 {
+            let socket = mtt.dir.file("early-\(round).sock")
+            let live = try mtt.start(["fake-node", "--listen", "unix:" + socket])
+            defer { live.stop() }
+            try await Task.sleep(for: .milliseconds(round * 5))
+            live.signal(SIGTERM)
+            try #require(await live.wait(timeout: 20), "round \(round): still running 20 s after SIGTERM")
+            // Ended by its handler (0) or, before the handler was in place, by the signal itself
+            // (Foundation gives its number as the status).
+            #expect([0, SIGTERM].contains(live.result.status), "round \(round): \(live.result.status) \(live.stderr)")
+        }
+    }
+
     // MARK: Messages
 
     @Test func aGPSThatNeverCameIsNotAvailableNotLost() async throws {

@@ -1,24 +1,18 @@
-import Dispatch
 import Foundation
 import MTTCore
+import MTTSystem
 
-/// Calls a handler on Ctrl-C, SIGTERM or SIGHUP (the terminal closed) instead of dying, so a command can stop cleanly and keep
-/// what it has; `cancel()` restores nothing (mtt exits soon after).
+/// Calls a handler on Ctrl-C, SIGTERM or SIGHUP (the terminal closed) instead of dying, so a command
+/// can stop cleanly and keep what it has; after `cancel()` a signal ends mtt as it would any program.
 struct InterruptWatch {
-    private let sources: [any DispatchSourceSignal]
+    private let id: Int
 
     init(_ handler: @escaping @Sendable () -> Void) {
-        sources = [SIGINT, SIGTERM, SIGHUP].map { number -> any DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler(handler: handler)
-            source.resume()
-            return source
-        }
+        id = StopSignals.watch { _ in handler() }
     }
 
     func cancel() {
-        sources.forEach { $0.cancel() }
+        StopSignals.unwatch(id)
     }
 }
 
