@@ -1,17 +1,24 @@
 import GRDB
 
 extension Store {
-    /// - Parameter targets: the targets whose queues to count (a plain `mtt sync`'s by default).
-    public func status(targets: [SyncTarget] = SyncTarget.defaultRun(in: nil)) throws -> StoreStatus {
+    /// - Parameters:
+    ///   - targets: the targets whose queues to count (a plain `mtt sync`'s by default).
+    ///   - session: only this session's records (a report of one session); its nodes' link
+    ///     states are left out, as they belong to a run, not to what it recorded.
+    public func status(targets: [SyncTarget] = SyncTarget.defaultRun(in: nil), session: Int64? = nil) throws -> StoreStatus {
         try read { db in
-            func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
+            /// Rows of `table` where `condition` holds, of `session` when there is one.
+            func count(_ table: String, _ condition: String = "1") throws -> Int {
+                let scope = session.map { " AND session_id = \($0)" } ?? ""
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE \(condition)\(scope)") ?? 0
+            }
             var unsynced: [String: Int] = [:]
             var held: [String: Int] = [:]
             var simulated: [String: Int] = [:]
             var excluded: [String: Int] = [:]
             var notTaken: [String: NotTaken] = [:]
             for target in targets {
-                let queue = try Self.syncQueueCounts(target, scope: .plain, db)
+                let queue = try Self.syncQueueCounts(target, scope: SyncScope(session: session), db)
                 (unsynced[target.rawValue], simulated[target.rawValue], excluded[target.rawValue]) = (queue.waiting, queue.simulated, queue.excluded)
                 if queue.notTaken > 0, let reason = queue.notTakenReason {
                     notTaken[target.rawValue] = NotTaken(count: queue.notTaken, reason: reason)
@@ -19,16 +26,16 @@ extension Store {
                 held[target.rawValue] = try Self.syncCount(target, state: .held, db)
             }
             return StoreStatus(
-                sessions: try count("SELECT COUNT(*) FROM sessions"),
-                attempts: try count("SELECT COUNT(*) FROM attempts"),
-                confirmed: try count("SELECT COUNT(*) FROM attempts WHERE state = 'confirmed'"),
-                failed: try count("SELECT COUNT(*) FROM attempts WHERE state = 'failed'"),
-                pending: try count("SELECT COUNT(*) FROM attempts WHERE state = 'pending'"),
-                heard: try count("SELECT COUNT(*) FROM attempts WHERE uplink_id IS NOT NULL"),
-                uplinks: try count("SELECT COUNT(*) FROM uplinks"),
-                gpsSamples: try count("SELECT COUNT(*) FROM fixes"),
-                samples: try count("SELECT COUNT(*) FROM samples WHERE lat IS NOT NULL"),
-                unsynced: unsynced, held: held, simulated: simulated, excluded: excluded, notTaken: notTaken, nodes: try Self.latestNodeStates(db))
+                sessions: session == nil ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions") ?? 0 : 1,
+                attempts: try count("attempts"),
+                confirmed: try count("attempts", "state = 'confirmed'"),
+                failed: try count("attempts", "state = 'failed'"),
+                pending: try count("attempts", "state = 'pending'"),
+                heard: try count("attempts", "uplink_id IS NOT NULL"),
+                uplinks: try count("uplinks"),
+                gpsSamples: try count("fixes"),
+                samples: try count("samples", "lat IS NOT NULL"),
+                unsynced: unsynced, held: held, simulated: simulated, excluded: excluded, notTaken: notTaken, nodes: session == nil ? try Self.latestNodeStates(db) : [])
         }
     }
 }

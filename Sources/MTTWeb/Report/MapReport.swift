@@ -14,7 +14,8 @@ public enum MapReport {
         func json(_ value: some Encodable) throws -> String {
             MapPage.jsonSafe(String(decoding: try encoder.encode(value), as: UTF8.self))
         }
-        let status = LiveStatus(store: try store.status(), run: nil)
+        // The counts of what the report shows: a report of one session said the whole database's.
+        let status = LiveStatus(store: try store.status(session: filter.session), run: nil)
         // The data goes in as data blocks; what runs carries this file's nonce (MapPage.reportPolicy).
         let nonce = WebAccess.generateToken()
         let page = MapPage.html(title: "mtt coverage report", .init(

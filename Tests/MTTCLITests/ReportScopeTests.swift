@@ -1,0 +1,39 @@
+import Foundation
+import MTTCore
+import TestSupport
+import Testing
+
+/// Issue 33, item 14 (in part): a report of one session counts that session, not the database.
+@Suite("The report's counts")
+struct ReportScopeTests {
+    let mtt = MTTCommand()
+
+    /// The status object the report carries in its data block.
+    func status(in report: String) throws -> [String: Any] {
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        let start = try #require(html.range(of: "<script type=\"application/json\" id=\"mtt-data\">\n"))
+        let end = try #require(html.range(of: "\n</script>", range: start.upperBound..<html.endIndex))
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
+        let status = try #require(data["status"] as? [String: Any])
+        return try #require(status["store"] as? [String: Any])
+    }
+
+    @Test func aReportOfOneSessionCountsThatSession() async throws {
+        let store = try Store(path: mtt.database)
+        try SyncTestData.addConfirmedAttempts(3, to: store)
+        try SyncTestData.addConfirmedAttempts(5, to: store)
+        let one = mtt.dir.file("one.html"), all = mtt.dir.file("all.html")
+        #expect(try await mtt.run(["report", "--session", "1", "--out", one, "--tiles", "none", "--db", mtt.database]).status == 0)
+        #expect(try await mtt.run(["report", "--out", all, "--tiles", "none", "--db", mtt.database]).status == 0)
+        let session = try status(in: one), database = try status(in: all)
+        // What `mtt sessions` counts for each.
+        let summaries = try store.sessionSummaries()
+        let first = try #require(summaries.first)
+        #expect(session["attempts"] as? Int == first.attempts && session["confirmed"] as? Int == 3 && session["sessions"] as? Int == 1, "\(session)")
+        #expect(session["gps_samples"] as? Int == first.fixes, "\(session)")
+        #expect(database["attempts"] as? Int == summaries.map(\.attempts).reduce(0, +) && database["sessions"] as? Int == 2, "\(database)")
+        #expect((session["unsynced"] as? [String: Int])?["mapthethings"] == 3, "\(session)")
+        // A report is a record of what was mapped: no node "connected" from a run long over.
+        #expect((session["nodes"] as? [Any])?.isEmpty ?? true)
+    }
+}
