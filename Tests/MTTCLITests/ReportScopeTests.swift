@@ -35,5 +35,37 @@ struct ReportScopeTests {
         #expect((session["unsynced"] as? [String: Int])?["mapthethings"] == 3, "\(session)")
         // A report is a record of what was mapped: no node "connected" from a run long over.
         #expect((session["nodes"] as? [Any])?.isEmpty ?? true)
+        // Titled with the session, by name once it has one.
+        #expect(try String(contentsOfFile: one, encoding: .utf8).contains("<h1>Session 1 · 2016-05-25 · mtt coverage</h1>"))
+        #expect(try await mtt.run(["sessions", "name", "1", "A40 <eastbound>", "--db", mtt.database]).status == 0)
+        #expect(try await mtt.run(["report", "--session", "1", "--out", one, "--tiles", "none", "--db", mtt.database]).status == 0)
+        let named = try String(contentsOfFile: one, encoding: .utf8)
+        #expect(named.contains("<title>A40 &lt;eastbound&gt; · 2016-05-25 · mtt coverage</title>"), "\(named.prefix(600))")
+    }
+
+    /// A reception that names no gateway gets a name in the tables; with no tile loaded (offline,
+    /// as in the field), nobody's map is credited.
+    @Test func noBlankGatewayAndNoCreditForTilesThatNeverCame() async throws {
+        let store = try Store(path: mtt.database)
+        let start = try #require(RFC3339.parse("2026-06-21T10:00:00Z"))
+        let here = GeoPoint(latitude: 52.0907, longitude: 5.1214)
+        let session = try store.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["node"]))
+        try store.record(Fix(time: start, latitude: here.latitude, longitude: here.longitude, satellites: 9, mode: .threeD, source: "test"), session: session)
+        let uplink = Uplink(deviceID: "node", fCnt: 1, spreadingFactor: 7, receivedAt: start, receptions: [GatewayReception(gatewayID: "", rssi: -90, snr: 5)])
+        let id = try store.record(uplink, session: session)
+        try store.record(Sample(sessionID: session, subject: .uplink(id), time: start, position: here, method: .interpolated))
+        try store.endSession(session, at: start.adding(seconds: 10))
+
+        let report = mtt.dir.file("offline.html")
+        #expect(try await mtt.run(["report", "--out", report, "--db", mtt.database]).status == 0)
+        let browser = try HeadlessBrowser(url: "file://" + report)
+        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count === '1'"), "the page drew nothing")
+        let table = try await browser.evaluate("document.getElementById('gateways').textContent")
+        #expect(table.contains("(unnamed gateway)"), "\(table)")
+        // Credited exactly when a tile came (none can here, with no network; if one did, the credit must show).
+        try await Task.sleep(for: .seconds(2))
+        let loaded = try await browser.evaluate("document.querySelectorAll('.leaflet-tile-loaded').length")
+        let credit = try await browser.evaluate("document.querySelector('.leaflet-control-attribution') ? document.querySelector('.leaflet-control-attribution').textContent : ''")
+        #expect(credit.contains("OpenStreetMap") == (loaded != "0"), "tiles loaded: \(loaded), credit: \(credit)")
     }
 }

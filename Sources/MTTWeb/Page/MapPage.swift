@@ -8,6 +8,7 @@ enum MapPage {
         var scripts: String
     }
 
+    /// - Parameter title: the page's title and its heading.
     static func html(title: String, _ parts: Parts) -> String {
         """
         <!doctype html>
@@ -20,7 +21,7 @@ enum MapPage {
         </head>
         <body>
         <header>
-        <h1>mtt coverage</h1>
+        <h1>\(XMLText.escaped(title))</h1>
         <span id="filters">
         <label>Session <select id="session"><option value="">all sessions</option></select></label>
         <label>since <input id="since" type="datetime-local"></label>

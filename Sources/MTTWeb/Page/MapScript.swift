@@ -30,6 +30,8 @@ enum MapScript {
     });
   }
   function text(value, unit) { return value === null || value === undefined ? '–' : value + (unit || ''); }
+  // A reception that names no gateway (Packet Broker can leave the id out) still gets a name.
+  function gatewayName(id) { return id ? id : '(unnamed gateway)'; }
   // An element with its children: strings become text nodes, never markup.
   function el(tag, children, className) {
     var e = document.createElement(tag);
@@ -56,7 +58,11 @@ enum MapScript {
   if (config.tiles) {
     // Online, the map has streets; offline (the usual case in the field) the dots draw on the
     // plain background, with the scale.
-    L.tileLayer(config.tiles, { maxZoom: 19, attribution: config.attribution || '' }).addTo(map);
+    // The tiles' credit once one has loaded: offline, there is nobody's map to credit.
+    var tiles = L.tileLayer(config.tiles, { maxZoom: 19 }).addTo(map);
+    tiles.once('tileload', function () {
+      if (config.attribution) { map.attributionControl.addAttribution(config.attribution); }
+    });
   }
   L.control.scale({ imperial: false }).addTo(map);
   map.setView([52.09, 5.12], 12);
@@ -84,7 +90,7 @@ enum MapScript {
     var rows = (p.heard_by || []).map(function (g) {
       var known = g.lat !== undefined && g.lon !== undefined;
       if (known) L.polyline([here, [g.lat, g.lon]], { renderer: renderer, color: p.color, weight: 2, opacity: 0.8 }).addTo(linkLayer);
-      return [g.gateway, text(g.rssi, ' dBm'), text(g.snr, ' dB'), known ? km(here, [g.lat, g.lon]).toFixed(2) + ' km' : 'position not public'];
+      return [gatewayName(g.gateway), text(g.rssi, ' dBm'), text(g.snr, ' dB'), known ? km(here, [g.lat, g.lon]).toFixed(2) + ' km' : 'position not public'];
     });
     var box = el('div', [
       el('b', [p.time]), el('br'),
@@ -136,11 +142,11 @@ enum MapScript {
       state.gateways[g.gateway] = g;
       if (g.lat !== null && g.lon !== null) {
         L.circleMarker([g.lat, g.lon], { renderer: renderer, radius: 7, weight: 3, color: '#000000', fillColor: '#ffffff', fillOpacity: 1 })
-          .bindTooltip(el('span', [g.gateway])).addTo(gatewayLayer);
+          .bindTooltip(el('span', [gatewayName(g.gateway)])).addTo(gatewayLayer);
       }
     });
     fillTable($('gateways'), ['gateway', 'uplinks', 'best RSSI', 'best SNR', 'position'], list.map(function (g) {
-      return [g.gateway, g.uplinks, text(g.best_rssi, ' dBm'), text(g.best_snr, ' dB'), g.lat !== null ? g.lat.toFixed(4) + ', ' + g.lon.toFixed(4) : 'not public'];
+      return [gatewayName(g.gateway), g.uplinks, text(g.best_rssi, ' dBm'), text(g.best_snr, ' dB'), g.lat !== null ? g.lat.toFixed(4) + ', ' + g.lon.toFixed(4) : 'not public'];
     }));
   }
 

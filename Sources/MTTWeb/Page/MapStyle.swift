@@ -12,7 +12,7 @@ header label { white-space: nowrap; }
 main { flex: 1; display: flex; min-height: 0; }
 #map { flex: 1; min-height: 300px; background: #e9ecef; }
 aside { width: 360px; overflow: auto; padding: 8px 10px; border-left: 1px solid #ccc; background: #fafafa; }
-aside h2 { font-size: 13px; margin: 10px 0 4px; text-transform: uppercase; color: #555; }
+aside h2 { font-size: 14px; margin: 10px 0 4px; color: #555; }
 table { border-collapse: collapse; width: 100%; font-size: 12px; }
 th, td { text-align: left; padding: 2px 4px; border-bottom: 1px solid #e3e3e3; vertical-align: top; }
 #status th { width: 32%; color: #555; font-weight: 600; }

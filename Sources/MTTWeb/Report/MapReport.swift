@@ -18,7 +18,7 @@ public enum MapReport {
         let status = LiveStatus(store: try store.status(session: filter.session), run: nil)
         // The data goes in as data blocks; what runs carries this file's nonce (MapPage.reportPolicy).
         let nonce = WebAccess.generateToken()
-        let page = MapPage.html(title: "mtt coverage report", .init(
+        let page = MapPage.html(title: try title(store, filter), .init(
             head: "<meta http-equiv=\"Content-Security-Policy\" content=\"\(MapPage.reportPolicy(nonce: nonce))\">\n"
                 + "<style nonce=\"\(nonce)\">\n\(MapPage.scriptSafe(assets.leafletStyle))\n</style>\n<style nonce=\"\(nonce)\">\n\(MapStyle.text)\n</style>",
             scripts: "@DATA@"))
@@ -36,5 +36,13 @@ public enum MapReport {
         try sink.write(parts.count > 1 ? parts[1] : "")
         try sink.flush()
         return count
+    }
+
+    /// "A40 eastbound · 2026-06-21 · mtt coverage" for one session (its name, else its number);
+    /// "mtt coverage report" for all.
+    static func title(_ store: Store, _ filter: ExportFilter) throws -> String {
+        guard let id = filter.session, let session = try store.session(id) else { return "mtt coverage report" }
+        let day = String(RFC3339.string(session.startedAt, fractionDigits: 0).prefix(10))
+        return "\(session.name ?? "Session \(id)") · \(day) · mtt coverage"
     }
 }
