@@ -68,4 +68,37 @@ struct ReportScopeTests {
         let credit = try await browser.evaluate("document.querySelector('.leaflet-control-attribution') ? document.querySelector('.leaflet-control-attribution').textContent : ''")
         #expect(credit.contains("OpenStreetMap") == (loaded != "0"), "tiles loaded: \(loaded), credit: \(credit)")
     }
+
+    /// The first view shows the dots and the gateways that heard them, named, and the legend says
+    /// what a gateway looks like.
+    @Test func theFirstViewShowsWhoHeardYouFromWhere() async throws {
+        let store = try Store(path: mtt.database)
+        let start = try #require(RFC3339.parse("2026-06-21T10:00:00Z"))
+        let here = GeoPoint(latitude: 52.0907, longitude: 5.1214)
+        let session = try store.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["node"]))
+        try store.record(Fix(time: start, latitude: here.latitude, longitude: here.longitude, satellites: 9, mode: .threeD, source: "test"), session: session)
+        // Three kilometres off: outside a view fitted to the one dot.
+        let far = here.offset(metres: 3_000, bearing: 60)
+        let uplink = Uplink(deviceID: "node", fCnt: 1, spreadingFactor: 7, receivedAt: start,
+                            receptions: [GatewayReception(gatewayID: "gw-hill", rssi: -110, snr: -2, location: far)])
+        let id = try store.record(uplink, session: session)
+        try store.record(Sample(sessionID: session, subject: .uplink(id), time: start, position: here, method: .interpolated))
+        try store.endSession(session, at: start.adding(seconds: 10))
+
+        let report = mtt.dir.file("view.html")
+        #expect(try await mtt.run(["report", "--out", report, "--tiles", "none", "--db", mtt.database]).status == 0)
+        let browser = try HeadlessBrowser(url: "file://" + report)
+        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count === '1'"), "the page drew nothing")
+        let label = try await browser.evaluate("""
+            (function () {
+              var t = document.querySelector('.leaflet-tooltip'), m = document.getElementById('map').getBoundingClientRect();
+              if (!t) return 'no label';
+              var r = t.getBoundingClientRect();
+              return t.textContent + (r.left >= m.left && r.right <= m.right && r.top >= m.top && r.bottom <= m.bottom ? ' in view' : ' out of view');
+            })()
+            """)
+        #expect(label == "\"gw-hill in view\"", "\(label)")
+        let legend = try await browser.evaluate("document.getElementById('legend').textContent")
+        #expect(legend.contains("gateway that heard you"), "\(legend)")
+    }
 }

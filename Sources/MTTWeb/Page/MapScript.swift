@@ -121,7 +121,14 @@ enum MapScript {
     state.bands = {};
     fc.features.forEach(addFeature);
     if (fit && fc.features.length) {
-      map.fitBounds(L.latLngBounds(fc.features.map(function (f) { return [f.geometry.coordinates[1], f.geometry.coordinates[0]]; })), { padding: [20, 20], maxZoom: 16 });
+      // The dots and the gateways that heard them (those with a public position), so the first
+      // view shows who heard you from where.
+      var points = fc.features.map(function (f) { return [f.geometry.coordinates[1], f.geometry.coordinates[0]]; });
+      Object.keys(state.gateways).forEach(function (id) {
+        var g = state.gateways[id];
+        if (g.lat !== null && g.lon !== null) points.push([g.lat, g.lon]);
+      });
+      map.fitBounds(L.latLngBounds(points), { padding: [20, 20], maxZoom: 16 });
     }
     tables();
     showDrawn();
@@ -138,12 +145,13 @@ enum MapScript {
   function drawGateways(list) {
     gatewayLayer.clearLayers();
     state.gateways = {};
-    list.forEach(function (g) {
-      state.gateways[g.gateway] = g;
-      if (g.lat !== null && g.lon !== null) {
-        L.circleMarker([g.lat, g.lon], { renderer: renderer, radius: 7, weight: 3, color: '#000000', fillColor: '#ffffff', fillOpacity: 1 })
-          .bindTooltip(el('span', [gatewayName(g.gateway)])).addTo(gatewayLayer);
-      }
+    // Named on the map while there are few enough to read; on hover beyond that.
+    var placed = list.filter(function (g) { return g.lat !== null && g.lon !== null; });
+    var labelled = placed.length <= 12;
+    list.forEach(function (g) { state.gateways[g.gateway] = g; });
+    placed.forEach(function (g) {
+      L.circleMarker([g.lat, g.lon], { renderer: renderer, radius: 7, weight: 3, color: '#000000', fillColor: '#ffffff', fillOpacity: 1 })
+        .bindTooltip(el('span', [gatewayName(g.gateway)]), { permanent: labelled, direction: 'right', offset: [8, 0] }).addTo(gatewayLayer);
     });
     fillTable($('gateways'), ['gateway', 'uplinks', 'best RSSI', 'best SNR', 'position'], list.map(function (g) {
       return [gatewayName(g.gateway), g.uplinks, text(g.best_rssi, ' dBm'), text(g.best_snr, ' dB'), g.lat !== null ? g.lat.toFixed(4) + ', ' + g.lon.toFixed(4) : 'not public'];
@@ -169,6 +177,7 @@ enum MapScript {
       swatch.style.background = b[0];
       $('legend').appendChild(el('div', [swatch, b[1]]));
     });
+    $('legend').appendChild(el('div', [el('span', [], 'swatch gateway'), 'gateway that heard you']));
   }
 
   function renderStatus(s) {
