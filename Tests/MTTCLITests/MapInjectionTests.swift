@@ -13,18 +13,10 @@ struct MapInjectionTests {
 
     /// One heard sample 200 m south of the hostile gateway: the map centres on the sample.
     func fill() throws {
-        let store = try Store(path: mtt.database)
-        let start = try #require(RFC3339.parse("2026-06-21T10:00:00Z"))
-        let here = GeoPoint(latitude: 52.0907, longitude: 5.1214)
-        let gateway = here.offset(metres: 200, bearing: 0)
-        let session = try store.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["node"]))
-        try store.record(Fix(time: start, latitude: here.latitude, longitude: here.longitude, satellites: 9, mode: .threeD, source: "test"), session: session)
-        let uplink = Uplink(
-            deviceID: "node", fCnt: 1, spreadingFactor: 7, receivedAt: start,
-            receptions: [GatewayReception(gatewayID: Self.hostileID, rssi: -90, snr: 5, time: start, location: gateway)])
-        let id = try store.record(uplink, session: session)
-        try store.record(Sample(sessionID: session, subject: .uplink(id), time: start, position: here, method: .interpolated))
-        try store.endSession(session, at: start.adding(seconds: 10))
+        let gateway = MapTestData.here.offset(metres: 200, bearing: 0)
+        try MapTestData.oneHeardSample(
+            try Store(path: mtt.database),
+            receptions: [GatewayReception(gatewayID: Self.hostileID, rssi: -90, snr: 5, time: MapTestData.start, location: gateway)])
     }
 
     /// Moves the mouse up from the map's centre (the sample) until the gateway marker's tooltip

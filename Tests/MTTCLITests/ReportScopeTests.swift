@@ -46,15 +46,7 @@ struct ReportScopeTests {
     /// A reception that names no gateway gets a name in the tables; with no tile loaded (offline,
     /// as in the field), nobody's map is credited.
     @Test func noBlankGatewayAndNoCreditForTilesThatNeverCame() async throws {
-        let store = try Store(path: mtt.database)
-        let start = try #require(RFC3339.parse("2026-06-21T10:00:00Z"))
-        let here = GeoPoint(latitude: 52.0907, longitude: 5.1214)
-        let session = try store.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["node"]))
-        try store.record(Fix(time: start, latitude: here.latitude, longitude: here.longitude, satellites: 9, mode: .threeD, source: "test"), session: session)
-        let uplink = Uplink(deviceID: "node", fCnt: 1, spreadingFactor: 7, receivedAt: start, receptions: [GatewayReception(gatewayID: "", rssi: -90, snr: 5)])
-        let id = try store.record(uplink, session: session)
-        try store.record(Sample(sessionID: session, subject: .uplink(id), time: start, position: here, method: .interpolated))
-        try store.endSession(session, at: start.adding(seconds: 10))
+        try MapTestData.oneHeardSample(try Store(path: mtt.database), receptions: [GatewayReception(gatewayID: "", rssi: -90, snr: 5)])
 
         let report = mtt.dir.file("offline.html")
         #expect(try await mtt.run(["report", "--out", report, "--db", mtt.database]).status == 0)
@@ -72,18 +64,9 @@ struct ReportScopeTests {
     /// The first view shows the dots and the gateways that heard them, named, and the legend says
     /// what a gateway looks like.
     @Test func theFirstViewShowsWhoHeardYouFromWhere() async throws {
-        let store = try Store(path: mtt.database)
-        let start = try #require(RFC3339.parse("2026-06-21T10:00:00Z"))
-        let here = GeoPoint(latitude: 52.0907, longitude: 5.1214)
-        let session = try store.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["node"]))
-        try store.record(Fix(time: start, latitude: here.latitude, longitude: here.longitude, satellites: 9, mode: .threeD, source: "test"), session: session)
         // Three kilometres off: outside a view fitted to the one dot.
-        let far = here.offset(metres: 3_000, bearing: 60)
-        let uplink = Uplink(deviceID: "node", fCnt: 1, spreadingFactor: 7, receivedAt: start,
-                            receptions: [GatewayReception(gatewayID: "gw-hill", rssi: -110, snr: -2, location: far)])
-        let id = try store.record(uplink, session: session)
-        try store.record(Sample(sessionID: session, subject: .uplink(id), time: start, position: here, method: .interpolated))
-        try store.endSession(session, at: start.adding(seconds: 10))
+        let far = MapTestData.here.offset(metres: 3_000, bearing: 60)
+        try MapTestData.oneHeardSample(try Store(path: mtt.database), receptions: [GatewayReception(gatewayID: "gw-hill", rssi: -110, snr: -2, location: far)])
 
         let report = mtt.dir.file("view.html")
         #expect(try await mtt.run(["report", "--out", report, "--tiles", "none", "--db", mtt.database]).status == 0)

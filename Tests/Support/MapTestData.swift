@@ -23,6 +23,19 @@ public enum MapTestData {
 
     public static var dots: Int { levels.count * perBand + unheard }
 
+    /// The place of `oneHeardSample`'s dot.
+    public static let here = GeoPoint(latitude: 52.0907, longitude: 5.1214)
+
+    /// A listener session with one sample at `here`, heard by `receptions`: a dot and what heard it.
+    public static func oneHeardSample(_ store: Store, receptions: [GatewayReception]) throws {
+        let session = try store.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["node"]))
+        try store.record(Fix(time: start, latitude: here.latitude, longitude: here.longitude, satellites: 9, mode: .threeD, source: "test"), session: session)
+        let uplink = Uplink(deviceID: "node", fCnt: 1, spreadingFactor: 7, receivedAt: start, receptions: receptions)
+        let id = try store.record(uplink, session: session)
+        try store.record(Sample(sessionID: session, subject: .uplink(id), time: start, position: here, method: .interpolated))
+        try store.endSession(session, at: start.adding(seconds: 10))
+    }
+
     public static func fill(_ store: Store) throws {
         let origin = GeoPoint(latitude: 52.0907, longitude: 5.1214)
         let listener = try store.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["mapper-node-1"]))
