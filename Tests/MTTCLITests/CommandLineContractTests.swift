@@ -15,6 +15,20 @@ struct CommandLineContractTests {
         }
     }
 
+    /// Issue 33, item 15: help that answers a stranger's first questions.
+    @Test func helpSaysWhereTheDatabaseIsAndWhatFakeAndIntervalMean() async throws {
+        let top = try await mtt.run(["--help"])
+        #expect(top.stdout.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "  ", with: " ")
+            .contains("The database is --db, else $MTT_DB, else [db] path in the configuration file, else ~/.local/share/mtt/mtt.sqlite"), "\(top.stdout)")
+        let shown = try await mtt.run(["config", "show"])
+        #expect(shown.stdout.contains("db.path") && shown.stdout.contains("/mtt/mtt.sqlite\"   # default"), "\(shown.stdout)")
+        let collect = try await mtt.run(["collect", "--help"])
+        let text = collect.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(text.contains("fake: simulated gateways that hear this run's emulated nodes (--node fake[:N], fake-KIND) and nothing else"), "\(text)")
+        #expect(text.contains("default 5 s in matching mode, 1 s in listener mode"), "\(text)")
+        #expect(text.contains("real time, also under --speed"), "\(text)")
+    }
+
     @Test func versionPrintsTheVersion() async throws {
         let result = try await mtt.run(["--version"])
         #expect(result.status == 0)
