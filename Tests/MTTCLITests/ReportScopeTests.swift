@@ -42,46 +42,4 @@ struct ReportScopeTests {
         let named = try String(contentsOfFile: one, encoding: .utf8)
         #expect(named.contains("<title>A40 &lt;eastbound&gt; · 2016-05-25 · mtt coverage</title>"), "\(named.prefix(600))")
     }
-
-    /// A reception that names no gateway gets a name in the tables; with no tile loaded (offline,
-    /// as in the field), nobody's map is credited.
-    @Test func noBlankGatewayAndNoCreditForTilesThatNeverCame() async throws {
-        try MapTestData.oneHeardSample(try Store(path: mtt.database), receptions: [GatewayReception(gatewayID: "", rssi: -90, snr: 5)])
-
-        let report = mtt.dir.file("offline.html")
-        #expect(try await mtt.run(["report", "--out", report, "--db", mtt.database]).status == 0)
-        let browser = try HeadlessBrowser(url: "file://" + report)
-        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count === '1'"), "the page drew nothing")
-        let table = try await browser.evaluate("document.getElementById('gateways').textContent")
-        #expect(table.contains("(unnamed gateway)"), "\(table)")
-        // Credited exactly when a tile came (none can here, with no network; if one did, the credit must show).
-        try await Task.sleep(for: .seconds(2))
-        let loaded = try await browser.evaluate("document.querySelectorAll('.leaflet-tile-loaded').length")
-        let credit = try await browser.evaluate("document.querySelector('.leaflet-control-attribution') ? document.querySelector('.leaflet-control-attribution').textContent : ''")
-        #expect(credit.contains("OpenStreetMap") == (loaded != "0"), "tiles loaded: \(loaded), credit: \(credit)")
-    }
-
-    /// The first view shows the dots and the gateways that heard them, named, and the legend says
-    /// what a gateway looks like.
-    @Test func theFirstViewShowsWhoHeardYouFromWhere() async throws {
-        // Three kilometres off: outside a view fitted to the one dot.
-        let far = MapTestData.here.offset(metres: 3_000, bearing: 60)
-        try MapTestData.oneHeardSample(try Store(path: mtt.database), receptions: [GatewayReception(gatewayID: "gw-hill", rssi: -110, snr: -2, location: far)])
-
-        let report = mtt.dir.file("view.html")
-        #expect(try await mtt.run(["report", "--out", report, "--tiles", "none", "--db", mtt.database]).status == 0)
-        let browser = try HeadlessBrowser(url: "file://" + report)
-        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count === '1'"), "the page drew nothing")
-        let label = try await browser.evaluate("""
-            (function () {
-              var t = document.querySelector('.leaflet-tooltip'), m = document.getElementById('map').getBoundingClientRect();
-              if (!t) return 'no label';
-              var r = t.getBoundingClientRect();
-              return t.textContent + (r.left >= m.left && r.right <= m.right && r.top >= m.top && r.bottom <= m.bottom ? ' in view' : ' out of view');
-            })()
-            """)
-        #expect(label == "\"gw-hill in view\"", "\(label)")
-        let legend = try await browser.evaluate("document.getElementById('legend').textContent")
-        #expect(legend.contains("gateway that heard you"), "\(legend)")
-    }
 }
