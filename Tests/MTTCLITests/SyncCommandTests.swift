@@ -51,6 +51,10 @@ struct SyncCommandTests {
         #expect(status.stdout.contains("To upload  mapthethings 0"), "\(status.stdout)")
         #expect(status.stdout.contains("Not taken  mapthethings 3, not sent again: \(server.baseURL): this server does not accept listener samples"), "\(status.stdout)")
 
+        // The dry run says what the sync would do: nothing for that server.
+        let dry = try await mtt.run(sync + ["--dry-run"], environment: login)
+        #expect(dry.stdout.contains("mapthethings: nothing to send"), "\(dry.stdout)")
+
         let asked = server.requests.count
         let second = try await mtt.run(sync, environment: login)
         #expect(second.status == 0, "\(second.stderr)")

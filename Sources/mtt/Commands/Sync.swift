@@ -225,7 +225,7 @@ extension Sync {
         } else if preview.sendCount == 0 {
             line += "nothing to send"
         } else {
-            let kinds = SyncRecordKind.allCases.compactMap { kind in preview.wouldSend[kind].map { "\($0) \(kind.rawValue)\($0 == 1 ? "" : "s")" } }
+            let kinds = SyncRecordKind.allCases.compactMap { kind in preview.wouldSend[kind].map(kind.counted) }
             line += "would send \(kinds.joined(separator: ", "))"
         }
         var lines = [line]

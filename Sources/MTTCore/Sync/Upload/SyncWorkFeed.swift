@@ -10,7 +10,6 @@ actor SyncWorkFeed<Destination: SyncDestination> {
     private var buffer: [SyncWork<Destination.Request>] = []
     /// Kinds the server answered 404/405 for in this run, with what it said.
     private(set) var refused: [SyncRecordKind: String] = [:]
-    private(set) var notes: [String] = []
 
     /// - Parameter skipping: kinds not to hand out (the server does not take them).
     init(store: Store, destination: Destination, policy: SyncPolicy, skipping: Set<SyncRecordKind> = []) {

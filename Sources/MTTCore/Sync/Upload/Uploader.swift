@@ -28,9 +28,7 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         progress: @escaping @Sendable (SyncProgress) -> Void = { _ in }
     ) async throws -> SyncSummary {
         let target = destination.target
-        // Kinds this server said it does not take are not sent to it again (another is tried).
-        let refusals = try store.unacceptedKinds(target)
-        let refusedHere = refusals.filter { $0.server == destination.server }
+        let (refusals, refusedHere) = try self.refusals()
         let skipping = Set(refusedHere.map(\.kind))
         let total = try store.syncQueueCount(target, includingHeld: destination.includesHeld, scope: policy.scope, skipping: skipping)
         let ledger = SyncLedger(store: store, target: target, total: total, policy: policy, progress: progress)
@@ -54,16 +52,19 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         }
         try await ledger.commit()
         let counts = await ledger.progress
-        var notes = await feed.notes + ledger.rejectionNotes
+        var notes = await ledger.rejectionNotes
+        /// Records of one kind still waiting for this target.
+        func waiting(_ kind: SyncRecordKind) throws -> Int {
+            try store.syncQueueCount(target, scope: policy.scope, skipping: Set(SyncRecordKind.allCases).subtracting([kind]))
+        }
         // Said in the run that finds out, which fails for it; after that a line, not a failure.
         var refusedNow: [String] = []
         for (kind, reason) in await feed.refused {
             try store.recordUnaccepted(target, UnacceptedKind(kind: kind, server: destination.server, reason: reason, at: .now()))
-            let left = try store.syncQueueCount(target, scope: policy.scope, skipping: Set(SyncRecordKind.allCases).subtracting([kind]))
-            refusedNow.append("\(kind.counted(left)) stay queued: \(reason)")
+            refusedNow.append("\(kind.counted(try waiting(kind))) stay queued: \(reason)")
         }
         for refusal in refusedHere {
-            let left = try store.syncQueueCount(target, scope: policy.scope, skipping: Set(SyncRecordKind.allCases).subtracting([refusal.kind]))
+            let left = try waiting(refusal.kind)
             if left > 0 {
                 notes.append("\(refusal.kind.counted(left)) not sent: \(refusal.server) does not take them (\(refusal.reason), \(RFC3339.string(refusal.at, fractionDigits: 0))); --url another server tries them")
             }
@@ -90,7 +91,7 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
 
     public func preview() async throws -> SyncPreview {
         var preview = SyncPreview(target: destination.target)
-        let feed = SyncWorkFeed(store: store, destination: destination, policy: policy)
+        let feed = SyncWorkFeed(store: store, destination: destination, policy: policy, skipping: Set(try refusals().here.map(\.kind)))
         while let work = try await feed.next() {
             switch work {
             case .upload(let batch):
@@ -101,6 +102,13 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
             }
         }
         return preview
+    }
+
+    /// The kinds the target's servers said they do not take, and those this destination's server
+    /// said: those are not sent to it again (another server is tried), nor previewed as sent.
+    private func refusals() throws -> (all: [UnacceptedKind], here: [UnacceptedKind]) {
+        let all = try store.unacceptedKinds(destination.target)
+        return (all, all.filter { $0.server == destination.server })
     }
 
     private func worker(feed: SyncWorkFeed<Destination>, ledger: SyncLedger, stopRequested: @Sendable () -> Bool) async throws {
