@@ -106,7 +106,6 @@ public final class ModemEmulator: Sendable {
     private let pair: PseudoTerminalPair
     private let machine: Mutex<any ModemPersonality>
     private let options: Mutex<ModemEmulatorOptions>
-    private let stopped = Atomic<Bool>(false)
     private let listener = Mutex<(@Sendable (RadioFrame) -> Void)?>(nil)
 
     public var slavePath: String { pair.slavePath }
@@ -124,7 +123,6 @@ public final class ModemEmulator: Sendable {
     }
 
     deinit {
-        stopped.store(true, ordering: .relaxed)
         pair.close()
     }
 
@@ -141,14 +139,13 @@ public final class ModemEmulator: Sendable {
 
     /// Pulls the plug: whoever has the device open sees it vanish.
     public func unplug() {
-        stopped.store(true, ordering: .relaxed)
         pair.close()
     }
 
     private func serve() {
         var splitter = LineSplitter()
-        while !stopped.load(ordering: .relaxed) {
-            let end = DescriptorReadLoop.run(pair.master, bufferSize: 512, isClosed: { stopped.load(ordering: .relaxed) }) { bytes in
+        while !pair.isClosed {
+            let end = DescriptorReadLoop.run(pair.master, bufferSize: 512, isClosed: { pair.isClosed }) { bytes in
                 for line in splitter.feed(bytes) { handle(String(decoding: line, as: UTF8.self)) }
             }
             // Nobody has the device open (EIO on the master): wait for the next user.

@@ -43,4 +43,7 @@ public final class PseudoTerminalPair: Sendable {
     public func close() {
         descriptor.release()
     }
+
+    /// Whether `close()` was called.
+    public var isClosed: Bool { descriptor.isReleased }
 }

@@ -15,7 +15,6 @@ public final class SerialPort: Sendable {
     private let state = Mutex(State())
 
     private struct State {
-        var closed = false
         var closeReason: String?
     }
 
@@ -53,7 +52,6 @@ public final class SerialPort: Sendable {
 
     /// Lets the device go; the reader thread ends within its next poll.
     public func close() {
-        state.withLock { $0.closed = true }
         descriptor.release()
     }
 
@@ -69,7 +67,7 @@ public final class SerialPort: Sendable {
         var offset = 0
         let deadline = Self.now() + timeout
         while offset < bytes.count {
-            if state.withLock({ $0.closed }) { throw .closed(path: path) }
+            if descriptor.isReleased { throw .closed(path: path) }
             let n = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n > 0 {
                 offset += n
@@ -88,7 +86,7 @@ public final class SerialPort: Sendable {
 
     private func readLoop(into continuation: AsyncStream<[UInt8]>.Continuation) {
         var splitter = LineSplitter()
-        let end = DescriptorReadLoop.run(fd, isClosed: { state.withLock { $0.closed } }) { bytes in
+        let end = DescriptorReadLoop.run(fd, isClosed: { descriptor.isReleased }) { bytes in
             for line in splitter.feed(bytes) { continuation.yield(line) }
         }
         // 0 bytes or EIO after poll said readable: the other end is gone.
