@@ -98,22 +98,9 @@ extension Store {
 }
 
 extension SessionSummary: Encodable {
+    // Every stored property, each under its own name but the targets' states, under "sync".
     enum CodingKeys: String, CodingKey {
-        case session, attempts, confirmed, failed, pending, heard, uplinks, samples, fixes, gateways, sync
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(session, forKey: .session)
-        try c.encode(attempts, forKey: .attempts)
-        try c.encode(confirmed, forKey: .confirmed)
-        try c.encode(failed, forKey: .failed)
-        try c.encode(pending, forKey: .pending)
-        try c.encode(heard, forKey: .heard)
-        try c.encode(uplinks, forKey: .uplinks)
-        try c.encode(samples, forKey: .samples)
-        try c.encode(fixes, forKey: .fixes)
-        try c.encode(gateways, forKey: .gateways)
-        try c.encode(targets, forKey: .sync)
+        case session, attempts, confirmed, failed, pending, heard, uplinks, samples, fixes, gateways
+        case targets = "sync"
     }
 }
