@@ -188,6 +188,20 @@ struct CollectCommandTests {
         #expect(try Store(path: mtt.database).status().attempts >= 1)
     }
 
+    /// A node that never reports its send's result keeps mtt waiting 25 s for it; a stop in that
+    /// time ends the run at once (it waited out the 25 s), and the attempt says why it has no result.
+    @Test func aStopWhileTheNodeTransmitsEndsTheRunAtOnce() async throws {
+        let child = try mtt.start(["collect", "--mode", "active", "--node", "fake?fail=1", "--gps", "fixed:52.09,5.12", "--every", "1s", "--db", mtt.database])
+        #expect(await child.waitForOutput(timeout: 30) { $0.contains("attempt 1 by fake:1") })
+        let stopped = ContinuousClock.now
+        child.signal(SIGTERM)
+        #expect(await child.wait(timeout: 30))
+        #expect(ContinuousClock.now - stopped < .seconds(15), "the stop waited for the node's 25 s")
+        #expect(child.result.status == 0, "\(child.result.stderr)")
+        let attempts = try Store(path: mtt.database).attempts(session: 1).map(\.attempt)
+        #expect(attempts.first?.failureReason == "mtt stopped before the node reported a result", "\(attempts.map(\.failureReason))")
+    }
+
     @Test(arguments: [
         ["collect", "--mode", "active"],
         ["collect", "--mode", "listener", "--mqtt-url", "mqtt://127.0.0.1:9"],

@@ -28,6 +28,17 @@ struct MapServerTests {
         return try json(text) as? [String: Int]
     }
 
+    /// The colours of a screenshot's map area (without the legend's swatches), one "#rrggbb count"
+    /// per line.
+    static func coloursOnTheMap(_ browser: HeadlessBrowser, shot: String) async throws -> String {
+        try await browser.screenshot(to: shot)
+        let box = try await browser.evaluate("(function () { var r = document.getElementById('map').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom].join(','); })()")
+        let result = try await ChildProcess.run("/usr/bin/python3", [
+            FixtureFiles.repositoryRoot + "/Tests/Browser/pngcolours.py", shot, box.trimmingCharacters(in: CharacterSet(charactersIn: "\"")),
+        ])
+        return result.stdout
+    }
+
     @Test func theAPIAnswersAsTheCommandLineDoes() async throws {
         let (server, _, port) = try await serve()
         defer { server.kill() }
@@ -111,12 +122,10 @@ struct MapServerTests {
         #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count == '\(MapTestData.dots)'"), "the page did not draw the dots")
         #expect(try await Self.drawnBands(browser) == MapTestData.expectedBands)
         #expect(try await browser.evaluate("document.querySelectorAll('#gateways tr').length") == "2")
-        let shot = mtt.dir.file("map.png")
-        try await browser.screenshot(to: shot)
-        // What a person sees: each band's colour on the screen.
-        let colours = try await ChildProcess.run("/usr/bin/python3", [FixtureFiles.repositoryRoot + "/Tests/Browser/pngcolours.py", shot])
+        // What a person sees: each band's colour on the map.
+        let colours = try await Self.coloursOnTheMap(browser, shot: mtt.dir.file("map.png"))
         for colour in MapTestData.expectedBands.keys where colour != "#000000" {
-            #expect(colours.stdout.contains(colour), "\(colour) is not on the screenshot")
+            #expect(colours.contains(colour), "\(colour) is not on the map")
         }
     }
 
@@ -219,5 +228,55 @@ struct MapServerTests {
         #expect(label == "\"gw-hill in view\"", "\(label)")
         let legend = try await browser.evaluate("document.getElementById('legend').textContent")
         #expect(legend.contains("gateway that heard you"), "\(legend)")
+    }
+
+    /// Two nodes mapping together send from the same places: each node's dots stay visible (here
+    /// one is heard strongly, red; the other weakly, blue: both colours are on the screen).
+    @Test func twoNodesDotsDoNotHideEachOther() async throws {
+        let store = try Store(path: mtt.database)
+        let route = (0..<4).map { MapTestData.here.offset(metres: Double($0) * 200, bearing: 90) }
+        try MapTestData.heardSamples(store, at: route, device: "node-a", devEUI: "0004A30B00000001",
+                                     receptions: [GatewayReception(gatewayID: "gw-1", rssi: -95, snr: 8)])
+        try MapTestData.heardSamples(store, at: route, device: "node-b", devEUI: "0004A30B00000002",
+                                     receptions: [GatewayReception(gatewayID: "gw-1", rssi: -119, snr: -6)])
+        let report = mtt.dir.file("two-nodes.html")
+        #expect(try await mtt.run(["report", "--out", report, "--tiles", "none", "--db", mtt.database]).status == 0)
+        let browser = try HeadlessBrowser(url: "file://" + report)
+        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count === '8'"), "the page drew too little")
+        let colours = try await Self.coloursOnTheMap(browser, shot: mtt.dir.file("two-nodes.png"))
+        #expect(colours.contains("#ff0000") && colours.contains("#0000ff"), "\(colours)")
+        let legend = try await browser.evaluate("document.getElementById('legend').textContent")
+        #expect(legend.contains("Nodes, side by side from left to right: node-a, node-b"), "\(legend)")
+    }
+
+    /// A database of drives in two cities opens on the one with more dots, not on a view of half a
+    /// country, and a button jumps to the other.
+    @Test func twoCitiesOpenOnOneWithAWayToTheOther() async throws {
+        let store = try Store(path: mtt.database)
+        let berlin = GeoPoint(latitude: 52.52, longitude: 13.405)
+        try MapTestData.heardSamples(store, at: (0..<5).map { MapTestData.here.offset(metres: Double($0) * 150, bearing: 0) })
+        try MapTestData.heardSamples(store, at: (0..<3).map { berlin.offset(metres: Double($0) * 150, bearing: 0) },
+                                     startingAt: MapTestData.start.adding(seconds: 86_400))
+        let report = mtt.dir.file("two-cities.html")
+        #expect(try await mtt.run(["report", "--out", report, "--tiles", "none", "--db", mtt.database]).status == 0)
+        let browser = try HeadlessBrowser(url: "file://" + report)
+        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count === '8'"), "the page drew too little")
+        func view() async throws -> GeoPoint {
+            let text = try await browser.evaluate("document.getElementById('drawn').dataset.view || ''").trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            let parts = text.split(separator: ",").compactMap { Double($0) }
+            return GeoPoint(latitude: parts.first ?? 0, longitude: parts.last ?? 0)
+        }
+        // Set when the map's move to its first view ends (Leaflet may animate it).
+        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.view"))
+        let first = try await view()
+        #expect(first.distance(to: MapTestData.here) < 2_000, "the first view is centred on \(first)")
+        let places = try Self.json(try await browser.evaluate("Array.from(document.querySelectorAll('#places button')).map(function (b) { return b.textContent; }).join(' | ')")) as? String ?? ""
+        #expect(places.contains("° N, 5.121° E · 5 dots") && places.contains("° N, 13.4") && places.contains("3 dots"), "places: \(places)")
+        #expect(try await browser.evaluate("document.getElementById('summary').textContent").contains("around 52.09"))
+        _ = try await browser.evaluate("document.querySelectorAll('#places button')[1].click()")
+        let jumped = try await browser.wait(until: "Math.abs(Number((document.getElementById('drawn').dataset.view || '0,0').split(',')[1]) - 13.405) < 0.05")
+        let after = try await view()
+        #expect(jumped, "after the jump the view is centred on \(after)")
+        #expect(try await browser.evaluate("document.getElementById('summary').textContent").contains("around 52.52"))
     }
 }

@@ -42,4 +42,20 @@ struct ReportScopeTests {
         let named = try String(contentsOfFile: one, encoding: .utf8)
         #expect(named.contains("<title>A40 &lt;eastbound&gt; · 2016-05-25 · mtt coverage</title>"), "\(named.prefix(600))")
     }
+
+    /// An attempt no gateway heard has no uplink to say its spreading factor; mtt set it, so the
+    /// map and the exports say it (the report's table had a "?" row for every unheard one).
+    @Test func unheardAttemptsKeepTheSpreadingFactorTheyWereSentAt() async throws {
+        let run = try await mtt.run([
+            "collect", "--mode", "active", "--node", "fake?fail=1", "--gps", "fake", "--network", "fake", "--speed", "10",
+            "--duration", "4s", "--db", mtt.database,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let export = try await mtt.run(["export", "--format", "jsonl", "--db", mtt.database])
+        let records = export.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let unheard = records.filter { $0["status"] as? String != "heard" }
+        #expect(!unheard.isEmpty && unheard.count == records.count, "a node that fails every send: \(export.stdout.prefix(400))")
+        // The emulated node's session starts at SF10, as the firmware's does.
+        #expect(unheard.allSatisfy { $0["sf"] as? Int == 10 }, "\(unheard.prefix(3))")
+    }
 }

@@ -28,12 +28,24 @@ public enum MapTestData {
 
     /// A listener session with one sample at `here`, heard by `receptions`: a dot and what heard it.
     public static func oneHeardSample(_ store: Store, receptions: [GatewayReception]) throws {
-        let session = try store.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["node"]))
-        try store.record(Fix(time: start, latitude: here.latitude, longitude: here.longitude, satellites: 9, mode: .threeD, source: "test"), session: session)
-        let uplink = Uplink(deviceID: "node", fCnt: 1, spreadingFactor: 7, receivedAt: start, receptions: receptions)
-        let id = try store.record(uplink, session: session)
-        try store.record(Sample(sessionID: session, subject: .uplink(id), time: start, position: here, method: .interpolated))
-        try store.endSession(session, at: start.adding(seconds: 10))
+        try heardSamples(store, at: [here], receptions: receptions)
+    }
+
+    /// A listener session of `device`'s samples at `points`, ten seconds apart, each heard by
+    /// `receptions` (one gateway at -90 dBm by default).
+    public static func heardSamples(
+        _ store: Store, at points: [GeoPoint], device: String = "node", devEUI: String? = nil, startingAt first: Timestamp = start,
+        receptions: [GatewayReception] = [GatewayReception(gatewayID: "gw-1", rssi: -90, snr: 5)]
+    ) throws {
+        let session = try store.startSession(mode: .listener, at: first, SessionDescription(gps: "fixed", devices: [device]))
+        for (i, point) in points.enumerated() {
+            let time = first.adding(seconds: Double(i * 10))
+            try store.record(Fix(time: time, latitude: point.latitude, longitude: point.longitude, satellites: 9, mode: .threeD, source: "test"), session: session)
+            let uplink = Uplink(deviceID: device, devEUI: devEUI, fCnt: UInt32(i + 1), spreadingFactor: 7, receivedAt: time, receptions: receptions)
+            let id = try store.record(uplink, session: session)
+            try store.record(Sample(sessionID: session, subject: .uplink(id), time: time, position: point, method: .interpolated))
+        }
+        try store.endSession(session, at: first.adding(seconds: Double(points.count * 10)))
     }
 
     public static func fill(_ store: Store) throws {
@@ -62,7 +74,7 @@ public enum MapTestData {
             let place = origin.offset(metres: 600 + Double(i) * 150, bearing: 180)
             let id = try store.record(Attempt(
                 sessionID: active, node: "fake:1", payload: [2], fix: Fix(time: time, latitude: place.latitude, longitude: place.longitude, mode: .threeD, source: "test"),
-                sentAt: time, devEUI: "0004A30B001C0531"))
+                sentAt: time, devEUI: "0004A30B001C0531", spreadingFactor: 10))
             try store.confirmAttempt(id, frameCounter: UInt32(i), at: time)
         }
         try store.endSession(active, at: start.adding(seconds: 700))

@@ -21,7 +21,7 @@ public actor NodeEmulator {
     public struct Behaviour: Sendable {
         /// How long a transmission keeps the radio busy.
         public var airtime = 0.05
-        /// The share of transmissions, 0 to 1, whose result is never reported (a failed send).
+        /// The share of sends, 0 to 1, that fail: never on air, and no result reported.
         public var failures = 0.0
         public init() {}
     }
@@ -224,10 +224,13 @@ public actor NodeEmulator {
 
     private func finish(_ transmission: Transmission) {
         inFlight = false
+        // A failed send never went on air (the firmware reports only successes): no gateway can
+        // hear it, and the frame counter stays.
+        if transmission.bleSequence != nil, behaviour.failures > 0, Double.random(in: 0..<1) < behaviour.failures { return }
         frameCounter &+= 1
         transmissions.append(transmission)
         listener?(RadioFrame(payload: transmission.payload, frameCounter: transmission.frameCounter, spreadingFactor: transmission.spreadingFactor))
-        if let sequence = transmission.bleSequence, behaviour.failures == 0 || Double.random(in: 0..<1) >= behaviour.failures {
+        if let sequence = transmission.bleSequence {
             notify(MapTheThingsProfile.txResult, TXResult(bleSequence: sequence, error: 0, frameCounter: transmission.frameCounter).bytes)
         }
     }

@@ -102,6 +102,8 @@ public actor MapTheThingsNode: NodeLink {
             return SendResult(sequence: Int(seq), outcome: .failed(reason: error.description))
         }
         let result = await waitForResult(seq)
+        // A stop while the node transmits ends the wait at once: the attempt is the run's to settle.
+        if result == nil { try Task.checkCancellation() }
         guard let result else {
             return SendResult(sequence: Int(seq), outcome: .failed(reason: "no TX result within \(sendTimeout.plainText) s (the node reports only successes)"))
         }
@@ -195,12 +197,18 @@ public actor MapTheThingsNode: NodeLink {
         let timeout = sendTimeout
         waitsStarted += 1
         let wait = waitsStarted
-        return await withCheckedContinuation { continuation in
-            awaiting = AwaitedResult(wait: wait, sequence: seq, continuation: continuation)
-            awaiting?.timer = Task { [weak self] in
-                try? await Task.sleep(for: .seconds(timeout))
-                await self?.endWait(wait, with: nil)
+        // The cancellation's end of the wait reaches the actor after the wait is set up (the actor
+        // is held until the continuation suspends), so it always finds it.
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                awaiting = AwaitedResult(wait: wait, sequence: seq, continuation: continuation)
+                awaiting?.timer = Task { [weak self] in
+                    try? await Task.sleep(for: .seconds(timeout))
+                    await self?.endWait(wait, with: nil)
+                }
             }
+        } onCancel: {
+            Task { await self.endWait(wait, with: nil) }
         }
     }
 

@@ -82,12 +82,15 @@ public actor ActiveCollector {
         var batteryReadAt: ContinuousClock.Instant?
         // A modem reports no battery: its info() is five serial commands, not asked again for nothing.
         var reportsBattery = true
+        // Stored with each attempt: the map shows the SF of the unheard ones too.
+        var spreadingFactor: Int?
         while !Task.isCancelled {
             heartbeat()
             // The battery each minute (a BLE node notifies changes; the read costs nothing then).
             if reportsBattery, batteryReadAt.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true {
                 batteryReadAt = .now
                 if let info = try? await node.link.info() {
+                    spreadingFactor = info.spreadingFactor ?? spreadingFactor
                     if let level = info.battery { emit(.battery(node: name, percent: level)) } else { reportsBattery = false }
                 }
             }
@@ -97,7 +100,7 @@ public actor ActiveCollector {
             if let fix = latestFix, policy.reasonToWait(fix: fix, now: clock.now(), last: lastSends[name]) == nil {
                 lastSends[name] = .init(time: fix.time, position: fix.point)
                 do {
-                    try await attempt(with: node, fix: fix)
+                    try await attempt(with: node, fix: fix, spreadingFactor: spreadingFactor)
                 } catch NodeError.disconnected(_, let reason) {
                     // The attempt in flight is stored failed with the reason (in `attempt`).
                     guard let back = try await relink(node, lost: reason) else { return }
@@ -204,11 +207,13 @@ public actor ActiveCollector {
         (ContinuousClock.now - started) / .seconds(1)
     }
 
-    private func attempt(with node: ActiveNode, fix: Fix) async throws {
+    private func attempt(with node: ActiveNode, fix: Fix, spreadingFactor: Int?) async throws {
         let name = node.link.name
         let payload = LocationPayload(format: .tracked, latitude: fix.latitude, longitude: fix.longitude).bytes
         // Stored before the send: a crash or kill mid-send leaves a pending attempt, resolved at the next start.
-        let id = try store.record(Attempt(sessionID: session, node: name, payload: payload, fix: fix, sentAt: clock.now(), devEUI: node.devEUI))
+        let id = try store.record(Attempt(
+            sessionID: session, node: name, payload: payload, fix: fix, sentAt: clock.now(), devEUI: node.devEUI,
+            spreadingFactor: spreadingFactor))
         attemptFixes[id] = fix
         // Uplinks come within seconds; the fixes of long-unheard attempts need not be kept.
         if attemptFixes.count > 1_000, let oldest = attemptFixes.keys.min() { attemptFixes[oldest] = nil }
@@ -217,8 +222,9 @@ public actor ActiveCollector {
         do {
             result = try await node.link.send(payload)
         } catch {
-            try store.failAttempt(id, reason: "\(error)", at: clock.now())
-            emit(.failed(node: name, id: id, reason: "\(error)"))
+            let reason = error is CancellationError ? "mtt stopped before the node reported a result" : "\(error)"
+            try store.failAttempt(id, reason: reason, at: clock.now())
+            emit(.failed(node: name, id: id, reason: reason))
             throw error
         }
         switch result.outcome {

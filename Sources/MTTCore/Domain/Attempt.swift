@@ -28,11 +28,15 @@ public struct Attempt: Sendable, Hashable, Codable {
     public var resolvedAt: Timestamp?
     /// Why the attempt failed, in words a user can act on.
     public var failureReason: String?
+    /// The spreading factor the node sent at, as it said before the send: an attempt no gateway
+    /// heard has no uplink to tell it.
+    public var spreadingFactor: Int?
 
     public init(
         id: Int64? = nil, sessionID: Int64, node: String, sequence: Int? = nil, payload: [UInt8],
         fix: Fix?, sentAt: Timestamp, state: State = .pending, frameCounter: UInt32? = nil,
-        devEUI: String? = nil, resolvedAt: Timestamp? = nil, failureReason: String? = nil
+        devEUI: String? = nil, resolvedAt: Timestamp? = nil, failureReason: String? = nil,
+        spreadingFactor: Int? = nil
     ) {
         self.id = id
         self.sessionID = sessionID
@@ -46,5 +50,6 @@ public struct Attempt: Sendable, Hashable, Codable {
         self.devEUI = devEUI
         self.resolvedAt = resolvedAt
         self.failureReason = failureReason
+        self.spreadingFactor = spreadingFactor
     }
 }

@@ -14,13 +14,13 @@ extension Store {
         try db.executeCached(
             sql: """
                 INSERT INTO attempts (session_id, node, sequence, payload, fix_id, sent_at, state, f_cnt, dev_eui,
-                                      resolved_at, failure_reason)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      resolved_at, failure_reason, spreading_factor)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 attempt.sessionID, attempt.node, attempt.sequence, Data(attempt.payload), fixID,
                 attempt.sentAt.nanosecondsSinceEpoch, attempt.state.rawValue, attempt.frameCounter.map { Int64($0) },
-                attempt.devEUI, attempt.resolvedAt?.nanosecondsSinceEpoch, attempt.failureReason,
+                attempt.devEUI, attempt.resolvedAt?.nanosecondsSinceEpoch, attempt.failureReason, attempt.spreadingFactor,
             ])
         return db.lastInsertedRowID
     }
@@ -86,7 +86,7 @@ extension Store {
                 frameCounter: (row["f_cnt"] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
                 devEUI: row["dev_eui"],
                 resolvedAt: (row["resolved_at"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
-                failureReason: row["failure_reason"])
+                failureReason: row["failure_reason"], spreadingFactor: row["spreading_factor"])
         }
     }
 }

@@ -35,7 +35,7 @@ extension Store {
                     UNION ALL
                     SELECT fixes.time, fixes.lat, fixes.lon, COALESCE(fixes.alt_msl, fixes.alt_hae),
                            CASE attempts.state WHEN 'failed' THEN 'failed' ELSE 'lost' END, NULL,
-                           sessions.mode, attempts.node, attempts.dev_eui, attempts.f_cnt, NULL, NULL,
+                           sessions.mode, attempts.node, attempts.dev_eui, attempts.f_cnt, attempts.spreading_factor, NULL,
                            NULL, attempts.id, sessions.id, NULL
                     FROM attempts
                     JOIN fixes ON fixes.id = attempts.fix_id

@@ -221,6 +221,10 @@ enum StoreSchema {
                 );
                 """)
         }
+        migrator.registerMigration("7") { db in
+            // The spreading factor an attempt was sent at, for the map's unheard dots.
+            try db.execute(sql: "ALTER TABLE attempts ADD COLUMN spreading_factor INTEGER")
+        }
         return migrator
     }
 }

@@ -22,6 +22,7 @@ enum MapPage {
         <body>
         <header>
         <h1>\(XMLText.escaped(title))</h1>
+        <span id="summary"></span>
         <span id="filters">
         <label>Session <select id="session"><option value="">all sessions</option></select></label>
         <label>since <input id="since" type="datetime-local"></label>
@@ -35,6 +36,7 @@ enum MapPage {
         <aside>
         <section id="status"><h2>Status</h2></section>
         <section id="legend"></section>
+        <section id="places" hidden></section>
         <section><h2>Gateways</h2><table id="gateways"></table></section>
         <section><h2>By spreading factor</h2><table id="sfs"></table></section>
         <div id="drawn"></div>

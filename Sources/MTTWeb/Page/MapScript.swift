@@ -70,19 +70,109 @@ enum MapScript {
   var dotLayer = L.layerGroup().addTo(map);
   var gatewayLayer = L.layerGroup().addTo(map);
   var linkLayer = L.layerGroup().addTo(map);
-  var state = { features: [], bands: {}, gateways: {}, filter: {} };
+  var state = { features: [], bands: {}, gateways: {}, filter: {}, nodes: [], nodeNames: {}, places: [] };
+
+  // Nodes mapping side by side send from the same places: each node's dots are drawn a few pixels
+  // apart, left to right in the legend's order, at every zoom, so none hides another's.
+  var SHIFT_PX = 10;
+  var ShiftedDot = L.CircleMarker.extend({
+    _project: function () {
+      L.CircleMarker.prototype._project.call(this);
+      if (this.options.shift) { this._point = this._point.add([this.options.shift, 0]); this._updateBounds(); }
+    }
+  });
+  // A heard dot names the uplink's device, an unheard one the node: the DevEUI is what both share.
+  function nodeKey(p) { return p.dev_eui || p.device || ''; }
+  function nodeShift(p) {
+    var n = state.nodes.length, i = state.nodes.indexOf(nodeKey(p));
+    return n < 2 || i < 0 ? 0 : (i - (n - 1) / 2) * SHIFT_PX;
+  }
+  function noteNodes(features) {
+    features.forEach(function (f) {
+      var k = nodeKey(f.properties);
+      if (state.nodeNames[k] === undefined) state.nodeNames[k] = f.properties.device || k;
+    });
+    state.nodes = Object.keys(state.nodeNames).sort();
+  }
 
   function addFeature(f) {
     var c = f.geometry.coordinates, p = f.properties;
-    var marker = L.circleMarker([c[1], c[0]], {
+    var marker = new ShiftedDot([c[1], c[0]], {
       renderer: renderer, radius: 5, weight: 1, color: p.color === '#000000' ? '#ffffff' : '#333333',
-      fillColor: p.color, fillOpacity: 1
+      fillColor: p.color, fillOpacity: 1, shift: nodeShift(p)
     });
     marker.on('click', function () { details(f, marker); });
     marker.addTo(dotLayer);
     state.features.push(f);
     state.bands[p.color] = (state.bands[p.color] || 0) + 1;
   }
+
+  // A live sample: a node not seen before moves every node's dots to their new places.
+  function addLiveFeature(f) {
+    var known = state.nodes.length;
+    noteNodes([f]);
+    if (state.nodes.length !== known) {
+      drawSamples({ features: state.features.concat([f]) }, false);
+    } else {
+      addFeature(f);
+      tables();
+      showDrawn();
+    }
+  }
+
+  // Places: dots within some 20 km of each other, so that a database of drives in two cities opens
+  // on one of them (the one with the most dots), with a button to jump to each other one.
+  var PLACE_DEG = 0.2;
+  function findPlaces(features) {
+    var cells = {}, parent = {};
+    function find(k) { while (parent[k] !== k) { parent[k] = parent[parent[k]]; k = parent[k]; } return k; }
+    features.forEach(function (f) {
+      var c = f.geometry.coordinates, k = Math.floor(c[1] / PLACE_DEG) + ',' + Math.floor(c[0] / PLACE_DEG);
+      (cells[k] || (cells[k] = [])).push(f);
+      parent[k] = k;
+    });
+    Object.keys(cells).forEach(function (k) {
+      var ij = k.split(',').map(Number);
+      for (var di = -1; di <= 1; di++) for (var dj = -1; dj <= 1; dj++) {
+        var n = (ij[0] + di) + ',' + (ij[1] + dj);
+        if (parent[n] !== undefined) parent[find(n)] = find(k);
+      }
+    });
+    var groups = {};
+    Object.keys(cells).forEach(function (k) { var r = find(k); groups[r] = (groups[r] || []).concat(cells[k]); });
+    return Object.keys(groups).map(function (r) {
+      var fs = groups[r], lat = 0, lon = 0;
+      fs.forEach(function (f) { lat += f.geometry.coordinates[1]; lon += f.geometry.coordinates[0]; });
+      return { features: fs, count: fs.length, lat: lat / fs.length, lon: lon / fs.length };
+    }).sort(function (a, b) { return b.count - a.count; });
+  }
+  function placeName(place) {
+    return Math.abs(place.lat).toFixed(3) + '° ' + (place.lat < 0 ? 'S' : 'N') + ', ' + Math.abs(place.lon).toFixed(3) + '° ' + (place.lon < 0 ? 'W' : 'E');
+  }
+  // The dots of a place and the gateways that heard them (with a public position): who heard you from where.
+  function showPlace(place) {
+    var points = place.features.map(function (f) { return [f.geometry.coordinates[1], f.geometry.coordinates[0]]; });
+    place.features.forEach(function (f) {
+      (f.properties.heard_by || []).forEach(function (g) {
+        if (g.lat !== undefined && g.lon !== undefined && g.lat !== null && g.lon !== null) points.push([g.lat, g.lon]);
+      });
+    });
+    map.fitBounds(L.latLngBounds(points), { padding: [20, 20], maxZoom: 16 });
+    state.place = place;
+    summary();
+  }
+  function listPlaces() {
+    var box = $('places');
+    box.hidden = state.places.length < 2;
+    box.replaceChildren(el('h2', ['Places']));
+    state.places.forEach(function (place) {
+      var button = el('button', [placeName(place) + ' · ' + place.count + ' dots'], 'place');
+      button.type = 'button';
+      button.addEventListener('click', function () { showPlace(place); });
+      box.appendChild(button);
+    });
+  }
+  map.on('moveend', function () { var c = map.getCenter(); $('drawn').dataset.view = c.lat.toFixed(3) + ',' + c.lng.toFixed(3); });
 
   function details(f, marker) {
     var p = f.properties, here = [f.geometry.coordinates[1], f.geometry.coordinates[0]];
@@ -119,18 +209,14 @@ enum MapScript {
     linkLayer.clearLayers();
     state.features = [];
     state.bands = {};
+    state.nodeNames = {};
+    noteNodes(fc.features);
     fc.features.forEach(addFeature);
-    if (fit && fc.features.length) {
-      // The dots and the gateways that heard them (those with a public position), so the first
-      // view shows who heard you from where.
-      var points = fc.features.map(function (f) { return [f.geometry.coordinates[1], f.geometry.coordinates[0]]; });
-      Object.keys(state.gateways).forEach(function (id) {
-        var g = state.gateways[id];
-        if (g.lat !== null && g.lon !== null) points.push([g.lat, g.lon]);
-      });
-      map.fitBounds(L.latLngBounds(points), { padding: [20, 20], maxZoom: 16 });
-    }
+    state.places = findPlaces(fc.features);
+    listPlaces();
+    if (fit && state.places.length) showPlace(state.places[0]);
     tables();
+    legend();
     showDrawn();
   }
 
@@ -178,6 +264,21 @@ enum MapScript {
       $('legend').appendChild(el('div', [swatch, b[1]]));
     });
     $('legend').appendChild(el('div', [el('span', [], 'swatch gateway'), 'gateway that heard you']));
+    if (state.nodes.length > 1) {
+      $('legend').appendChild(el('div', ['Nodes, side by side from left to right: ' + state.nodes.map(function (k) { return state.nodeNames[k]; }).join(', ')]));
+    }
+  }
+
+  // Under the title: where, and the totals of what the page shows.
+  function summary() {
+    var st = state.store, parts = [];
+    if (state.place) parts.push('around ' + placeName(state.place));
+    if (st) {
+      var sent = st.confirmed + st.failed;
+      parts.push(st.attempts + ' attempts', st.heard + ' heard', 'loss ' + (sent > 0 ? (100 * (sent - st.heard) / sent).toFixed(0) + ' %' : 'n/a'));
+      parts.push(st.samples + ' samples', Object.keys(state.gateways).length + ' gateways');
+    }
+    $('summary').textContent = parts.join(' · ');
   }
 
   function renderStatus(s) {
@@ -197,6 +298,8 @@ enum MapScript {
     lines.push(['Loss', loss]);
     lines.push(['To upload', Object.keys(st.unsynced).sort().map(function (k) { return k + ' ' + st.unsynced[k]; }).join(' · ')]);
     lines.push(['Updated', s.time]);
+    state.store = st;
+    summary();
     var box = $('status');
     box.replaceChildren(el('h2', ['Status']), el('table', lines.map(function (l) { return el('tr', [el('th', [l[0]]), el('td', [l[1]])]); })));
     box.dataset.updates = String(Number(box.dataset.updates || 0) + 1);
@@ -270,7 +373,7 @@ enum MapScript {
       events.addEventListener('status', function (e) { renderStatus(JSON.parse(e.data)); });
       events.addEventListener('sample', function (e) {
         var f = JSON.parse(e.data);
-        if (matchesFilter(f)) { addFeature(f); tables(); showDrawn(); }
+        if (matchesFilter(f)) addLiveFeature(f);
       });
     }
   }

@@ -9,6 +9,8 @@ header { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; pad
 header h1 { font-size: 16px; margin: 0 8px 0 0; }
 header label { white-space: nowrap; }
 #problem { color: #ffd0d0; }
+#summary { color: #d8e4f0; }
+button.place { display: block; width: 100%; margin: 2px 0; text-align: left; }
 main { flex: 1; display: flex; min-height: 0; }
 #map { flex: 1; min-height: 300px; background: #e9ecef; }
 aside { width: 360px; overflow: auto; padding: 8px 10px; border-left: 1px solid #ccc; background: #fafafa; }

@@ -93,7 +93,8 @@ final class CollectPorts: @unchecked Sendable {
             let opened: [(node: OpenedNode, connector: any NodeConnector)]
             if case .fake(let count, let options) = spec {
                 opened = try await (1...count).asyncMap { index in
-                    let fake = try await EmulatedNode.start(index: index, options: options)
+                    // Its silence after a failed send runs on the run's clock, as its GPS does.
+                    let fake = try await EmulatedNode.start(index: index, options: options, sendTimeout: MapTheThingsProfile.sendTimeout / plan.speed)
                     return (OpenedNode.mapTheThings(fake.node, emulator: fake.emulator), fake)
                 }
             } else {
