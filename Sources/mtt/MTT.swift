@@ -16,7 +16,7 @@ struct MTT: AsyncParsableCommand {
             """,
         version: MTTVersion.current,
         subcommands: [
-            Collect.self, Status.self, Sessions.self, Events.self, Sync.self, Fetch.self, Serve.self, Report.self, Export.self, Import.self,
+            Collect.self, Status.self, Sessions.self, Coverage.self, Events.self, Sync.self, Fetch.self, Serve.self, Report.self, Export.self, Import.self,
             GPS.self, Scan.self, Node.self, FakeNodeCommand.self, Demo.self, ConfigCommand.self,
         ]
     )

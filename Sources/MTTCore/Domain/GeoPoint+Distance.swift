@@ -15,6 +15,27 @@ extension GeoPoint {
         return 2 * Self.earthRadius * asin(min(1, a.squareRoot()))
     }
 
+    /// The initial great-circle bearing to `other`, in degrees from north, 0 ≤ b < 360.
+    public func bearing(to other: GeoPoint) -> Double {
+        let φ1 = latitude * .pi / 180
+        let φ2 = other.latitude * .pi / 180
+        let dλ = (other.longitude - longitude) * .pi / 180
+        let θ = atan2(sin(dλ) * cos(φ2), cos(φ1) * sin(φ2) - sin(φ1) * cos(φ2) * cos(dλ)) * 180 / .pi
+        let b = θ < 0 ? θ + 360 : θ
+        return b >= 360 ? 0 : b
+    }
+
+    /// The point `metres` away along a great circle starting on `bearing` (degrees from north).
+    public func destination(metres: Double, bearing: Double) -> GeoPoint {
+        let δ = metres / Self.earthRadius, θ = bearing * .pi / 180
+        let φ1 = latitude * .pi / 180, λ1 = longitude * .pi / 180
+        let φ2 = asin(sin(φ1) * cos(δ) + cos(φ1) * sin(δ) * cos(θ))
+        let λ2 = λ1 + atan2(sin(θ) * sin(δ) * cos(φ1), cos(δ) - sin(φ1) * sin(φ2))
+        var longitude = λ2 * 180 / .pi
+        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        return GeoPoint(latitude: φ2 * 180 / .pi, longitude: longitude)
+    }
+
     /// The point `metres` away on a bearing (degrees from north), on a locally flat earth.
     public func offset(metres: Double, bearing: Double) -> GeoPoint {
         let θ = bearing * .pi / 180

@@ -39,6 +39,15 @@ extension Store {
             guard let deletion = try Self.deletion(of: id, db) else { return nil }
             let (attempts, uplinks, samples, fixes) = (Self.attempts, Self.uplinks, Self.samples, Self.fixes)
             let arguments: StatementArguments = [id]
+            // The coverage it leaves: the gateways that heard what goes, and the other sessions
+            // whose samples or matches go with it, rebuilt once it is gone.
+            let gateways = Set(try String.fetchAll(db, sql: """
+                SELECT DISTINCT gateway_id FROM receptions WHERE uplink_id IN (SELECT uplink_id FROM samples WHERE id IN (\(samples)))
+                """, arguments: arguments))
+            let touched = Set(try Int64.fetchAll(db, sql: """
+                SELECT session_id FROM samples WHERE id IN (\(samples))
+                UNION SELECT session_id FROM attempts WHERE session_id != ?1 AND uplink_id IN (\(uplinks))
+                """, arguments: arguments)).subtracting([id])
             // One statement at a time: each takes the session id as its ?1.
             for statement in [
                 """
@@ -54,9 +63,13 @@ extension Store {
                 "DELETE FROM events WHERE session_id = ?1",
                 "DELETE FROM node_states WHERE session_id = ?1",
                 "DELETE FROM sessions WHERE id = ?1",
+                "DELETE FROM coverage_cells WHERE session_id = ?1",
+                "DELETE FROM coverage_attempts WHERE session_id = ?1",
+                "DELETE FROM coverage_left_out WHERE session_id = ?1",
             ] {
                 try db.execute(sql: statement, arguments: arguments)
             }
+            try Self.rebuildCoverage(sessions: touched, gateways: gateways, db)
             return deletion
         }
     }

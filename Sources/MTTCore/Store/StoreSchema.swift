@@ -225,6 +225,13 @@ enum StoreSchema {
             // The spreading factor an attempt was sent at, for the map's unheard dots.
             try db.execute(sql: "ALTER TABLE attempts ADD COLUMN spreading_factor INTEGER")
         }
+        migrator.registerMigration("8") { db in
+            // Coverage: cells per gateway antenna, attempts per cell, reach, gateway summaries, kept
+            // by triggers; made from what the database already holds.
+            try db.execute(sql: CoverageSQL.tables)
+            try db.execute(sql: CoverageSQL.triggers)
+            try Store.rebuildCoverage(sessions: nil, gateways: nil, db)
+        }
         return migrator
     }
 }

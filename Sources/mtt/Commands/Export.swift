@@ -12,6 +12,11 @@ struct Export: ParsableCommand {
 
             Formats:
             \(ExportFormat.registered.map { "  \($0.name): \($0.help)" }.joined(separator: "\n"))
+
+            GeoJSON also writes the coverage (mtt coverage): --layer cells (zoom-19 tiles, coloured by \
+            their commonest signal bucket; black where you sent and nobody heard), --layer reach (a \
+            polygon per gateway and signal level), --layer gateways (points; estimated positions \
+            flagged).
             """)
 
     @Option(help: ArgumentHelp("\(ExportFormat.namesText).", valueName: "format"))
@@ -19,6 +24,12 @@ struct Export: ParsableCommand {
 
     @Option(help: ArgumentHelp("The file to write (default: stdout); a file already there is replaced only once the new one is complete.", valueName: "file"))
     var out: String?
+
+    @Option(help: ArgumentHelp("With --format geojson: \(CoverageLayer.allCases.map(\.rawValue).joined(separator: ", ")) (default samples).", valueName: "layer"))
+    var layer: CoverageLayer = .samples
+
+    @Option(help: ArgumentHelp("With a coverage layer: only this gateway's receptions.", valueName: "id"))
+    var gateway: String?
 
     @OptionGroup var window: TimeWindowOptions
 
@@ -29,6 +40,10 @@ struct Export: ParsableCommand {
 
     func validate() throws {
         _ = try window.filter()
+        if layer != .samples && format.name != ExportFormat.geojson.name {
+            throw ValidationError("--layer \(layer.rawValue) is written as GeoJSON only: add --format geojson")
+        }
+        if gateway != nil && layer == .samples { throw ValidationError("--gateway goes with --layer cells, reach or gateways") }
     }
 
     func run() throws {
@@ -42,10 +57,13 @@ struct Export: ParsableCommand {
         let interrupts = InterruptWatch.leavingOutputAsItWas(out)
         defer { interrupts.cancel() }
         let sink = try out.map { try TextSink(path: $0) } ?? TextSink()
-        let count = try Exporter.export(store, as: format, filter: filter, to: sink)
+        let count = layer == .samples
+            ? try Exporter.export(store, as: format, filter: filter, to: sink)
+            : try CoverageLayer.writeGeoJSON(layer, store, filter: CoverageFilter(window: filter, gateway: gateway), to: sink)
         try sink.close()
-        if let out { Console.error("mtt: wrote \(count) records to \(out)") }
+        if let out { Console.error("mtt: wrote \(count) \(layer == .samples ? "records" : "\(layer.rawValue) features") to \(out)") }
     }
 }
 
 extension ExportFormat: ExpressibleByArgument {}
+extension CoverageLayer: ExpressibleByArgument {}

@@ -1,0 +1,76 @@
+/// One tile of the coverage map, summed over the gateways (and sessions) a filter selects: at zoom
+/// 19 a cell, coarser tiles sum the cells inside them.
+public struct CoverageCell: Sendable, Hashable {
+    public enum State: String, Sendable, Codable {
+        /// At least one gateway heard you here.
+        case heard
+        /// You sent here, the network's side is known, and nobody heard.
+        case notHeard = "not-heard"
+        /// You sent here with no network source; heard or not is not known.
+        case unknown
+    }
+
+    public var tile: MapTile
+    /// Receptions per bucket, indexed by `SignalBucket.rawValue`.
+    public var buckets: [Int]
+    /// The best RSSI + min(SNR, 0) heard here.
+    public var best: Double?
+    public var gateways: Int
+    /// Attempts sent here (active mode) and how many of them were heard.
+    public var attempts: Int
+    public var heardAttempts: Int
+    public var firstAt: Timestamp
+    public var lastAt: Timestamp
+    public var state: State
+
+    public init(
+        tile: MapTile, buckets: [Int], best: Double?, gateways: Int, attempts: Int, heardAttempts: Int, firstAt: Timestamp, lastAt: Timestamp,
+        state: State
+    ) {
+        self.tile = tile
+        self.buckets = buckets
+        self.best = best
+        self.gateways = gateways
+        self.attempts = attempts
+        self.heardAttempts = heardAttempts
+        self.firstAt = firstAt
+        self.lastAt = lastAt
+        self.state = state
+    }
+
+    public var receptions: Int { buckets.reduce(0, +) }
+
+    /// The bucket with the most receptions, as TTN Mapper colours a tile (the stronger of equals).
+    public var commonest: SignalBucket? {
+        guard receptions > 0 else { return nil }
+        return SignalBucket.allCases.max { a, b in
+            buckets[a.rawValue] != buckets[b.rawValue] ? buckets[a.rawValue] < buckets[b.rawValue] : a.rawValue > b.rawValue
+        }
+    }
+
+    /// The bucket of the best signal: the other way to colour a cell.
+    public var bestBucket: SignalBucket? { best.map(SignalBucket.init(signal:)) }
+}
+
+/// A rectangle of tiles at one zoom, both corners included: what a map view asks for.
+public struct TileRange: Sendable, Hashable {
+    public var zoom: Int
+    public var minX: Int, minY: Int, maxX: Int, maxY: Int
+
+    public init(zoom: Int, minX: Int, minY: Int, maxX: Int, maxY: Int) {
+        self.zoom = zoom
+        self.minX = minX
+        self.minY = minY
+        self.maxX = maxX
+        self.maxY = maxY
+    }
+
+    /// The tiles covering a bounding box (west, south, east, north in degrees).
+    public init(zoom: Int, west: Double, south: Double, east: Double, north: Double) {
+        let nw = MapTile(containing: GeoPoint(latitude: north, longitude: west), zoom: zoom)
+        let se = MapTile(containing: GeoPoint(latitude: south, longitude: east), zoom: zoom)
+        self.init(zoom: zoom, minX: nw.x, minY: nw.y, maxX: se.x, maxY: se.y)
+    }
+
+    public var tileCount: Int { (maxX - minX + 1) * (maxY - minY + 1) }
+}

@@ -1,0 +1,124 @@
+import FoundationEssentials
+
+/// What `mtt export --format geojson --layer` writes, and the map's coverage API serves: the
+/// samples (points, as ever), the cells, each gateway's reach, the gateways.
+public enum CoverageLayer: String, Sendable, CaseIterable {
+    case samples, cells, reach, gateways
+
+    /// A cell's colour: TTN Mapper's band of its commonest bucket; black where you sent and nobody
+    /// heard, grey where nobody can say.
+    public static func color(_ cell: CoverageCell) -> String {
+        switch cell.state {
+        case .heard: (cell.commonest ?? .low).band.hexColor
+        case .notHeard: SignalBand.black.hexColor
+        case .unknown: "#9e9e9e"
+        }
+    }
+
+    /// A reach level's colour: the band of its threshold.
+    public static func color(_ level: ReachLevel) -> String {
+        level.threshold.map { SignalBucket(signal: $0 + 0.1).band.hexColor } ?? SignalBand.blue.hexColor
+    }
+
+    /// Writes the layer as a GeoJSON FeatureCollection; returns how many features it holds.
+    public static func writeGeoJSON(_ layer: CoverageLayer, _ store: Store, filter: CoverageFilter, to sink: TextSink) throws -> Int {
+        switch layer {
+        case .samples:
+            return try Exporter.export(store, as: .geojson, filter: filter.window, to: sink)
+        case .cells:
+            return try write(try store.coverageCells(filter).map(Self.feature), to: sink)
+        case .reach:
+            return try write(try store.reach(gateway: filter.gateway).flatMap(Self.features), to: sink)
+        case .gateways:
+            return try write(try store.coverageGateways(filter).compactMap(Self.feature), to: sink)
+        }
+    }
+
+    /// GeoJSON for one cell: its outline, counts and colour.
+    public static func feature(_ cell: CoverageCell) -> Feature {
+        var buckets: [String: Int] = [:]
+        for bucket in SignalBucket.allCases where cell.buckets[bucket.rawValue] > 0 { buckets[bucket.name] = cell.buckets[bucket.rawValue] }
+        return Feature(geometry: .polygon([cell.tile.ring]), properties: [
+            "z": .int(cell.tile.zoom), "x": .int(cell.tile.x), "y": .int(cell.tile.y), "state": .text(cell.state.rawValue),
+            "color": .text(color(cell)), "bucket": cell.commonest.map { .text($0.name) } ?? .null,
+            "best": cell.best.map { .number($0) } ?? .null, "best_bucket": cell.bestBucket.map { .text($0.name) } ?? .null,
+            "best_color": cell.bestBucket.map { .text($0.band.hexColor) } ?? .null,
+            "receptions": .int(cell.receptions), "buckets": .counts(buckets), "gateways": .int(cell.gateways),
+            "attempts": .int(cell.attempts), "heard_attempts": .int(cell.heardAttempts),
+            "first": .text(RFC3339.string(cell.firstAt, fractionDigits: 0)), "last": .text(RFC3339.string(cell.lastAt, fractionDigits: 0)),
+        ])
+    }
+
+    /// One polygon per level the gateway antenna reaches.
+    public static func features(_ reach: GatewayReach) -> [Feature] {
+        ReachLevel.allCases.filter(reach.reaches).map { level in
+            Feature(geometry: .polygon([reach.polygon(level)]), properties: [
+                "gateway": .text(reach.gateway), "network": .text(reach.network), "antenna": .int(reach.antenna),
+                "level": .text(level.name), "threshold": level.threshold.map { .number($0) } ?? .null, "color": .text(color(level)),
+                "samples": .int(reach.beams.filter { $0.level == level }.reduce(0) { $0 + $1.samples }),
+            ])
+        }
+    }
+
+    public static func feature(_ g: CoverageSummary.Gateway) -> Feature? {
+        guard let position = g.position else { return nil }
+        return Feature(geometry: .point(position), properties: [
+            "gateway": .text(g.gateway), "network": .text(g.network), "antenna": .int(g.antenna), "estimated": .bool(g.estimated),
+            "cells": .int(g.cells), "receptions": .int(g.receptions), "best": .number(g.best),
+            "first_heard": .text(RFC3339.string(g.firstHeard, fractionDigits: 0)), "last_heard": .text(RFC3339.string(g.lastHeard, fractionDigits: 0)),
+            "farthest_m": g.farthest.map { .number($0.metres) } ?? .null,
+        ])
+    }
+
+    static func write(_ features: [Feature], to sink: TextSink) throws -> Int {
+        let encoder = JSONEncoder.stable()
+        try sink.write(#"{"type":"FeatureCollection","features":["#)
+        for (i, feature) in features.enumerated() {
+            try sink.write((i == 0 ? "\n" : ",\n") + String(decoding: try encoder.encode(feature), as: UTF8.self))
+        }
+        try sink.write("\n]}\n")
+        return features.count
+    }
+
+    /// A GeoJSON Feature (RFC 7946: `[longitude, latitude]`, outer rings counter-clockwise).
+    public struct Feature: Encodable, Sendable {
+        public enum Geometry: Encodable, Sendable {
+            case point(GeoPoint)
+            case polygon([[GeoPoint]])
+
+            enum CodingKeys: String, CodingKey { case type, coordinates }
+
+            public func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                switch self {
+                case .point(let p):
+                    try c.encode("Point", forKey: .type)
+                    try c.encode([p.longitude, p.latitude], forKey: .coordinates)
+                case .polygon(let rings):
+                    try c.encode("Polygon", forKey: .type)
+                    try c.encode(rings.map { $0.map { [$0.longitude, $0.latitude] } }, forKey: .coordinates)
+                }
+            }
+        }
+
+        public enum Value: Encodable, Sendable {
+            case text(String), int(Int), number(Double), bool(Bool), counts([String: Int]), null
+
+            public func encode(to encoder: any Encoder) throws {
+                var c = encoder.singleValueContainer()
+                switch self {
+                case .text(let v): try c.encode(v)
+                case .int(let v): try c.encode(v)
+                case .number(let v): try c.encode(v)
+                case .bool(let v): try c.encode(v)
+                case .counts(let v): try c.encode(v)
+                case .null: try c.encodeNil()
+                }
+            }
+        }
+
+        public var type = "Feature"
+        public var geometry: Geometry
+        public var properties: [String: Value]
+    }
+}

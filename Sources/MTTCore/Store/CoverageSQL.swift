@@ -1,0 +1,250 @@
+import GRDB
+
+/// The coverage aggregates' tables, the triggers that keep them as records are stored, and the
+/// statements that rebuild them from the raw records. Both ways read receptions through the same
+/// row shape (`receptionColumns`) and the same SQL functions (`CoverageFunctions`), so a rebuild
+/// produces the tables the triggers kept, value for value.
+///
+/// Cells and the per-cell attempt counts are kept per session, so a session's own coverage, its
+/// deletion and "what the last session added" need no raw records; a gateway's reach and summary
+/// span sessions, and are rebuilt for the gateways a deletion touched.
+enum CoverageSQL {
+    static let buckets = SignalBucket.allCases.map { "b_\($0.name)" }
+
+    static let tables = """
+        CREATE TABLE coverage_cells (
+            x INTEGER NOT NULL,
+            y INTEGER NOT NULL,
+            session_id INTEGER NOT NULL,
+            network TEXT NOT NULL,
+            gateway TEXT NOT NULL,
+            antenna INTEGER NOT NULL,
+            sf INTEGER NOT NULL,
+            \(buckets.map { "\($0) INTEGER NOT NULL" }.joined(separator: ",\n    ")),
+            best REAL NOT NULL,
+            first_at INTEGER NOT NULL,
+            last_at INTEGER NOT NULL,
+            PRIMARY KEY (x, y, session_id, network, gateway, antenna, sf)
+        ) WITHOUT ROWID;
+        CREATE INDEX coverage_cells_by_session ON coverage_cells(session_id);
+        CREATE INDEX coverage_cells_by_gateway ON coverage_cells(gateway);
+        CREATE TABLE coverage_attempts (
+            x INTEGER NOT NULL,
+            y INTEGER NOT NULL,
+            session_id INTEGER NOT NULL,
+            sf INTEGER NOT NULL,
+            attempts INTEGER NOT NULL,
+            heard INTEGER NOT NULL,
+            first_at INTEGER NOT NULL,
+            last_at INTEGER NOT NULL,
+            PRIMARY KEY (x, y, session_id, sf)
+        ) WITHOUT ROWID;
+        CREATE INDEX coverage_attempts_by_session ON coverage_attempts(session_id);
+        CREATE TABLE coverage_left_out (
+            session_id INTEGER NOT NULL,
+            gateway TEXT NOT NULL,
+            reason TEXT NOT NULL,
+            receptions INTEGER NOT NULL,
+            PRIMARY KEY (session_id, gateway, reason)
+        ) WITHOUT ROWID;
+        CREATE TABLE coverage_reach (
+            network TEXT NOT NULL,
+            gateway TEXT NOT NULL,
+            antenna INTEGER NOT NULL,
+            level INTEGER NOT NULL,
+            bearing INTEGER NOT NULL,
+            samples INTEGER NOT NULL,
+            distance_max REAL NOT NULL,
+            distance_2nd REAL NOT NULL,
+            PRIMARY KEY (network, gateway, antenna, level, bearing)
+        ) WITHOUT ROWID;
+        CREATE TABLE coverage_gateways (
+            network TEXT NOT NULL,
+            gateway TEXT NOT NULL,
+            antenna INTEGER NOT NULL,
+            samples INTEGER NOT NULL,
+            best REAL NOT NULL,
+            first_at INTEGER NOT NULL,
+            last_at INTEGER NOT NULL,
+            lat REAL,
+            lon REAL,
+            position_at INTEGER,
+            far_m REAL,
+            far_bearing REAL,
+            far_lat REAL,
+            far_lon REAL,
+            far_at INTEGER,
+            PRIMARY KEY (network, gateway, antenna)
+        ) WITHOUT ROWID;
+        """
+
+    /// The tables a rebuild must reproduce, each with the columns it is compared and ordered by.
+    static let aggregateTables: [(name: String, key: String)] = [
+        ("coverage_cells", "x, y, session_id, network, gateway, antenna, sf"),
+        ("coverage_attempts", "x, y, session_id, sf"),
+        ("coverage_left_out", "session_id, gateway, reason"),
+        ("coverage_reach", "network, gateway, antenna, level, bearing"),
+        ("coverage_gateways", "network, gateway, antenna"),
+    ]
+
+    /// One row per reception of a placed sample's uplink: what every aggregate is made of.
+    /// `sample` names the sample's columns (`NEW.` in a trigger, `s.` in a rebuild).
+    static func receptionColumns(sample s: String) -> String {
+        """
+        \(s)session_id AS session_id, \(s)id AS sample_id, r.id AS reception_id, \(s)time AS time, \(s)lat AS lat, \(s)lon AS lon,
+        COALESCE(u.network_id, '') AS network, r.gateway_id AS gateway, COALESCE(r.antenna_index, 0) AS antenna,
+        COALESCE(u.spreading_factor, 0) AS sf, r.rssi + MIN(COALESCE(r.snr, 0), 0) AS signal,
+        r.lat AS gateway_lat, r.lon AS gateway_lon, mtt_left_out(\(s)lat, \(s)lon, r.rssi, r.lat, r.lon) AS left_out
+        """
+    }
+
+    // MARK: Adding one sample's receptions (the triggers) or many (a rebuild)
+
+    /// Cells from reception rows; `grouped` sums many rows (a rebuild), else each row adds to its cell.
+    static func insertCells(from rows: String, grouped: Bool) -> String {
+        let counts = SignalBucket.allCases.map { grouped ? "SUM(mtt_bucket(signal) = \($0.rawValue))" : "mtt_bucket(signal) = \($0.rawValue)" }
+        return """
+            INSERT INTO coverage_cells (x, y, session_id, network, gateway, antenna, sf, \(buckets.joined(separator: ", ")), best, first_at, last_at)
+            SELECT mtt_tile_x(lon), mtt_tile_y(lat), session_id, network, gateway, antenna, sf, \(counts.joined(separator: ", ")),
+                   \(grouped ? "MAX(signal), MIN(time), MAX(time)" : "signal, time, time")
+            FROM \(rows) WHERE left_out IS NULL
+            \(grouped ? "GROUP BY 1, 2, 3, 4, 5, 6, 7" : """
+            ON CONFLICT (x, y, session_id, network, gateway, antenna, sf) DO UPDATE SET
+                \(buckets.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", ")),
+                best = MAX(best, excluded.best), first_at = MIN(first_at, excluded.first_at), last_at = MAX(last_at, excluded.last_at)
+            """)
+            """
+    }
+
+    static func insertLeftOut(from rows: String, grouped: Bool) -> String {
+        """
+        INSERT INTO coverage_left_out (session_id, gateway, reason, receptions)
+        SELECT session_id, gateway, left_out, \(grouped ? "COUNT(*)" : "1") FROM \(rows) WHERE left_out IS NOT NULL
+        \(grouped ? "GROUP BY 1, 2, 3" : "ON CONFLICT (session_id, gateway, reason) DO UPDATE SET receptions = receptions + 1")
+        """
+    }
+
+    /// Reach from reception rows of gateways that say where they are: per bearing and level the
+    /// largest and second-largest distance (a multiset's: two equal largest make both).
+    static func insertReach(from rows: String, grouped: Bool) -> String {
+        let measured = """
+            (SELECT network, gateway, antenna, mtt_reach_level(signal) AS level,
+                    mtt_bearing(gateway_lat, gateway_lon, lat, lon) AS bearing, mtt_distance(gateway_lat, gateway_lon, lat, lon) AS d
+             FROM \(rows) WHERE left_out IS NULL AND gateway_lat IS NOT NULL AND gateway_lon IS NOT NULL)
+            """
+        if grouped {
+            return """
+                INSERT INTO coverage_reach (network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd)
+                SELECT network, gateway, antenna, level, bearing, COUNT(*), MAX(d), COALESCE(MAX(CASE WHEN rank = 2 THEN d END), 0)
+                FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY network, gateway, antenna, level, bearing ORDER BY d DESC) AS rank FROM \(measured))
+                GROUP BY 1, 2, 3, 4, 5
+                """
+        }
+        return """
+            INSERT INTO coverage_reach (network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd)
+            SELECT network, gateway, antenna, level, bearing, 1, d, 0 FROM \(measured) WHERE true
+            ON CONFLICT (network, gateway, antenna, level, bearing) DO UPDATE SET
+                samples = samples + 1,
+                distance_2nd = CASE WHEN excluded.distance_max > distance_max THEN distance_max
+                                    WHEN excluded.distance_max > distance_2nd THEN excluded.distance_max ELSE distance_2nd END,
+                distance_max = MAX(distance_max, excluded.distance_max)
+            """
+    }
+
+    /// A gateway antenna's summary: its last reported position, and its farthest reception (the
+    /// first stored of equally far ones).
+    static func insertGateways(from rows: String, grouped: Bool) -> String {
+        let measured = """
+            (SELECT *, CASE WHEN gateway_lat IS NOT NULL AND gateway_lon IS NOT NULL THEN mtt_distance(gateway_lat, gateway_lon, lat, lon) END AS d,
+                    CASE WHEN gateway_lat IS NOT NULL AND gateway_lon IS NOT NULL THEN mtt_bearing(gateway_lat, gateway_lon, lat, lon) END AS bearing
+             FROM \(rows) WHERE left_out IS NULL)
+            """
+        let columns = "network, gateway, antenna, samples, best, first_at, last_at, lat, lon, position_at, far_m, far_bearing, far_lat, far_lon, far_at"
+        if grouped {
+            let key = "PARTITION BY network, gateway, antenna"
+            return """
+                INSERT INTO coverage_gateways (\(columns))
+                SELECT a.network, a.gateway, a.antenna, a.samples, a.best, a.first_at, a.last_at,
+                       p.gateway_lat, p.gateway_lon, p.time, f.d, f.bearing, f.lat, f.lon, f.time
+                FROM (SELECT network, gateway, antenna, COUNT(*) AS samples, MAX(signal) AS best, MIN(time) AS first_at, MAX(time) AS last_at
+                      FROM \(measured) GROUP BY 1, 2, 3) AS a
+                LEFT JOIN (SELECT *, ROW_NUMBER() OVER (\(key) ORDER BY time DESC, sample_id, reception_id) AS rank
+                           FROM \(measured) WHERE gateway_lat IS NOT NULL AND gateway_lon IS NOT NULL) AS p
+                       ON p.network = a.network AND p.gateway = a.gateway AND p.antenna = a.antenna AND p.rank = 1
+                LEFT JOIN (SELECT *, ROW_NUMBER() OVER (\(key) ORDER BY d DESC, sample_id, reception_id) AS rank
+                           FROM \(measured) WHERE d IS NOT NULL) AS f
+                       ON f.network = a.network AND f.gateway = a.gateway AND f.antenna = a.antenna AND f.rank = 1
+                """
+        }
+        let newerPosition = "excluded.position_at IS NOT NULL AND (position_at IS NULL OR excluded.position_at > position_at)"
+        let farther = "excluded.far_m IS NOT NULL AND (far_m IS NULL OR excluded.far_m > far_m)"
+        return """
+            INSERT INTO coverage_gateways (\(columns))
+            SELECT network, gateway, antenna, 1, signal, time, time, gateway_lat, gateway_lon, CASE WHEN d IS NOT NULL THEN time END,
+                   d, bearing, CASE WHEN d IS NOT NULL THEN lat END, CASE WHEN d IS NOT NULL THEN lon END, CASE WHEN d IS NOT NULL THEN time END
+            FROM \(measured) WHERE true
+            ON CONFLICT (network, gateway, antenna) DO UPDATE SET
+                samples = samples + 1, best = MAX(best, excluded.best),
+                first_at = MIN(first_at, excluded.first_at), last_at = MAX(last_at, excluded.last_at),
+                \(["lat", "lon", "position_at"].map { "\($0) = CASE WHEN \(newerPosition) THEN excluded.\($0) ELSE \($0) END" }.joined(separator: ",\n    ")),
+                \(["far_m", "far_bearing", "far_lat", "far_lon", "far_at"].map { "\($0) = CASE WHEN \(farther) THEN excluded.\($0) ELSE \($0) END" }.joined(separator: ",\n    "))
+            """
+    }
+
+    /// Attempts the node confirmed, counted where they were sent; `heard` once matched to an uplink.
+    static func insertAttemptsGrouped(where condition: String) -> String {
+        """
+        INSERT INTO coverage_attempts (x, y, session_id, sf, attempts, heard, first_at, last_at)
+        SELECT mtt_tile_x(f.lon), mtt_tile_y(f.lat), a.session_id, COALESCE(a.spreading_factor, 0), COUNT(*), SUM(a.uplink_id IS NOT NULL),
+               MIN(f.time), MAX(f.time)
+        FROM attempts a JOIN fixes f ON f.id = a.fix_id
+        WHERE a.state = 'confirmed' AND mtt_position_counts(f.lat, f.lon) AND \(condition)
+        GROUP BY 1, 2, 3, 4
+        """
+    }
+
+    private static func addAttempt(_ new: String) -> String {
+        """
+        INSERT INTO coverage_attempts (x, y, session_id, sf, attempts, heard, first_at, last_at)
+        SELECT mtt_tile_x(lon), mtt_tile_y(lat), \(new).session_id, COALESCE(\(new).spreading_factor, 0), 1, \(new).uplink_id IS NOT NULL, time, time
+        FROM fixes WHERE id = \(new).fix_id AND mtt_position_counts(lat, lon)
+        ON CONFLICT (x, y, session_id, sf) DO UPDATE SET
+            attempts = attempts + 1, heard = heard + excluded.heard, first_at = MIN(first_at, excluded.first_at), last_at = MAX(last_at, excluded.last_at);
+        """
+    }
+
+    /// The triggers: every way a sample or an attempt's outcome is stored (a live run, a fetch, an
+    /// import) changes the aggregates in its own transaction. Samples are never updated; a
+    /// session's deletion rebuilds what it touched (`Store.deleteSession`).
+    static var triggers: String {
+        let rows = "(SELECT \(receptionColumns(sample: "NEW.")) FROM receptions r JOIN uplinks u ON u.id = r.uplink_id WHERE r.uplink_id = NEW.uplink_id)"
+        return """
+            CREATE TRIGGER coverage_sample_stored AFTER INSERT ON samples
+            WHEN NEW.uplink_id IS NOT NULL AND NEW.lat IS NOT NULL AND NEW.lon IS NOT NULL
+            BEGIN
+                \(insertCells(from: rows, grouped: false));
+                \(insertLeftOut(from: rows, grouped: false));
+                \(insertReach(from: rows, grouped: false));
+                \(insertGateways(from: rows, grouped: false));
+            END;
+            CREATE TRIGGER coverage_attempt_stored AFTER INSERT ON attempts
+            WHEN NEW.state = 'confirmed' AND NEW.fix_id IS NOT NULL
+            BEGIN
+                \(addAttempt("NEW"))
+            END;
+            CREATE TRIGGER coverage_attempt_confirmed AFTER UPDATE OF state ON attempts
+            WHEN OLD.state != 'confirmed' AND NEW.state = 'confirmed' AND NEW.fix_id IS NOT NULL
+            BEGIN
+                \(addAttempt("NEW"))
+            END;
+            CREATE TRIGGER coverage_attempt_heard AFTER UPDATE OF uplink_id ON attempts
+            WHEN NEW.state = 'confirmed' AND NEW.fix_id IS NOT NULL AND OLD.uplink_id IS NULL AND NEW.uplink_id IS NOT NULL
+            BEGIN
+                UPDATE coverage_attempts SET heard = heard + 1
+                WHERE session_id = NEW.session_id AND sf = COALESCE(NEW.spreading_factor, 0)
+                  AND x = (SELECT mtt_tile_x(lon) FROM fixes WHERE id = NEW.fix_id)
+                  AND y = (SELECT mtt_tile_y(lat) FROM fixes WHERE id = NEW.fix_id);
+            END;
+            """
+    }
+}

@@ -1,0 +1,271 @@
+import GRDB
+
+extension Store {
+    /// Recomputes every coverage aggregate from the raw records (`mtt coverage --rebuild`): the
+    /// tables the triggers kept must come out the same.
+    public func rebuildCoverage() throws {
+        try write { db in try Self.rebuildCoverage(sessions: nil, gateways: nil, db) }
+    }
+
+    /// The aggregate tables, each as its rows in key order with every column as text: what a
+    /// rebuild is compared by.
+    public func coverageTables() throws -> [String: [[String]]] {
+        try read { db in
+            var tables: [String: [[String]]] = [:]
+            for table in CoverageSQL.aggregateTables {
+                tables[table.name] = try Row.fetchAll(db, sql: "SELECT * FROM \(table.name) ORDER BY \(table.key)").map { row in
+                    row.databaseValues.map(\.description)
+                }
+            }
+            return tables
+        }
+    }
+
+    /// Rebuilds the cells, attempt counts and left-out counts of `sessions`, and the reach and
+    /// summaries of `gateways`; nil is all of them.
+    static func rebuildCoverage(sessions: Set<Int64>?, gateways: Set<String>?, _ db: Database) throws {
+        if sessions == nil || !(sessions?.isEmpty ?? true) {
+            let inSessions = sessions.map { "IN (\($0.sorted().map(String.init).joined(separator: ",")))" }
+            for table in ["coverage_cells", "coverage_left_out", "coverage_attempts"] {
+                try db.execute(sql: "DELETE FROM \(table)" + (inSessions.map { " WHERE session_id \($0)" } ?? ""))
+            }
+            try withReceptionRows(where: inSessions.map { "s.session_id \($0)" } ?? "1", arguments: [], db) { rows in
+                try db.execute(sql: CoverageSQL.insertCells(from: rows, grouped: true))
+                try db.execute(sql: CoverageSQL.insertLeftOut(from: rows, grouped: true))
+                if sessions == nil && gateways == nil {
+                    try db.execute(sql: "DELETE FROM coverage_reach; DELETE FROM coverage_gateways")
+                    try db.execute(sql: CoverageSQL.insertReach(from: rows, grouped: true))
+                    try db.execute(sql: CoverageSQL.insertGateways(from: rows, grouped: true))
+                }
+            }
+            try db.execute(sql: CoverageSQL.insertAttemptsGrouped(where: inSessions.map { "a.session_id \($0)" } ?? "1"))
+            if sessions == nil && gateways == nil { return }
+        }
+        guard let gateways, !gateways.isEmpty else { return }
+        let names = gateways.sorted()
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ",")
+        for table in ["coverage_reach", "coverage_gateways"] {
+            try db.execute(sql: "DELETE FROM \(table) WHERE gateway IN (\(placeholders))", arguments: StatementArguments(names))
+        }
+        try withReceptionRows(where: "r.gateway_id IN (\(placeholders))", arguments: names, db) { rows in
+            try db.execute(sql: CoverageSQL.insertReach(from: rows, grouped: true))
+            try db.execute(sql: CoverageSQL.insertGateways(from: rows, grouped: true))
+        }
+    }
+
+    /// Gives `body` a temporary table of the reception rows `condition` selects, read once for
+    /// all the aggregates made from them.
+    private static func withReceptionRows(where condition: String, arguments: [String], _ db: Database, _ body: (String) throws -> Void) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS temp.coverage_rows")
+        try db.execute(sql: """
+            CREATE TEMP TABLE coverage_rows AS
+            SELECT \(CoverageSQL.receptionColumns(sample: "s."))
+            FROM samples s JOIN receptions r ON r.uplink_id = s.uplink_id JOIN uplinks u ON u.id = s.uplink_id
+            WHERE s.uplink_id IS NOT NULL AND s.lat IS NOT NULL AND s.lon IS NOT NULL AND \(condition)
+            """, arguments: StatementArguments(arguments))
+        defer { try? db.execute(sql: "DROP TABLE IF EXISTS temp.coverage_rows") }
+        try body("temp.coverage_rows")
+    }
+}
+
+extension Store {
+    /// `mtt coverage`: the area and each gateway antenna, read from the aggregates.
+    public func coverageSummary(_ filter: CoverageFilter) throws -> CoverageSummary {
+        try read { db in
+            var summary = CoverageSummary()
+            let cells = Self.coverageCondition(filter, table: "c", gateway: true)
+            let sampled = Self.coverageCondition(filter, table: "c", gateway: false)
+            let tried = Self.coverageCondition(filter, table: "a", gateway: false)
+            // Whether anyone could have said a session's attempts were heard: a network source ran, or a fetch.
+            let known = "(SELECT network IS NOT NULL OR fetched_at IS NOT NULL FROM sessions WHERE id = a.session_id)"
+            func sets(_ extra: String) -> String {
+                """
+                WITH heard AS (SELECT DISTINCT x, y FROM coverage_cells c WHERE \(cells.sql) \(extra.replacingOccurrences(of: "T.", with: "c."))),
+                     tried AS (SELECT x, y, MAX(\(known)) AS known FROM coverage_attempts a WHERE \(tried.sql) \(extra.replacingOccurrences(of: "T.", with: "a.")) GROUP BY x, y),
+                     mapped AS (SELECT x, y FROM coverage_cells c WHERE \(sampled.sql) \(extra.replacingOccurrences(of: "T.", with: "c.")) UNION SELECT x, y FROM tried)
+                """
+            }
+            let arguments = StatementArguments(cells.arguments + tried.arguments + sampled.arguments)
+            if let row = try Row.fetchOne(db, sql: sets("") + """
+                SELECT (SELECT COUNT(*) FROM mapped) AS mapped, (SELECT COUNT(*) FROM heard) AS heard,
+                       (SELECT COUNT(*) FROM tried WHERE known AND (x, y) NOT IN heard) AS not_heard,
+                       (SELECT COUNT(*) FROM tried WHERE NOT known AND (x, y) NOT IN heard) AS unknown
+                """, arguments: arguments) {
+                summary.area = .init(mapped: row["mapped"], heard: row["heard"], mappedNotHeard: row["not_heard"], unknown: row["unknown"])
+            }
+            // The newest session of the selection against those before it.
+            let sessionsSeen = try Int64.fetchAll(db, sql: """
+                SELECT DISTINCT session_id FROM coverage_cells c WHERE \(sampled.sql)
+                UNION SELECT DISTINCT session_id FROM coverage_attempts a WHERE \(tried.sql) ORDER BY 1
+                """, arguments: StatementArguments(sampled.arguments + tried.arguments))
+            if sessionsSeen.count > 1, let latest = sessionsSeen.last {
+                let newer = try Row.fetchOne(db, sql: sets("AND T.session_id = \(latest)") + """
+                    , older_heard AS (SELECT DISTINCT x, y FROM coverage_cells c WHERE \(cells.sql) AND c.session_id < \(latest)),
+                      older_mapped AS (SELECT x, y FROM coverage_cells c WHERE \(sampled.sql) AND c.session_id < \(latest)
+                                       UNION SELECT x, y FROM coverage_attempts a WHERE \(tried.sql) AND a.session_id < \(latest))
+                    SELECT (SELECT COUNT(*) FROM (SELECT x, y FROM mapped EXCEPT SELECT x, y FROM older_mapped)) AS mapped,
+                           (SELECT COUNT(*) FROM (SELECT x, y FROM heard EXCEPT SELECT x, y FROM older_heard)) AS heard
+                    """, arguments: arguments + StatementArguments(cells.arguments + sampled.arguments + tried.arguments))
+                if let newer { summary.latest = .init(session: latest, newlyMapped: newer["mapped"], newlyHeard: newer["heard"]) }
+            }
+            summary.gateways = try Self.coverageGateways(filter, db)
+            var leftOutCondition = "1"
+            var leftOutArguments: [DatabaseValue] = []
+            if let session = filter.window.session { leftOutCondition += " AND session_id = ?"; leftOutArguments.append(session.databaseValue) }
+            if let gateway = filter.gateway { leftOutCondition += " AND gateway = ?"; leftOutArguments.append(gateway.databaseValue) }
+            for row in try Row.fetchAll(db, sql: "SELECT reason, SUM(receptions) AS n FROM coverage_left_out WHERE \(leftOutCondition) GROUP BY reason",
+                                        arguments: StatementArguments(leftOutArguments)) {
+                summary.leftOut[row["reason"]] = row["n"]
+            }
+            return summary
+        }
+    }
+
+    /// Each gateway antenna of the selection: its cells, receptions, position (estimated when it
+    /// publishes none) and farthest reception.
+    static func coverageGateways(_ filter: CoverageFilter, _ db: Database) throws -> [CoverageSummary.Gateway] {
+        let cells = coverageCondition(filter, table: "c", gateway: true)
+        var gateways: [CoverageSummary.Gateway] = []
+        let all = SignalBucket.allCases.map { "c.b_\($0.name)" }.joined(separator: " + ")
+        for row in try Row.fetchAll(db, sql: """
+            SELECT c.network, c.gateway, c.antenna, COUNT(DISTINCT c.x * 1048576 + c.y) AS cells, SUM(\(all)) AS receptions,
+                   MAX(c.best) AS best, MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at,
+                   g.lat, g.lon, g.far_m, g.far_bearing, g.far_lat, g.far_lon, g.far_at
+            FROM coverage_cells c
+            LEFT JOIN coverage_gateways g ON g.network = c.network AND g.gateway = c.gateway AND g.antenna = c.antenna
+            WHERE \(cells.sql)
+            GROUP BY c.network, c.gateway, c.antenna
+            ORDER BY cells DESC, c.gateway
+            """, arguments: StatementArguments(cells.arguments)) {
+            let lat: Double? = row["lat"], lon: Double? = row["lon"]
+            var position = lat.flatMap { lat in lon.map { GeoPoint(latitude: lat, longitude: $0) } }
+            let gateway: String = row["gateway"]
+            if position == nil { position = try estimatedPosition(of: gateway, db) }
+            let farMetres: Double? = row["far_m"]
+            gateways.append(.init(
+                network: row["network"], gateway: gateway, antenna: row["antenna"], cells: row["cells"], receptions: row["receptions"],
+                best: row["best"], firstHeard: Timestamp(nanosecondsSinceEpoch: row["first_at"]),
+                lastHeard: Timestamp(nanosecondsSinceEpoch: row["last_at"]), position: position, estimated: lat == nil && position != nil,
+                farthest: farMetres.map { .init(
+                    metres: $0, bearing: row["far_bearing"], at: GeoPoint(latitude: row["far_lat"], longitude: row["far_lon"]),
+                    time: Timestamp(nanosecondsSinceEpoch: row["far_at"])) }))
+        }
+        return gateways
+    }
+
+    /// A gateway that publishes no position: where its strongest receptions were heard from.
+    static func estimatedPosition(of gateway: String, _ db: Database) throws -> GeoPoint? {
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT s.lat, s.lon, r.rssi + MIN(COALESCE(r.snr, 0), 0) AS signal
+            FROM receptions r JOIN samples s ON s.uplink_id = r.uplink_id
+            WHERE r.gateway_id = ? AND r.rssi IS NOT NULL AND s.lat IS NOT NULL AND s.lon IS NOT NULL
+            ORDER BY signal DESC LIMIT \(GatewayPosition.receptions)
+            """, arguments: [gateway])
+        return GatewayPosition.estimate(rows.map { (GeoPoint(latitude: $0["lat"], longitude: $0["lon"]), $0["signal"]) })
+    }
+
+    /// The filter as a condition on an aggregate table (`c` cells or `a` attempts, which have no gateway).
+    static func coverageCondition(_ filter: CoverageFilter, table t: String, gateway: Bool) -> (sql: String, arguments: [DatabaseValue]) {
+        var sql = "\(t).last_at >= ? AND \(t).first_at <= ?"
+        var arguments: [DatabaseValue] = [
+            (filter.window.since?.nanosecondsSinceEpoch ?? Int64.min).databaseValue, (filter.window.until?.nanosecondsSinceEpoch ?? Int64.max).databaseValue,
+        ]
+        if let session = filter.window.session { sql += " AND \(t).session_id = ?"; arguments.append(session.databaseValue) }
+        if let sf = filter.spreadingFactor { sql += " AND \(t).sf = ?"; arguments.append(sf.databaseValue) }
+        if gateway, let name = filter.gateway { sql += " AND \(t).gateway = ?"; arguments.append(name.databaseValue) }
+        return (sql, arguments)
+    }
+}
+
+extension Store {
+    /// Each antenna's reach of gateways with a position (all gateways when `gateway` is nil).
+    public func reach(gateway: String? = nil) throws -> [GatewayReach] {
+        try read { db in
+            let condition = gateway == nil ? "" : "AND g.gateway = ?"
+            let arguments: StatementArguments = gateway.map { [$0] } ?? []
+            var reaches: [GatewayReach] = []
+            for g in try Row.fetchAll(db, sql: """
+                SELECT network, gateway, antenna, lat, lon FROM coverage_gateways g WHERE lat IS NOT NULL AND lon IS NOT NULL \(condition)
+                ORDER BY gateway, network, antenna
+                """, arguments: arguments) {
+                let beams = try Row.fetchAll(db, sql: """
+                    SELECT level, bearing, samples, distance_max, distance_2nd FROM coverage_reach
+                    WHERE network = ? AND gateway = ? AND antenna = ? ORDER BY level, bearing
+                    """, arguments: [g["network"], g["gateway"], g["antenna"]]).map { row in
+                    GatewayReach.Beam(
+                        level: ReachLevel(rawValue: row["level"]) ?? .any, bearing: row["bearing"], samples: row["samples"],
+                        farthest: row["distance_max"], secondFarthest: row["distance_2nd"])
+                }
+                reaches.append(GatewayReach(
+                    network: g["network"], gateway: g["gateway"], antenna: g["antenna"],
+                    position: GeoPoint(latitude: g["lat"], longitude: g["lon"]), beams: beams))
+            }
+            return reaches
+        }
+    }
+}
+
+extension Store {
+    /// The coverage map's tiles at `zoom` (0…19) within `range` (everywhere when nil): cells summed
+    /// into tiles by x ≫ k, y ≫ k, never recomputed from samples.
+    public func coverageCells(_ filter: CoverageFilter, zoom: Int = MapTile.cellZoom, within range: TileRange? = nil) throws -> [CoverageCell] {
+        precondition((0...MapTile.cellZoom).contains(zoom))
+        let shift = MapTile.cellZoom - zoom
+        func bounds(_ t: String) -> (String, [DatabaseValue]) {
+            guard let range else { return ("", []) }
+            // The range's corners as cells: an index range on x, then y.
+            let k = MapTile.cellZoom - range.zoom
+            return (" AND \(t).x BETWEEN ? AND ? AND \(t).y BETWEEN ? AND ?", [
+                range.minX << k, ((range.maxX + 1) << k) - 1, range.minY << k, ((range.maxY + 1) << k) - 1,
+            ].map(\.databaseValue))
+        }
+        return try read { db in
+            struct Key: Hashable { var x: Int, y: Int }
+            var cells: [Key: CoverageCell] = [:]
+            let heard = Self.coverageCondition(filter, table: "c", gateway: true)
+            let (inHeard, heardBounds) = bounds("c")
+            let sums = SignalBucket.allCases.map { "SUM(c.b_\($0.name))" }.joined(separator: ", ")
+            for row in try Row.fetchAll(db, sql: """
+                SELECT c.x >> \(shift) AS tx, c.y >> \(shift) AS ty, \(sums), MAX(c.best) AS best, COUNT(DISTINCT c.gateway) AS gateways,
+                       MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
+                FROM coverage_cells c WHERE \(heard.sql)\(inHeard) GROUP BY tx, ty
+                """, arguments: StatementArguments(heard.arguments + heardBounds)) {
+                let tile = MapTile(zoom: zoom, x: row["tx"], y: row["ty"])
+                cells[Key(x: tile.x, y: tile.y)] = CoverageCell(
+                    tile: tile, buckets: (0..<SignalBucket.allCases.count).map { row[2 + $0] }, best: row["best"], gateways: row["gateways"],
+                    attempts: 0, heardAttempts: 0, firstAt: Timestamp(nanosecondsSinceEpoch: row["first_at"]),
+                    lastAt: Timestamp(nanosecondsSinceEpoch: row["last_at"]), state: .heard)
+            }
+            let tried = Self.coverageCondition(filter, table: "a", gateway: false)
+            let (inTried, triedBounds) = bounds("a")
+            for row in try Row.fetchAll(db, sql: """
+                SELECT a.x >> \(shift) AS tx, a.y >> \(shift) AS ty, SUM(a.attempts) AS attempts, SUM(a.heard) AS heard,
+                       MAX((SELECT network IS NOT NULL OR fetched_at IS NOT NULL FROM sessions WHERE id = a.session_id)) AS known,
+                       MIN(a.first_at) AS first_at, MAX(a.last_at) AS last_at
+                FROM coverage_attempts a WHERE \(tried.sql)\(inTried) GROUP BY tx, ty
+                """, arguments: StatementArguments(tried.arguments + triedBounds)) {
+                let tile = MapTile(zoom: zoom, x: row["tx"], y: row["ty"])
+                let first = Timestamp(nanosecondsSinceEpoch: row["first_at"]), last = Timestamp(nanosecondsSinceEpoch: row["last_at"])
+                let key = Key(x: tile.x, y: tile.y)
+                if var cell = cells[key] {
+                    cell.attempts = row["attempts"]
+                    cell.heardAttempts = row["heard"]
+                    cell.firstAt = min(cell.firstAt, first)
+                    cell.lastAt = max(cell.lastAt, last)
+                    cells[key] = cell
+                } else {
+                    cells[key] = CoverageCell(
+                        tile: tile, buckets: [Int](repeating: 0, count: SignalBucket.allCases.count), best: nil, gateways: 0,
+                        attempts: row["attempts"], heardAttempts: row["heard"], firstAt: first, lastAt: last,
+                        state: (row["known"] as Bool? ?? false) ? .notHeard : .unknown)
+                }
+            }
+            return cells.values.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }
+        }
+    }
+
+    /// Gateway antennas as `mtt coverage` lists them, for the map and the exports.
+    public func coverageGateways(_ filter: CoverageFilter) throws -> [CoverageSummary.Gateway] {
+        try read { db in try Self.coverageGateways(filter, db) }
+    }
+}

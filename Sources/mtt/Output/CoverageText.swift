@@ -1,0 +1,36 @@
+import Foundation
+import MTTCore
+
+/// `mtt coverage` for a person: the area in a few numbers, then a line or two per gateway.
+enum CoverageText {
+    static func render(_ s: CoverageSummary) -> String {
+        let a = s.area
+        guard a.mapped > 0 else { return "No coverage yet: mtt collect (or mtt demo) maps some." }
+        var lines = ["Cells      \(a.mapped) mapped (zoom-19 tiles), \(a.heard) heard by a gateway, \(a.mappedNotHeard) mapped but never heard"
+            + (a.unknown > 0 ? ", \(a.unknown) unknown (attempts with no network source; mtt fetch can tell)" : "")]
+        if let change = s.latest {
+            lines.append("Latest     session \(change.session) added \(change.newlyMapped) cell(s) mapped and \(change.newlyHeard) heard")
+        }
+        if !s.leftOut.isEmpty {
+            lines.append("Left out   " + s.leftOut.sorted { $0.key < $1.key }.map { "\($0.value) reception(s) \($0.key)" }.joined(separator: ", "))
+        }
+        lines.append("Gateways   \(s.gateways.count)")
+        for g in s.gateways {
+            let name = g.gateway.isEmpty ? "(unnamed gateway)" : g.gateway
+            var line = "  \(name)\(g.antenna > 0 ? " antenna \(g.antenna)" : ""): \(g.cells) cell(s), \(g.receptions) reception(s), best \(g.best.plainText) dBm"
+            line += ", last heard \(RFC3339.string(g.lastHeard, fractionDigits: 0))"
+            if let p = g.position {
+                line += "\n    " + (g.estimated ? "position estimated" : "at") + " \(Self.place(p))"
+            }
+            if let far = g.farthest {
+                line += (g.position == nil ? "\n    " : "; ") + "farthest \(String(format: "%.2f", far.metres / 1000)) km at \(Int(far.bearing))° (\(Self.place(far.at)), \(RFC3339.string(far.time, fractionDigits: 0)))"
+            }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func place(_ p: GeoPoint) -> String {
+        String(format: "%.5f, %.5f", p.latitude, p.longitude)
+    }
+}

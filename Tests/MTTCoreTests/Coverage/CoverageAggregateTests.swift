@@ -1,0 +1,164 @@
+import Foundation
+import MTTCore
+import TestSupport
+import Testing
+
+/// The coverage aggregates as records are stored: TTN Mapper's rules, reach, "mapped but not
+/// heard", and the tables a rebuild makes from the raw records.
+@Suite("Coverage kept as records are stored")
+struct CoverageAggregateTests {
+    let dir = TemporaryDirectory("mtt-coverage")
+    let start = RFC3339.parse("2026-06-21T10:00:00Z")!
+    let here = GeoPoint(latitude: 52.0907, longitude: 5.1214)
+
+    func store() throws -> Store { try Store(path: dir.file("mtt.sqlite")) }
+
+    /// A heard uplink at `point`, placed there, in `session`; returns the uplink.
+    @discardableResult
+    func heard(_ store: Store, _ session: Int64, at point: GeoPoint, seconds: Double, sf: Int = 7, _ receptions: [GatewayReception]) throws -> Int64 {
+        let time = start.adding(seconds: seconds)
+        let uplink = Uplink(deviceID: "node", devEUI: "0004A30B001C0530", fCnt: UInt32(seconds), spreadingFactor: sf, receivedAt: time,
+                            networkID: "NS_TTS_V3://ttn@000013", receptions: receptions)
+        let id = try store.record(uplink, session: session)
+        try store.record(Sample(sessionID: session, subject: .uplink(id), time: time, position: point, method: .interpolated))
+        return id
+    }
+
+    /// A transmission the node confirmed at `point`; returns the attempt.
+    @discardableResult
+    func attempt(_ store: Store, _ session: Int64, at point: GeoPoint, seconds: Double) throws -> Int64 {
+        let time = start.adding(seconds: seconds)
+        let fix = Fix(time: time, latitude: point.latitude, longitude: point.longitude, satellites: 9, mode: .threeD, source: "test")
+        let id = try store.record(Attempt(sessionID: session, node: "fake:1", payload: [1], fix: fix, sentAt: time, devEUI: "0004A30B001C0530", spreadingFactor: 9))
+        try store.confirmAttempt(id, frameCounter: UInt32(seconds), at: time)
+        return id
+    }
+
+    func expectRebuildKeeps(_ store: Store, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let kept = try store.coverageTables()
+        try store.rebuildCoverage()
+        let rebuilt = try store.coverageTables()
+        for (table, rows) in kept {
+            #expect(rows == rebuilt[table], "\(table): kept \(rows.count) rows, rebuilt \(rebuilt[table]?.count ?? 0)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func receptionsTooFarFromOrAtTheirGatewayAreLeftOutAndCounted() throws {
+        let store = try store()
+        let session = try store.startSession(mode: .listener, at: start, SessionDescription(network: "ttn"))
+        let near = here.destination(metres: 5_000, bearing: 90)
+        try heard(store, session, at: here, seconds: 0, [
+            GatewayReception(gatewayID: "gw-near", rssi: -100, snr: 4, location: near),
+            GatewayReception(gatewayID: "gw-wrong-place", rssi: -110, snr: 2, location: here.offset(metres: 250_000, bearing: 0)),
+            GatewayReception(gatewayID: "gw-here", rssi: -60, snr: 9, location: here),
+        ])
+        // A sample at 0,0 (a receiver's empty fix) never counts.
+        try heard(store, session, at: GeoPoint(latitude: 0, longitude: 0), seconds: 10, [GatewayReception(gatewayID: "gw-near", rssi: -100, snr: 4, location: near)])
+
+        let summary = try store.coverageSummary(CoverageFilter())
+        #expect(summary.leftOut == ["farther than 200 km": 1, "at the gateway": 1, "position": 1], "\(summary.leftOut)")
+        #expect(summary.gateways.map(\.gateway) == ["gw-near"])
+        #expect(summary.area.mapped == 1 && summary.area.heard == 1)
+        let near1 = try #require(summary.gateways.first)
+        #expect(near1.receptions == 1 && near1.best == -100 && near1.position == near && !near1.estimated)
+        #expect(abs((near1.farthest?.metres ?? 0) - 5_000) < 1 && (269...270).contains(near1.farthest?.bearing ?? 0), "\(String(describing: near1.farthest))")
+        try expectRebuildKeeps(store)
+    }
+
+    /// A drive round a gateway: strong at 1 km, weak at 3 km, on 36 bearings.
+    @Test func reachIsDrawnPerLevelFromTheGateway() throws {
+        let store = try store()
+        let session = try store.startSession(mode: .listener, at: start, SessionDescription(network: "ttn"))
+        let gateway = here
+        var seconds = 0.0
+        for bearing in stride(from: 0.0, to: 360, by: 10) {
+            for (metres, rssi) in [(1_000.0, -95.0), (3_000.0, -118.0), (2_000.0, -117.0)] {
+                // Just inside the beam, so its whole degree is this bearing.
+                try heard(store, session, at: gateway.destination(metres: metres, bearing: bearing + 0.3), seconds: seconds,
+                          [GatewayReception(gatewayID: "gw-mast", rssi: rssi, snr: 5, location: gateway)])
+                seconds += 10
+            }
+        }
+        let reach = try #require(try store.reach(gateway: "gw-mast").first)
+        #expect(reach.position == gateway && reach.beams.count == 72)
+        let strong = reach.distances(.above100), weak = reach.distances(.above120)
+        for bearing in stride(from: 0, to: 360, by: 10) {
+            #expect(abs(strong[bearing] - 1_000) < 1 && abs(weak[bearing] - 3_000) < 1, "bearing \(bearing): \(strong[bearing]), \(weak[bearing])")
+        }
+        // A level with no reception on a bearing takes the next stronger level's reach there.
+        #expect(abs(reach.distances(.above110)[0] - 1_000) < 1)
+        #expect(strong[5] == 0 && weak[5] == 0)
+        let beam = try #require(reach.beams.first { $0.level == .above120 && $0.bearing == 0 })
+        #expect(beam.samples == 2 && abs(beam.secondFarthest - 2_000) < 1)
+        let outline = reach.polygon(.above120)
+        #expect(outline.count == 361 && outline.first == outline.last)
+        #expect(abs(outline[90].distance(to: gateway) - 3_000) < 1)
+        try expectRebuildKeeps(store)
+    }
+
+    @Test func attemptsNobodyHeardAreMappedButNotHeardOnceTheNetworkSideIsKnown() throws {
+        let store = try store()
+        let withNetwork = try store.startSession(mode: .active, at: start, SessionDescription(nodes: "fake", network: "fake"))
+        let places = (0..<3).map { here.offset(metres: Double($0) * 200, bearing: 90) }
+        for (i, place) in places.enumerated() {
+            let id = try attempt(store, withNetwork, at: place, seconds: Double(i * 10))
+            if i == 0 {
+                let uplink = try heard(store, withNetwork, at: place, seconds: 0, sf: 9, [GatewayReception(gatewayID: "gw-1", rssi: -100, snr: 3)])
+                try store.link(attempt: id, toUplink: uplink)
+            }
+        }
+        // A run with no network source: its attempts may or may not have been heard.
+        let offline = try store.startSession(mode: .active, at: start.adding(seconds: 600), SessionDescription(nodes: "fake"))
+        for i in 0..<2 { try attempt(store, offline, at: here.offset(metres: 1_000 + Double(i) * 200, bearing: 0), seconds: 600 + Double(i * 10)) }
+
+        var area = try store.coverageSummary(CoverageFilter()).area
+        #expect(area.mapped == 5 && area.heard == 1 && area.mappedNotHeard == 2 && area.unknown == 2, "\(area)")
+        // The sessions' own figures, and the newest one's change.
+        let latest = try #require(try store.coverageSummary(CoverageFilter()).latest)
+        #expect(latest.session == offline && latest.newlyMapped == 2 && latest.newlyHeard == 0)
+        #expect(try store.coverageSummary(CoverageFilter(window: ExportFilter(session: withNetwork))).area.mapped == 3)
+        #expect(try store.coverageSummary(CoverageFilter(spreadingFactor: 9)).area.heard == 1)
+        #expect(try store.coverageSummary(CoverageFilter(spreadingFactor: 12)).area.mapped == 0)
+        try expectRebuildKeeps(store)
+
+        // A fetch read the network's side: nobody heard them.
+        try store.markFetched(session: offline, at: start.adding(seconds: 900))
+        area = try store.coverageSummary(CoverageFilter()).area
+        #expect(area.mappedNotHeard == 4 && area.unknown == 0, "\(area)")
+    }
+
+    @Test func aGatewayWithNoPublicPositionIsPlacedByItsStrongestReceptions() throws {
+        let store = try store()
+        let session = try store.startSession(mode: .listener, at: start, SessionDescription(network: "ttn"))
+        let mast = here.offset(metres: 2_000, bearing: 45)
+        // Strong all round the mast at 300 m, weak 2 km out.
+        for i in 0..<12 {
+            let (metres, rssi) = i < 6 ? (300.0, -80.0) : (2_000.0, -115.0)
+            try heard(store, session, at: mast.destination(metres: metres, bearing: Double(i % 6) * 60), seconds: Double(i * 10),
+                      [GatewayReception(gatewayID: "gw-secret", rssi: rssi, snr: 5)])
+        }
+        let gateway = try #require(try store.coverageSummary(CoverageFilter()).gateways.first)
+        #expect(gateway.estimated)
+        let estimate = try #require(gateway.position)
+        #expect(estimate.distance(to: mast) < 50, "estimated \(estimate.distance(to: mast)) m from the mast")
+        #expect(try store.reach(gateway: "gw-secret").isEmpty)
+    }
+
+    @Test func deletingASessionTakesItsCoverageAndLeavesWhatARebuildMakes() throws {
+        let store = try store()
+        let gw = GatewayReception(gatewayID: "gw-1", rssi: -100, snr: 3, location: here.offset(metres: 4_000, bearing: 180))
+        let first = try store.startSession(mode: .listener, at: start, SessionDescription(network: "ttn"))
+        try heard(store, first, at: here, seconds: 0, [gw])
+        try heard(store, first, at: here.offset(metres: 3_000, bearing: 0), seconds: 10, [gw])
+        let second = try store.startSession(mode: .listener, at: start.adding(seconds: 600), SessionDescription(network: "ttn"))
+        try heard(store, second, at: here.offset(metres: 500, bearing: 90), seconds: 600, [gw])
+        try attempt(store, second, at: here.offset(metres: 900, bearing: 90), seconds: 610)
+
+        #expect(try store.deleteSession(first) != nil)
+        let summary = try store.coverageSummary(CoverageFilter())
+        #expect(summary.area.mapped == 2 && summary.gateways.first?.receptions == 1, "\(summary)")
+        // Its farthest reception went with it.
+        #expect(abs((summary.gateways.first?.farthest?.metres ?? 0) - here.offset(metres: 500, bearing: 90).distance(to: gw.location!)) < 1)
+        try expectRebuildKeeps(store)
+    }
+}
