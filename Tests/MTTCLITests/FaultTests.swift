@@ -61,14 +61,15 @@ struct FaultTests {
 
     @Test func aFullDiskStopsCollectionWithAClearMessageAndKeepsWhatWasReported() async throws {
         // A file-size limit (ulimit -f, with SIGXFSZ ignored) stands in for a full disk: writes past
-        // 1.5 MB fail the way they do on a full file system. At 20×, not 50×: fixes come by the
-        // simulated clock, sends at the pace of the node's real round trips, and under two suites
-        // at once only two sends made it before the track filled the file at 50×.
+        // 2.5 MB fail the way they do on a full file system (1.5 MB before the coverage tables
+        // took their room). At 20×, not 50×: fixes come by the simulated clock, sends at the pace
+        // of the node's real round trips, and under two suites at once only two sends made it
+        // before the track filled the file at 50×.
         let command = [BuiltProducts.path("mtt"), "collect", "--mode", "active", "--node", "fake", "--gps", "fake",
                        "--network", "fake", "--speed", "20", "--duration", "90s", "--db", mtt.database]
             .map { "'\($0)'" }.joined(separator: " ")
         let result = try await ChildProcess.run(
-            "/bin/sh", ["-c", "trap '' XFSZ; ulimit -f 1500; exec \(command)"], environment: mtt.environment, timeout: 120)
+            "/bin/sh", ["-c", "trap '' XFSZ; ulimit -f 2500; exec \(command)"], environment: mtt.environment, timeout: 120)
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.last?.hasPrefix("mtt: collection stopped: database error: cannot write the database file: the disk is full or the file may not grow") == true, "\(result.stderr)")

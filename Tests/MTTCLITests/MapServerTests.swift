@@ -77,6 +77,46 @@ struct MapServerTests {
         #expect(metrics.text.contains(#"mtt_upload_queue{target="ttnmapper"}"#))
     }
 
+    /// `/api/cells` and `/api/reach` (issue 28): read from the aggregates, the same cells as
+    /// `mtt coverage`, coarser zooms summing them; a request that cannot be answered is a 400 that
+    /// says why.
+    @Test func theCoverageAPIAnswersFromTheAggregates() async throws {
+        let (server, _, port) = try await serve()
+        defer { server.kill() }
+        let coverage = try #require(try Self.json(try await mtt.run(["coverage", "--json", "--db", mtt.database]).stdout) as? [String: Any])
+        let mapped = try #require((coverage["area"] as? [String: Int])?["mapped"])
+        func features(_ query: String) throws -> [[String: Any]] {
+            let answer = try PlainHTTP.get(port: port, "/api/cells?" + query)
+            #expect(answer.status == 200 && answer.headers["content-type"] == "application/geo+json", "\(answer.text)")
+            return (try Self.json(answer.text) as? [String: Any])?["features"] as? [[String: Any]] ?? []
+        }
+        let cells = try features("z=19&bbox=5.0,52.0,5.3,52.2")
+        #expect(cells.count == mapped && mapped == MapTestData.dots, "\(cells.count) cells, \(mapped) mapped")
+        var colours: [String: Int] = [:]
+        for cell in cells { colours[(cell["properties"] as? [String: Any])?["color"] as? String ?? "", default: 0] += 1 }
+        // One reception per heard cell: its colour is its sample's band. The unheard attempts' run
+        // had no network source: grey, not black.
+        var expected = MapTestData.expectedBands
+        expected["#9e9e9e"] = expected.removeValue(forKey: "#000000")
+        #expect(colours == expected, "\(colours)")
+        let coarse = try features("z=13&bbox=5.0,52.0,5.3,52.2")
+        let receptions = coarse.compactMap { ($0["properties"] as? [String: Any])?["receptions"] as? Int }.reduce(0, +)
+        #expect(coarse.count < cells.count && receptions == MapTestData.levels.count * MapTestData.perBand, "\(coarse.count) tiles, \(receptions)")
+        #expect(try features("z=19&bbox=13.0,52.0,13.1,52.1").isEmpty)
+
+        for (query, reason) in [
+            ("z=20&bbox=5,52,5.3,52.2", "z must be a zoom from 0 to 19"), ("z=13&bbox=5.3,52,5,52.2", "is inverted"),
+            ("z=13&bbox=5,52,five,52.2", "bbox must be four numbers"), ("z=19&bbox=-180,-85,180,85", "ask for a smaller view or a lower zoom"),
+            ("z=13", "bbox is missing"), ("z=13&bbox=5,52,5.3,52.2&sf=6", "sf must be a spreading factor"),
+        ] {
+            let refused = try PlainHTTP.get(port: port, "/api/cells?" + query)
+            #expect(refused.status == 400 && refused.text.contains(reason), "\(query): \(refused.status) \(refused.text)")
+        }
+        let reach = try #require(try Self.json(try PlainHTTP.get(port: port, "/api/reach?gateway=utrecht-dom").text) as? [String: Any])
+        let polygons = reach["features"] as? [[String: Any]] ?? []
+        #expect(!polygons.isEmpty && polygons.allSatisfy { ($0["properties"] as? [String: Any])?["gateway"] as? String == "utrecht-dom" }, "\(reach)")
+    }
+
     @Test func badRequestsAreRefusedAndNothingOutsideTheTableIsServed() async throws {
         let (server, _, port) = try await serve()
         defer { server.kill() }

@@ -70,7 +70,7 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
         ])
     }
 
-    static func write(_ features: [Feature], to sink: TextSink) throws -> Int {
+    public static func write(_ features: [Feature], to sink: TextSink) throws -> Int {
         let encoder = JSONEncoder.stable()
         try sink.write(#"{"type":"FeatureCollection","features":["#)
         for (i, feature) in features.enumerated() {

@@ -55,7 +55,9 @@ enum DatabaseFileCheck {
                 throw StoreError.foreignDatabase(path: path)
             }
         } catch let error as DatabaseError {
-            throw StoreError.unreadable(path: path, reason: error.message ?? "SQLite error \(error.resultCode.rawValue)")
+            // Said as the store's own check says it, whichever page the damage hit.
+            let damaged = error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+            throw StoreError.unreadable(path: path, reason: (damaged ? "damaged: " : "") + (error.message ?? "SQLite error \(error.resultCode.rawValue)"))
         }
     }
 }

@@ -17,7 +17,7 @@ struct Coverage: ParsableCommand {
             are "unknown", not unheard.
             """)
 
-    @Option(help: ArgumentHelp("Only this gateway's receptions (its id, as mtt status and the map name it).", valueName: "id"))
+    @Option(help: ArgumentHelp("Only this gateway's receptions (its id, as mtt coverage and the map name it).", valueName: "id"))
     var gateway: String?
 
     @Option(help: ArgumentHelp("Only this spreading factor (7 to 12).", valueName: "n"))

@@ -1,0 +1,40 @@
+import MTTCore
+
+/// `/api/cells?z=13&bbox=west,south,east,north` and `/api/reach?gateway=…`: the map's filters and
+/// the coverage ones, each checked; a value that cannot be read is a 400 with the reason.
+struct CoverageQuery: Sendable, Hashable {
+    /// More tiles than this in one answer is a view no map shows: zoom in or out.
+    static let largestTileCount = 262_144
+
+    var filter = CoverageFilter()
+    var range: TileRange?
+
+    init(_ items: [(name: String, value: String)], cells: Bool) throws(MapQuery.Invalid) {
+        let names: Set<String> = cells ? ["z", "bbox", "gateway", "sf"] : ["gateway"]
+        filter.window = try MapQuery(items, allowing: names).filter
+        func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
+        filter.gateway = value("gateway")
+        if let sf = value("sf") {
+            guard let n = Int(sf), (7...12).contains(n) else { throw .init(description: "sf must be a spreading factor from 7 to 12, not \(sf)") }
+            filter.spreadingFactor = n
+        }
+        guard cells else { return }
+        guard let z = value("z"), let zoom = Int(z), (0...MapTile.cellZoom).contains(zoom) else {
+            throw .init(description: "z must be a zoom from 0 to \(MapTile.cellZoom), not \(value("z") ?? "missing")")
+        }
+        guard let box = value("bbox") else { throw .init(description: "bbox is missing: west,south,east,north in degrees") }
+        let parts = box.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+        guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3],
+              [west, south, east, north].allSatisfy(\.isFinite)
+        else { throw .init(description: "bbox must be four numbers, west,south,east,north in degrees, not \(box)") }
+        guard (-180...180).contains(west), (-180...180).contains(east), (-90...90).contains(south), (-90...90).contains(north) else {
+            throw .init(description: "bbox \(box) is off the earth: longitudes within ±180, latitudes within ±90")
+        }
+        guard west <= east, south <= north else { throw .init(description: "bbox \(box) is inverted: west,south,east,north with west ≤ east and south ≤ north") }
+        let range = TileRange(zoom: zoom, west: west, south: south, east: east, north: north)
+        guard range.tileCount <= Self.largestTileCount else {
+            throw .init(description: "bbox \(box) at zoom \(zoom) is \(range.tileCount) tiles, more than \(Self.largestTileCount): ask for a smaller view or a lower zoom")
+        }
+        self.range = range
+    }
+}
