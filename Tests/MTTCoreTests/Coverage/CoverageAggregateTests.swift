@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MTTCore
 import TestSupport
 import Testing
@@ -160,5 +161,41 @@ struct CoverageAggregateTests {
         // Its farthest reception went with it.
         #expect(abs((summary.gateways.first?.farthest?.metres ?? 0) - here.offset(metres: 500, bearing: 90).distance(to: gw.location!)) < 1)
         try expectRebuildKeeps(store)
+    }
+
+    /// A database of an mtt from before coverage gets its coverage when it is first opened to record:
+    /// the same tables the triggers would have kept.
+    @Test func anOlderDatabaseGetsItsCoverageWhenOpened() throws {
+        let path = dir.file("mtt.sqlite")
+        let kept: [String: [[String]]]
+        do {
+            let store = try store()
+            let session = try store.startSession(mode: .active, at: start, SessionDescription(nodes: "fake", network: "fake"))
+            for i in 0..<6 {
+                let place = here.offset(metres: Double(i) * 120, bearing: 45)
+                let id = try attempt(store, session, at: place, seconds: Double(i * 10))
+                if i % 2 == 0 {
+                    let uplink = try heard(store, session, at: place, seconds: Double(i * 10), sf: 9,
+                                           [GatewayReception(gatewayID: "gw-1", rssi: -100 - Double(i), snr: 3, location: here.destination(metres: 3_000, bearing: 0))])
+                    try store.link(attempt: id, toUplink: uplink)
+                }
+            }
+            kept = try store.coverageTables()
+        }
+        // What an mtt before coverage left: no coverage tables, triggers or migration.
+        let older = try DatabaseQueue(path: path)
+        try older.write { db in
+            for table in ["coverage_cells", "coverage_attempts", "coverage_left_out", "coverage_reach", "coverage_gateways"] {
+                try db.execute(sql: "DROP TABLE \(table)")
+            }
+            for trigger in ["coverage_sample_stored", "coverage_attempt_stored", "coverage_attempt_confirmed", "coverage_attempt_heard"] {
+                try db.execute(sql: "DROP TRIGGER \(trigger)")
+            }
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '8'")
+        }
+        try older.close()
+        let reopened = try Store(path: path)
+        #expect(try reopened.coverageTables() == kept)
+        #expect(try reopened.coverageSummary(CoverageFilter()).area.mapped == 6)
     }
 }
