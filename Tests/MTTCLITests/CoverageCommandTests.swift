@@ -85,6 +85,54 @@ struct CoverageCommandTests {
         #expect(refused.status == 64 && refused.stderr.contains("--layer cells is written as GeoJSON only"), "\(refused.stderr)")
     }
 
+    /// `--format gpkg` as QGIS gets it: GDAL opens the GeoPackage and finds every layer with its
+    /// geometry type, features, SRS and spatial index, and its cells count what `mtt coverage` says.
+    @Test func theGeoPackageOpensInGDALWithTheCoverageMttCounts() async throws {
+        let drive = try await mtt.run([
+            "collect", "--mode", "active", "--node", "fake?fail=0.3", "--gps", "fake", "--network", "fake", "--speed", "20",
+            "--duration", "4s", "--db", mtt.database,
+        ])
+        #expect(drive.status == 0, "\(drive.stderr)")
+        let summary = try await coverage()
+        let area = try #require(summary["area"] as? [String: Int])
+        let gateways = try #require(summary["gateways"] as? [[String: Any]])
+        let records = try await mtt.run(["export", "--format", "jsonl", "--db", mtt.database]).stdout.split(separator: "\n")
+        let heard = records.filter { $0.contains(#""status":"heard""#) }.count
+
+        let file = mtt.dir.file("coverage.gpkg")
+        let export = try await mtt.run(["export", "--format", "gpkg", "--out", file, "--db", mtt.database])
+        #expect(export.status == 0 && export.stderr.contains("wrote \(records.count) records"), "\(export.stderr)")
+        let layers = try await ChildProcess.run("/usr/bin/ogrinfo", ["-q", file])
+        for layer in ["1: samples (Point)", "2: unheard_attempts (Point)", "3: tracks (Line String)", "4: gateways (Point)", "5: cells (Polygon)",
+                      "6: gateway_cells (Polygon)", "7: reach (Polygon)"] {
+            #expect(layers.stdout.contains(layer), "\(layer) not in \(layers.stdout) \(layers.stderr)")
+        }
+        func ogr(_ arguments: [String]) async throws -> String {
+            let result = try await ChildProcess.run("/usr/bin/ogrinfo", arguments)
+            #expect(result.status == 0, "ogrinfo \(arguments): \(result.stderr)")
+            return result.stdout
+        }
+        for (layer, count) in [("samples", heard), ("unheard_attempts", records.count - heard), ("cells", area["mapped"] ?? -1),
+                               ("gateways", gateways.count), ("tracks", 1)] {
+            let info = try await ogr(["-so", file, layer])
+            #expect(info.contains("Feature Count: \(count)\n") && info.contains(#"ID["EPSG",4326]"#), "\(layer): \(info.prefix(400))")
+            #expect(try await ogr(["-q", "-sql", "SELECT HasSpatialIndex('\(layer)', 'geom') AS indexed", file]).contains("= 1"), "\(layer) has no spatial index")
+        }
+        // A cell's counts, as SQL in the file: per gateway, and heard cells, as mtt coverage counts them.
+        let all = SignalBucket.allCases.map { "bucket_\($0.name)" }.joined(separator: " + ")
+        let perGateway = try await ogr(["-q", "-sql", "SELECT gateway, SUM(\(all)) AS receptions, COUNT(*) AS cells FROM gateway_cells GROUP BY gateway", file])
+        for gateway in gateways {
+            let name = try #require(gateway["gateway"] as? String)
+            #expect(perGateway.contains("gateway (String) = \(name)\n  receptions (Integer) = \(gateway["receptions"] as? Int ?? -1)\n  cells (Integer) = \(gateway["cells"] as? Int ?? -1)"),
+                    "\(name): \(perGateway)")
+        }
+        let heardCells = try await ogr(["-q", "-sql", "SELECT COUNT(*) AS n FROM cells WHERE state = 'heard'", file])
+        #expect(heardCells.contains("n (Integer) = \(area["heard"] ?? -1)"), "\(heardCells)")
+
+        let noFile = try await mtt.run(["export", "--format", "gpkg", "--db", mtt.database])
+        #expect(noFile.status == 64 && noFile.stderr.contains("writes a database file, not a stream: give --out FILE"), "\(noFile.stderr)")
+    }
+
     @Test func whatItCannotAnswerIsSaid() async throws {
         let none = try await mtt.run(["coverage", "--db", mtt.database])
         #expect(none.status != 0 && none.stderr.contains("no database"), "\(none.stderr)")

@@ -49,9 +49,10 @@ public struct GatewayReach: Sendable, Hashable {
         return reach
     }
 
-    /// The level's outline: a point on each bearing at its reach, closed (first point repeated).
+    /// The level's outline: a point on each bearing at its reach, counter-clockwise (as GeoJSON
+    /// and GeoPackage want an outer ring) and closed (first point repeated).
     public func polygon(_ level: ReachLevel) -> [GeoPoint] {
-        let ring = distances(level).enumerated().map { bearing, metres in
+        let ring = distances(level).enumerated().reversed().map { bearing, metres in
             metres > 0 ? position.destination(metres: metres, bearing: Double(bearing)) : position
         }
         return ring + [ring[0]]

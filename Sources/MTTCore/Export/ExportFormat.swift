@@ -20,5 +20,6 @@ public struct ExportFormat: RegisteredKind {
         .csv,
         .kml,
         .jsonl,
+        .gpkg,
     ]
 }

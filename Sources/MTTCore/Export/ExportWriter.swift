@@ -3,6 +3,13 @@
 public protocol ExportWriter: Sendable {
     /// Writes every record that `filter` selects from `store` to `sink`; returns how many.
     func write(_ store: Store, filter: ExportFilter, to sink: TextSink) throws -> Int
+    /// Whether the format is a file of its own (a database) that cannot go to a stream: it needs
+    /// a file name (`TextSink.unfinishedPath`).
+    var needsFile: Bool { get }
+}
+
+extension ExportWriter {
+    public var needsFile: Bool { false }
 }
 
 public enum Exporter {

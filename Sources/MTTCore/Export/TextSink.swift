@@ -82,6 +82,10 @@ public final class TextSink {
         buffer.reserveCapacity(65_536)
     }
 
+    /// The file being written until `close` gives it its name; nil for stdout, a stream, a device
+    /// or a pipe. A format that is a database of its own (GeoPackage) is written there.
+    public var unfinishedPath: String? { unfinished }
+
     public func write(_ text: String) throws(OutputError) {
         buffer += text.utf8
         if buffer.count >= 65_536 { try flush() }

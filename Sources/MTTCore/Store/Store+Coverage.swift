@@ -269,3 +269,24 @@ extension Store {
         try read { db in try Self.coverageGateways(filter, db) }
     }
 }
+
+extension Store {
+    /// Every gateway antenna's cells, by cell: TTN Mapper's grid rows, read with a cursor.
+    public func forEachGatewayCell(_ filter: CoverageFilter, _ body: (GatewayCell) throws -> Void) throws {
+        let condition = Self.coverageCondition(filter, table: "c", gateway: true)
+        let sums = SignalBucket.allCases.map { "SUM(c.b_\($0.name))" }.joined(separator: ", ")
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT c.x, c.y, c.network, c.gateway, c.antenna, \(sums), MAX(c.best) AS best, MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
+                FROM coverage_cells c WHERE \(condition.sql)
+                GROUP BY c.x, c.y, c.network, c.gateway, c.antenna ORDER BY c.y, c.x, c.gateway
+                """, arguments: StatementArguments(condition.arguments))
+            while let row = try rows.next() {
+                try body(GatewayCell(
+                    tile: MapTile(zoom: MapTile.cellZoom, x: row["x"], y: row["y"]), network: row["network"], gateway: row["gateway"],
+                    antenna: row["antenna"], buckets: (0..<SignalBucket.allCases.count).map { row[5 + $0] }, best: row["best"],
+                    firstAt: Timestamp(nanosecondsSinceEpoch: row["first_at"]), lastAt: Timestamp(nanosecondsSinceEpoch: row["last_at"])))
+            }
+        }
+    }
+}

@@ -43,6 +43,7 @@ struct Export: ParsableCommand {
         if layer != .samples && format.name != ExportFormat.geojson.name {
             throw ValidationError("--layer \(layer.rawValue) is written as GeoJSON only: add --format geojson")
         }
+        if format.writer.needsFile && out == nil { throw ValidationError("--format \(format.name) writes a database file, not a stream: give --out FILE") }
         if gateway != nil && layer == .samples { throw ValidationError("--gateway goes with --layer cells, reach or gateways") }
     }
 

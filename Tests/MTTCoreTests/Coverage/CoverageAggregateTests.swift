@@ -93,7 +93,7 @@ struct CoverageAggregateTests {
         #expect(beam.samples == 2 && abs(beam.secondFarthest - 2_000) < 1)
         let outline = reach.polygon(.above120)
         #expect(outline.count == 361 && outline.first == outline.last)
-        #expect(abs(outline[90].distance(to: gateway) - 3_000) < 1)
+        #expect(abs(outline[359 - 270].distance(to: gateway) - 3_000) < 1)  // counter-clockwise: bearing 270 is the 90th from the end
         try expectRebuildKeeps(store)
     }
 

@@ -1,0 +1,130 @@
+import FoundationEssentials
+import GRDB
+
+extension ExportFormat {
+    public static let gpkg = ExportFormat(
+        name: "gpkg",
+        help: "a GeoPackage for QGIS: samples, unheard attempts, tracks, gateways, cells (all gateways and per gateway), reach; needs --out",
+        writer: GeoPackageWriter())
+}
+
+/// The whole coverage as one GeoPackage (EPSG:4326, an R-tree per layer): QGIS opens it with no
+/// import step. Layers: `samples`, `unheard_attempts`, `tracks`, `gateways`, `cells`,
+/// `gateway_cells` (TTN Mapper's grid rows: one gateway antenna in one cell) and `reach`.
+/// Returns the number of samples and unheard attempts, as the other formats count records.
+struct GeoPackageWriter: ExportWriter {
+    struct NeedsFile: Error, CustomStringConvertible {
+        var description: String { "a GeoPackage is a database file, not a stream: give --out FILE.gpkg" }
+    }
+
+    func write(_ store: Store, filter: ExportFilter, to sink: TextSink) throws -> Int {
+        guard let path = sink.unfinishedPath else { throw NeedsFile() }
+        var records = 0
+        try GeoPackageFile.create(at: path) { file in records = try fill(file, store, filter) }
+        return records
+    }
+
+    var needsFile: Bool { true }
+
+    private func fill(_ file: GeoPackageFile, _ store: Store, _ filter: ExportFilter) throws -> Int {
+        typealias C = GeoPackageFile.Column
+        let bucketColumns = SignalBucket.allCases.map { C(name: "bucket_\($0.name)", type: "INTEGER") }
+
+        try file.addLayer("samples", .point, columns: [
+            C(name: "time", type: "DATETIME"), C(name: "session", type: "INTEGER"), C(name: "mode", type: "TEXT"),
+            C(name: "device", type: "TEXT"), C(name: "dev_eui", type: "TEXT"), C(name: "f_cnt", type: "INTEGER"), C(name: "sf", type: "INTEGER"),
+            C(name: "frequency", type: "INTEGER"), C(name: "method", type: "TEXT"), C(name: "gateways", type: "INTEGER"),
+            C(name: "best_gateway", type: "TEXT"), C(name: "rssi", type: "REAL"), C(name: "snr", type: "REAL"), C(name: "color", type: "TEXT"),
+        ], description: "Uplinks the network heard, where you were")
+        try file.addLayer("unheard_attempts", .point, columns: [
+            C(name: "time", type: "DATETIME"), C(name: "session", type: "INTEGER"), C(name: "status", type: "TEXT"),
+            C(name: "node", type: "TEXT"), C(name: "dev_eui", type: "TEXT"), C(name: "f_cnt", type: "INTEGER"), C(name: "sf", type: "INTEGER"),
+        ], description: "Transmissions no gateway heard (lost) or the node could not send (failed)")
+        var records = 0
+        try store.forEachExportRecord(filter) { r in
+            records += 1
+            let place = GeoPackageGeometry.point(GeoPoint(latitude: r.latitude, longitude: r.longitude))
+            let time = RFC3339.string(r.time, fractionDigits: 3)
+            if r.status == .heard {
+                try file.insert(into: "samples", place, [
+                    time, r.session, r.mode, r.device, r.devEUI, r.fCnt, r.spreadingFactor, r.frequency.map { Int64($0) }, r.method,
+                    r.gateways, r.bestGateway, r.rssi, r.snr, SignalBand(r).hexColor,
+                ])
+            } else {
+                try file.insert(into: "unheard_attempts", place, [time, r.session, r.status.rawValue, r.device, r.devEUI, r.fCnt, r.spreadingFactor])
+            }
+        }
+
+        try file.addLayer("tracks", .lineString, columns: [C(name: "session", type: "INTEGER"), C(name: "start", type: "DATETIME"), C(name: "end", type: "DATETIME")],
+                          description: "Each session's GPS track")
+        var track: (session: Int64, fixes: [Fix])?
+        func writeTrack() throws {
+            guard let t = track, t.fixes.count > 1, let first = t.fixes.first, let last = t.fixes.last else { return }
+            try file.insert(into: "tracks", .lineString(t.fixes.map(\.point)), [
+                t.session, RFC3339.string(first.time, fractionDigits: 3), RFC3339.string(last.time, fractionDigits: 3),
+            ])
+        }
+        try store.forEachTrackFix(filter) { session, fix in
+            if track?.session != session {
+                try writeTrack()
+                track = (session, [])
+            }
+            track?.fixes.append(fix)
+        }
+        try writeTrack()
+
+        let coverage = CoverageFilter(window: filter)
+        try file.addLayer("gateways", .point, columns: [
+            C(name: "gateway", type: "TEXT"), C(name: "network", type: "TEXT"), C(name: "antenna", type: "INTEGER"),
+            C(name: "estimated", type: "BOOLEAN"), C(name: "cells", type: "INTEGER"), C(name: "receptions", type: "INTEGER"),
+            C(name: "best", type: "REAL"), C(name: "first_heard", type: "DATETIME"), C(name: "last_heard", type: "DATETIME"),
+            C(name: "farthest_m", type: "REAL"),
+        ], description: "Gateways that heard you; estimated = placed by mtt from its strongest receptions")
+        for g in try store.coverageGateways(coverage) {
+            guard let position = g.position else { continue }
+            try file.insert(into: "gateways", .point(position), [
+                g.gateway, g.network, g.antenna, g.estimated, g.cells, g.receptions, g.best,
+                RFC3339.string(g.firstHeard, fractionDigits: 3), RFC3339.string(g.lastHeard, fractionDigits: 3), g.farthest?.metres,
+            ])
+        }
+
+        try file.addLayer("cells", .polygon, columns: [
+            C(name: "x", type: "INTEGER"), C(name: "y", type: "INTEGER"), C(name: "state", type: "TEXT"), C(name: "receptions", type: "INTEGER"),
+        ] + bucketColumns + [
+            C(name: "bucket", type: "TEXT"), C(name: "best", type: "REAL"), C(name: "gateways", type: "INTEGER"), C(name: "attempts", type: "INTEGER"),
+            C(name: "heard_attempts", type: "INTEGER"), C(name: "first", type: "DATETIME"), C(name: "last", type: "DATETIME"), C(name: "color", type: "TEXT"),
+        ], description: "Zoom-19 cells, all gateways: heard, not-heard (you sent, nobody heard) or unknown")
+        for cell in try store.coverageCells(coverage) {
+            try file.insert(into: "cells", .polygon([cell.tile.ring]), [cell.tile.x, cell.tile.y, cell.state.rawValue, cell.receptions]
+                + cell.buckets.map { $0 as (any DatabaseValueConvertible)? } + [
+                    cell.commonest?.name, cell.best, cell.gateways, cell.attempts, cell.heardAttempts,
+                    RFC3339.string(cell.firstAt, fractionDigits: 3), RFC3339.string(cell.lastAt, fractionDigits: 3), CoverageLayer.color(cell),
+                ])
+        }
+
+        try file.addLayer("gateway_cells", .polygon, columns: [
+            C(name: "x", type: "INTEGER"), C(name: "y", type: "INTEGER"), C(name: "gateway", type: "TEXT"), C(name: "network", type: "TEXT"),
+            C(name: "antenna", type: "INTEGER"),
+        ] + bucketColumns + [C(name: "best", type: "REAL"), C(name: "first", type: "DATETIME"), C(name: "last", type: "DATETIME")],
+                          description: "Zoom-19 cells per gateway antenna, counts per TTN Mapper bucket")
+        try store.forEachGatewayCell(coverage) { cell in
+            try file.insert(into: "gateway_cells", .polygon([cell.tile.ring]), [cell.tile.x, cell.tile.y, cell.gateway, cell.network, cell.antenna]
+                + cell.buckets.map { $0 as (any DatabaseValueConvertible)? } + [
+                    cell.best, RFC3339.string(cell.firstAt, fractionDigits: 3), RFC3339.string(cell.lastAt, fractionDigits: 3),
+                ])
+        }
+
+        try file.addLayer("reach", .polygon, columns: [
+            C(name: "gateway", type: "TEXT"), C(name: "network", type: "TEXT"), C(name: "antenna", type: "INTEGER"), C(name: "level", type: "TEXT"),
+            C(name: "threshold", type: "REAL"), C(name: "color", type: "TEXT"),
+        ], description: "How far each gateway antenna heard you, per signal level, on 360 bearings")
+        for reach in try store.reach() {
+            for level in ReachLevel.allCases where reach.reaches(level) {
+                try file.insert(into: "reach", .polygon([reach.polygon(level)]), [
+                    reach.gateway, reach.network, reach.antenna, level.name, level.threshold, CoverageLayer.color(level),
+                ])
+            }
+        }
+        return records
+    }
+}
