@@ -182,4 +182,6 @@ let benchmarks: @Sendable () -> Void = {
         run.cancel()
         _ = await run.result
     }
+
+    coverageBenchmarks()
 }

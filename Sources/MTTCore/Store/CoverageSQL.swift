@@ -7,7 +7,8 @@ import GRDB
 ///
 /// Cells and the per-cell attempt counts are kept per session, so a session's own coverage, its
 /// deletion and "what the last session added" need no raw records; a gateway's reach and summary
-/// span sessions, and are rebuilt for the gateways a deletion touched.
+/// span sessions, and are rebuilt for the gateways a deletion touched. A gateway's summary is read
+/// from its cells and its reach (the farthest reception is its farthest beam's).
 enum CoverageSQL {
     static let buckets = SignalBucket.allCases.map { "b_\($0.name)" }
 
@@ -56,25 +57,10 @@ enum CoverageSQL {
             samples INTEGER NOT NULL,
             distance_max REAL NOT NULL,
             distance_2nd REAL NOT NULL,
+            max_lat REAL NOT NULL,
+            max_lon REAL NOT NULL,
+            max_at INTEGER NOT NULL,
             PRIMARY KEY (network, gateway, antenna, level, bearing)
-        ) WITHOUT ROWID;
-        CREATE TABLE coverage_gateways (
-            network TEXT NOT NULL,
-            gateway TEXT NOT NULL,
-            antenna INTEGER NOT NULL,
-            samples INTEGER NOT NULL,
-            best REAL NOT NULL,
-            first_at INTEGER NOT NULL,
-            last_at INTEGER NOT NULL,
-            lat REAL,
-            lon REAL,
-            position_at INTEGER,
-            far_m REAL,
-            far_bearing REAL,
-            far_lat REAL,
-            far_lon REAL,
-            far_at INTEGER,
-            PRIMARY KEY (network, gateway, antenna)
         ) WITHOUT ROWID;
         """
 
@@ -84,7 +70,6 @@ enum CoverageSQL {
         ("coverage_attempts", "x, y, session_id, sf"),
         ("coverage_left_out", "session_id, gateway, reason"),
         ("coverage_reach", "network, gateway, antenna, level, bearing"),
-        ("coverage_gateways", "network, gateway, antenna"),
     ]
 
     /// One row per reception of a placed sample's uplink: what every aggregate is made of.
@@ -125,69 +110,38 @@ enum CoverageSQL {
     }
 
     /// Reach from reception rows of gateways that say where they are: per bearing and level the
-    /// largest and second-largest distance (a multiset's: two equal largest make both).
+    /// largest and second-largest distance (a multiset's: two equal largest make both), and where
+    /// and when the largest was heard (the first stored of equally far ones).
     static func insertReach(from rows: String, grouped: Bool) -> String {
         let measured = """
             (SELECT network, gateway, antenna, mtt_reach_level(signal) AS level,
-                    mtt_bearing(gateway_lat, gateway_lon, lat, lon) AS bearing, mtt_distance(gateway_lat, gateway_lon, lat, lon) AS d
+                    mtt_bearing(gateway_lat, gateway_lon, lat, lon) AS bearing, mtt_distance(gateway_lat, gateway_lon, lat, lon) AS d,
+                    lat, lon, time, sample_id, reception_id
              FROM \(rows) WHERE left_out IS NULL AND gateway_lat IS NOT NULL AND gateway_lon IS NOT NULL)
             """
+        let columns = "network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd, max_lat, max_lon, max_at"
         if grouped {
             return """
-                INSERT INTO coverage_reach (network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd)
-                SELECT network, gateway, antenna, level, bearing, COUNT(*), MAX(d), COALESCE(MAX(CASE WHEN rank = 2 THEN d END), 0)
-                FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY network, gateway, antenna, level, bearing ORDER BY d DESC) AS rank FROM \(measured))
+                INSERT INTO coverage_reach (\(columns))
+                SELECT network, gateway, antenna, level, bearing, COUNT(*), MAX(d), COALESCE(MAX(CASE WHEN rank = 2 THEN d END), 0),
+                       MAX(CASE WHEN rank = 1 THEN lat END), MAX(CASE WHEN rank = 1 THEN lon END), MAX(CASE WHEN rank = 1 THEN time END)
+                FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY network, gateway, antenna, level, bearing ORDER BY d DESC, sample_id, reception_id) AS rank
+                      FROM \(measured))
                 GROUP BY 1, 2, 3, 4, 5
                 """
         }
+        let farther = "excluded.distance_max > distance_max"
         return """
-            INSERT INTO coverage_reach (network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd)
-            SELECT network, gateway, antenna, level, bearing, 1, d, 0 FROM \(measured) WHERE true
+            INSERT INTO coverage_reach (\(columns))
+            SELECT network, gateway, antenna, level, bearing, 1, d, 0, lat, lon, time FROM \(measured) WHERE true
             ON CONFLICT (network, gateway, antenna, level, bearing) DO UPDATE SET
                 samples = samples + 1,
-                distance_2nd = CASE WHEN excluded.distance_max > distance_max THEN distance_max
+                distance_2nd = CASE WHEN \(farther) THEN distance_max
                                     WHEN excluded.distance_max > distance_2nd THEN excluded.distance_max ELSE distance_2nd END,
+                max_lat = CASE WHEN \(farther) THEN excluded.max_lat ELSE max_lat END,
+                max_lon = CASE WHEN \(farther) THEN excluded.max_lon ELSE max_lon END,
+                max_at = CASE WHEN \(farther) THEN excluded.max_at ELSE max_at END,
                 distance_max = MAX(distance_max, excluded.distance_max)
-            """
-    }
-
-    /// A gateway antenna's summary: its last reported position, and its farthest reception (the
-    /// first stored of equally far ones).
-    static func insertGateways(from rows: String, grouped: Bool) -> String {
-        let measured = """
-            (SELECT *, CASE WHEN gateway_lat IS NOT NULL AND gateway_lon IS NOT NULL THEN mtt_distance(gateway_lat, gateway_lon, lat, lon) END AS d,
-                    CASE WHEN gateway_lat IS NOT NULL AND gateway_lon IS NOT NULL THEN mtt_bearing(gateway_lat, gateway_lon, lat, lon) END AS bearing
-             FROM \(rows) WHERE left_out IS NULL)
-            """
-        let columns = "network, gateway, antenna, samples, best, first_at, last_at, lat, lon, position_at, far_m, far_bearing, far_lat, far_lon, far_at"
-        if grouped {
-            let key = "PARTITION BY network, gateway, antenna"
-            return """
-                INSERT INTO coverage_gateways (\(columns))
-                SELECT a.network, a.gateway, a.antenna, a.samples, a.best, a.first_at, a.last_at,
-                       p.gateway_lat, p.gateway_lon, p.time, f.d, f.bearing, f.lat, f.lon, f.time
-                FROM (SELECT network, gateway, antenna, COUNT(*) AS samples, MAX(signal) AS best, MIN(time) AS first_at, MAX(time) AS last_at
-                      FROM \(measured) GROUP BY 1, 2, 3) AS a
-                LEFT JOIN (SELECT *, ROW_NUMBER() OVER (\(key) ORDER BY time DESC, sample_id, reception_id) AS rank
-                           FROM \(measured) WHERE gateway_lat IS NOT NULL AND gateway_lon IS NOT NULL) AS p
-                       ON p.network = a.network AND p.gateway = a.gateway AND p.antenna = a.antenna AND p.rank = 1
-                LEFT JOIN (SELECT *, ROW_NUMBER() OVER (\(key) ORDER BY d DESC, sample_id, reception_id) AS rank
-                           FROM \(measured) WHERE d IS NOT NULL) AS f
-                       ON f.network = a.network AND f.gateway = a.gateway AND f.antenna = a.antenna AND f.rank = 1
-                """
-        }
-        let newerPosition = "excluded.position_at IS NOT NULL AND (position_at IS NULL OR excluded.position_at > position_at)"
-        let farther = "excluded.far_m IS NOT NULL AND (far_m IS NULL OR excluded.far_m > far_m)"
-        return """
-            INSERT INTO coverage_gateways (\(columns))
-            SELECT network, gateway, antenna, 1, signal, time, time, gateway_lat, gateway_lon, CASE WHEN d IS NOT NULL THEN time END,
-                   d, bearing, CASE WHEN d IS NOT NULL THEN lat END, CASE WHEN d IS NOT NULL THEN lon END, CASE WHEN d IS NOT NULL THEN time END
-            FROM \(measured) WHERE true
-            ON CONFLICT (network, gateway, antenna) DO UPDATE SET
-                samples = samples + 1, best = MAX(best, excluded.best),
-                first_at = MIN(first_at, excluded.first_at), last_at = MAX(last_at, excluded.last_at),
-                \(["lat", "lon", "position_at"].map { "\($0) = CASE WHEN \(newerPosition) THEN excluded.\($0) ELSE \($0) END" }.joined(separator: ",\n    ")),
-                \(["far_m", "far_bearing", "far_lat", "far_lon", "far_at"].map { "\($0) = CASE WHEN \(farther) THEN excluded.\($0) ELSE \($0) END" }.joined(separator: ",\n    "))
             """
     }
 
@@ -225,7 +179,6 @@ enum CoverageSQL {
                 \(insertCells(from: rows, grouped: false));
                 \(insertLeftOut(from: rows, grouped: false));
                 \(insertReach(from: rows, grouped: false));
-                \(insertGateways(from: rows, grouped: false));
             END;
             CREATE TRIGGER coverage_attempt_stored AFTER INSERT ON attempts
             WHEN NEW.state = 'confirmed' AND NEW.fix_id IS NOT NULL

@@ -33,9 +33,8 @@ extension Store {
                 try db.execute(sql: CoverageSQL.insertCells(from: rows, grouped: true))
                 try db.execute(sql: CoverageSQL.insertLeftOut(from: rows, grouped: true))
                 if sessions == nil && gateways == nil {
-                    try db.execute(sql: "DELETE FROM coverage_reach; DELETE FROM coverage_gateways")
+                    try db.execute(sql: "DELETE FROM coverage_reach")
                     try db.execute(sql: CoverageSQL.insertReach(from: rows, grouped: true))
-                    try db.execute(sql: CoverageSQL.insertGateways(from: rows, grouped: true))
                 }
             }
             try db.execute(sql: CoverageSQL.insertAttemptsGrouped(where: inSessions.map { "a.session_id \($0)" } ?? "1"))
@@ -44,12 +43,9 @@ extension Store {
         guard let gateways, !gateways.isEmpty else { return }
         let names = gateways.sorted()
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ",")
-        for table in ["coverage_reach", "coverage_gateways"] {
-            try db.execute(sql: "DELETE FROM \(table) WHERE gateway IN (\(placeholders))", arguments: StatementArguments(names))
-        }
+        try db.execute(sql: "DELETE FROM coverage_reach WHERE gateway IN (\(placeholders))", arguments: StatementArguments(names))
         try withReceptionRows(where: "r.gateway_id IN (\(placeholders))", arguments: names, db) { rows in
             try db.execute(sql: CoverageSQL.insertReach(from: rows, grouped: true))
-            try db.execute(sql: CoverageSQL.insertGateways(from: rows, grouped: true))
         }
     }
 
@@ -127,28 +123,32 @@ extension Store {
         let cells = coverageCondition(filter, table: "c", gateway: true)
         var gateways: [CoverageSummary.Gateway] = []
         let all = SignalBucket.allCases.map { "c.b_\($0.name)" }.joined(separator: " + ")
+        // The farthest reception is the farthest beam's; the position, the one the gateway reported last.
         for row in try Row.fetchAll(db, sql: """
             SELECT c.network, c.gateway, c.antenna, COUNT(DISTINCT c.x * 1048576 + c.y) AS cells, SUM(\(all)) AS receptions,
-                   MAX(c.best) AS best, MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at,
-                   g.lat, g.lon, g.far_m, g.far_bearing, g.far_lat, g.far_lon, g.far_at
-            FROM coverage_cells c
-            LEFT JOIN coverage_gateways g ON g.network = c.network AND g.gateway = c.gateway AND g.antenna = c.antenna
-            WHERE \(cells.sql)
+                   MAX(c.best) AS best, MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
+            FROM coverage_cells c WHERE \(cells.sql)
             GROUP BY c.network, c.gateway, c.antenna
             ORDER BY cells DESC, c.gateway
             """, arguments: StatementArguments(cells.arguments)) {
-            let lat: Double? = row["lat"], lon: Double? = row["lon"]
-            var position = lat.flatMap { lat in lon.map { GeoPoint(latitude: lat, longitude: $0) } }
             let gateway: String = row["gateway"]
+            let reported = try Row.fetchOne(db, sql: """
+                SELECT lat, lon FROM receptions WHERE gateway_id = ? AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY id DESC LIMIT 1
+                """, arguments: [gateway])
+            let far = try Row.fetchOne(db, sql: """
+                SELECT distance_max, bearing, max_lat, max_lon, max_at FROM coverage_reach WHERE network = ? AND gateway = ? AND antenna = ?
+                ORDER BY distance_max DESC, max_at, level, bearing LIMIT 1
+                """, arguments: [row["network"], gateway, row["antenna"]])
+            var position = reported.map { GeoPoint(latitude: $0["lat"], longitude: $0["lon"]) }
+            let estimated = position == nil
             if position == nil { position = try estimatedPosition(of: gateway, db) }
-            let farMetres: Double? = row["far_m"]
             gateways.append(.init(
                 network: row["network"], gateway: gateway, antenna: row["antenna"], cells: row["cells"], receptions: row["receptions"],
                 best: row["best"], firstHeard: Timestamp(nanosecondsSinceEpoch: row["first_at"]),
-                lastHeard: Timestamp(nanosecondsSinceEpoch: row["last_at"]), position: position, estimated: lat == nil && position != nil,
-                farthest: farMetres.map { .init(
-                    metres: $0, bearing: row["far_bearing"], at: GeoPoint(latitude: row["far_lat"], longitude: row["far_lon"]),
-                    time: Timestamp(nanosecondsSinceEpoch: row["far_at"])) }))
+                lastHeard: Timestamp(nanosecondsSinceEpoch: row["last_at"]), position: position, estimated: estimated && position != nil,
+                farthest: far.map { .init(
+                    metres: $0["distance_max"], bearing: $0["bearing"], at: GeoPoint(latitude: $0["max_lat"], longitude: $0["max_lon"]),
+                    time: Timestamp(nanosecondsSinceEpoch: $0["max_at"])) }))
         }
         return gateways
     }
@@ -185,8 +185,11 @@ extension Store {
             let arguments: StatementArguments = gateway.map { [$0] } ?? []
             var reaches: [GatewayReach] = []
             for g in try Row.fetchAll(db, sql: """
-                SELECT network, gateway, antenna, lat, lon FROM coverage_gateways g WHERE lat IS NOT NULL AND lon IS NOT NULL \(condition)
-                ORDER BY gateway, network, antenna
+                SELECT DISTINCT g.network, g.gateway, g.antenna,
+                       (SELECT lat FROM receptions WHERE gateway_id = g.gateway AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY id DESC LIMIT 1) AS lat,
+                       (SELECT lon FROM receptions WHERE gateway_id = g.gateway AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY id DESC LIMIT 1) AS lon
+                FROM coverage_reach g WHERE 1 \(condition)
+                ORDER BY g.gateway, g.network, g.antenna
                 """, arguments: arguments) {
                 let beams = try Row.fetchAll(db, sql: """
                     SELECT level, bearing, samples, distance_max, distance_2nd FROM coverage_reach

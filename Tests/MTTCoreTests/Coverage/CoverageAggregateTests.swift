@@ -185,7 +185,7 @@ struct CoverageAggregateTests {
         // What an mtt before coverage left: no coverage tables, triggers or migration.
         let older = try DatabaseQueue(path: path)
         try older.write { db in
-            for table in ["coverage_cells", "coverage_attempts", "coverage_left_out", "coverage_reach", "coverage_gateways"] {
+            for table in ["coverage_cells", "coverage_attempts", "coverage_left_out", "coverage_reach"] {
                 try db.execute(sql: "DROP TABLE \(table)")
             }
             for trigger in ["coverage_sample_stored", "coverage_attempt_stored", "coverage_attempt_confirmed", "coverage_attempt_heard"] {
