@@ -8,9 +8,6 @@ let package = Package(
     dependencies: [
         .package(name: "mtt", path: ".."),
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
-        // The same GRDB as mtt's: the coverage benchmark drops the coverage triggers of its own copy
-        // of the database, to time storing with and without them in one run.
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The main package's test support (a link to ../Tests/Support), built here as a target of
@@ -29,7 +26,6 @@ let package = Package(
                 .product(name: "MTTHTTP", package: "mtt"),
                 .product(name: "MTTSerial", package: "mtt"),
                 .product(name: "MTTWeb", package: "mtt"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 "TestSupport",
             ],
             path: "Benchmarks/MTTBenchmarks",

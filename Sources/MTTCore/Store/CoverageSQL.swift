@@ -1,9 +1,9 @@
 import GRDB
 
-/// The coverage aggregates' tables, the triggers that keep them as records are stored, and the
-/// statements that rebuild them from the raw records. Both ways read receptions through the same
-/// row shape (`receptionColumns`) and the same SQL functions (`CoverageFunctions`), so a rebuild
-/// produces the tables the triggers kept, value for value.
+/// The coverage aggregates' tables, the statements that add a transaction's samples to them
+/// (`CoverageAccumulator`), the attempts' triggers, and the statements that rebuild them from the
+/// raw records through the same rules as SQL functions (`CoverageFunctions`): a rebuild produces
+/// the tables kept as records were stored, value for value (the tests hold them to it).
 ///
 /// Cells and the per-cell attempt counts are kept per session, so a session's own coverage, its
 /// deletion and "what the last session added" need no raw records; a gateway's reach and summary
@@ -83,67 +83,74 @@ enum CoverageSQL {
         """
     }
 
-    // MARK: Adding one sample's receptions (the triggers) or many (a rebuild)
+    // MARK: A rebuild: from many reception rows at once
 
-    /// Cells from reception rows; `grouped` sums many rows (a rebuild), else each row adds to its cell.
-    static func insertCells(from rows: String, grouped: Bool) -> String {
-        let counts = SignalBucket.allCases.map { grouped ? "SUM(mtt_bucket(signal) = \($0.rawValue))" : "mtt_bucket(signal) = \($0.rawValue)" }
-        return """
-            INSERT INTO coverage_cells (x, y, session_id, network, gateway, antenna, sf, \(buckets.joined(separator: ", ")), best, first_at, last_at)
-            SELECT mtt_tile_x(lon), mtt_tile_y(lat), session_id, network, gateway, antenna, sf, \(counts.joined(separator: ", ")),
-                   \(grouped ? "MAX(signal), MIN(time), MAX(time)" : "signal, time, time")
-            FROM \(rows) WHERE left_out IS NULL
-            \(grouped ? "GROUP BY 1, 2, 3, 4, 5, 6, 7" : """
-            ON CONFLICT (x, y, session_id, network, gateway, antenna, sf) DO UPDATE SET
-                \(buckets.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", ")),
-                best = MAX(best, excluded.best), first_at = MIN(first_at, excluded.first_at), last_at = MAX(last_at, excluded.last_at)
-            """)
-            """
+    /// Cells, summed from reception rows.
+    static func rebuildCells(from rows: String) -> String {
+        """
+        INSERT INTO coverage_cells (x, y, session_id, network, gateway, antenna, sf, \(buckets.joined(separator: ", ")), best, first_at, last_at)
+        SELECT mtt_tile_x(lon), mtt_tile_y(lat), session_id, network, gateway, antenna, sf,
+               \(SignalBucket.allCases.map { "SUM(mtt_bucket(signal) = \($0.rawValue))" }.joined(separator: ", ")), MAX(signal), MIN(time), MAX(time)
+        FROM \(rows) WHERE left_out IS NULL
+        GROUP BY 1, 2, 3, 4, 5, 6, 7
+        """
     }
 
-    static func insertLeftOut(from rows: String, grouped: Bool) -> String {
+    static func rebuildLeftOut(from rows: String) -> String {
         """
         INSERT INTO coverage_left_out (session_id, gateway, reason, receptions)
-        SELECT session_id, gateway, left_out, \(grouped ? "COUNT(*)" : "1") FROM \(rows) WHERE left_out IS NOT NULL
-        \(grouped ? "GROUP BY 1, 2, 3" : "ON CONFLICT (session_id, gateway, reason) DO UPDATE SET receptions = receptions + 1")
+        SELECT session_id, gateway, left_out, COUNT(*) FROM \(rows) WHERE left_out IS NOT NULL GROUP BY 1, 2, 3
         """
     }
 
     /// Reach from reception rows of gateways that say where they are: per bearing and level the
     /// largest and second-largest distance (a multiset's: two equal largest make both), and where
     /// and when the largest was heard (the first stored of equally far ones).
-    static func insertReach(from rows: String, grouped: Bool) -> String {
-        let measured = """
-            (SELECT network, gateway, antenna, mtt_reach_level(signal) AS level,
-                    mtt_bearing(gateway_lat, gateway_lon, lat, lon) AS bearing, mtt_distance(gateway_lat, gateway_lon, lat, lon) AS d,
-                    lat, lon, time, sample_id, reception_id
-             FROM \(rows) WHERE left_out IS NULL AND gateway_lat IS NOT NULL AND gateway_lon IS NOT NULL)
-            """
-        let columns = "network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd, max_lat, max_lon, max_at"
-        if grouped {
-            return """
-                INSERT INTO coverage_reach (\(columns))
-                SELECT network, gateway, antenna, level, bearing, COUNT(*), MAX(d), COALESCE(MAX(CASE WHEN rank = 2 THEN d END), 0),
-                       MAX(CASE WHEN rank = 1 THEN lat END), MAX(CASE WHEN rank = 1 THEN lon END), MAX(CASE WHEN rank = 1 THEN time END)
-                FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY network, gateway, antenna, level, bearing ORDER BY d DESC, sample_id, reception_id) AS rank
-                      FROM \(measured))
-                GROUP BY 1, 2, 3, 4, 5
-                """
-        }
-        let farther = "excluded.distance_max > distance_max"
-        return """
-            INSERT INTO coverage_reach (\(columns))
-            SELECT network, gateway, antenna, level, bearing, 1, d, 0, lat, lon, time FROM \(measured) WHERE true
-            ON CONFLICT (network, gateway, antenna, level, bearing) DO UPDATE SET
-                samples = samples + 1,
-                distance_2nd = CASE WHEN \(farther) THEN distance_max
-                                    WHEN excluded.distance_max > distance_2nd THEN excluded.distance_max ELSE distance_2nd END,
-                max_lat = CASE WHEN \(farther) THEN excluded.max_lat ELSE max_lat END,
-                max_lon = CASE WHEN \(farther) THEN excluded.max_lon ELSE max_lon END,
-                max_at = CASE WHEN \(farther) THEN excluded.max_at ELSE max_at END,
-                distance_max = MAX(distance_max, excluded.distance_max)
-            """
+    static func rebuildReach(from rows: String) -> String {
+        """
+        INSERT INTO coverage_reach (network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd, max_lat, max_lon, max_at)
+        SELECT network, gateway, antenna, level, bearing, COUNT(*), MAX(d), COALESCE(MAX(CASE WHEN rank = 2 THEN d END), 0),
+               MAX(CASE WHEN rank = 1 THEN lat END), MAX(CASE WHEN rank = 1 THEN lon END), MAX(CASE WHEN rank = 1 THEN time END)
+        FROM (SELECT *, ROW_NUMBER() OVER (PARTITION BY network, gateway, antenna, level, bearing ORDER BY d DESC, sample_id, reception_id) AS rank
+              FROM (SELECT network, gateway, antenna, mtt_reach_level(signal) AS level,
+                           mtt_bearing(gateway_lat, gateway_lon, lat, lon) AS bearing, mtt_distance(gateway_lat, gateway_lon, lat, lon) AS d,
+                           lat, lon, time, sample_id, reception_id
+                    FROM \(rows) WHERE left_out IS NULL AND gateway_lat IS NOT NULL AND gateway_lon IS NOT NULL))
+        GROUP BY 1, 2, 3, 4, 5
+        """
     }
+
+    // MARK: What a transaction's samples add (CoverageAccumulator), one row per cell, beam or reason
+
+    /// Adds a cell's counts: x, y, session, network, gateway, antenna, SF, the 12 buckets, best, first, last.
+    static let addCell = """
+        INSERT INTO coverage_cells (x, y, session_id, network, gateway, antenna, sf, \(buckets.joined(separator: ", ")), best, first_at, last_at)
+        VALUES (\(Array(repeating: "?", count: 10 + buckets.count).joined(separator: ", ")))
+        ON CONFLICT (x, y, session_id, network, gateway, antenna, sf) DO UPDATE SET
+            \(buckets.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", ")),
+            best = MAX(best, excluded.best), first_at = MIN(first_at, excluded.first_at), last_at = MAX(last_at, excluded.last_at)
+        """
+
+    /// Merges a beam's samples, farthest and second-farthest (and where and when the farthest was)
+    /// into what is stored: the second-farthest of both is the larger of the smaller farthest and
+    /// the other second; an equally far new one leaves the stored farthest in place.
+    static let addBeam = """
+        INSERT INTO coverage_reach (network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd, max_lat, max_lon, max_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (network, gateway, antenna, level, bearing) DO UPDATE SET
+            samples = samples + excluded.samples,
+            distance_2nd = CASE WHEN excluded.distance_max > distance_max THEN MAX(distance_max, excluded.distance_2nd)
+                                ELSE MAX(distance_2nd, excluded.distance_max) END,
+            max_lat = CASE WHEN excluded.distance_max > distance_max THEN excluded.max_lat ELSE max_lat END,
+            max_lon = CASE WHEN excluded.distance_max > distance_max THEN excluded.max_lon ELSE max_lon END,
+            max_at = CASE WHEN excluded.distance_max > distance_max THEN excluded.max_at ELSE max_at END,
+            distance_max = MAX(distance_max, excluded.distance_max)
+        """
+
+    static let addLeftOut = """
+        INSERT INTO coverage_left_out (session_id, gateway, reason, receptions) VALUES (?, ?, ?, ?)
+        ON CONFLICT (session_id, gateway, reason) DO UPDATE SET receptions = receptions + excluded.receptions
+        """
 
     /// Attempts the node confirmed, counted where they were sent; `heard` once matched to an uplink.
     static func insertAttemptsGrouped(where condition: String) -> String {
@@ -167,37 +174,30 @@ enum CoverageSQL {
         """
     }
 
-    /// The triggers: every way a sample or an attempt's outcome is stored (a live run, a fetch, an
-    /// import) changes the aggregates in its own transaction. Samples are never updated; a
-    /// session's deletion rebuilds what it touched (`Store.deleteSession`).
+    /// The attempts' triggers: every way an attempt's outcome is stored (a live run, a fetch, an
+    /// import) changes its cell's counts in its own transaction (an attempt at a time: a trigger
+    /// costs nothing that counts). Samples are counted by `CoverageAccumulator` in the transaction
+    /// that stores them; a session's deletion rebuilds what it touched (`Store.deleteSession`).
     static var triggers: String {
-        let rows = "(SELECT \(receptionColumns(sample: "NEW.")) FROM receptions r JOIN uplinks u ON u.id = r.uplink_id WHERE r.uplink_id = NEW.uplink_id)"
-        return """
-            CREATE TRIGGER coverage_sample_stored AFTER INSERT ON samples
-            WHEN NEW.uplink_id IS NOT NULL AND NEW.lat IS NOT NULL AND NEW.lon IS NOT NULL
-            BEGIN
-                \(insertCells(from: rows, grouped: false));
-                \(insertLeftOut(from: rows, grouped: false));
-                \(insertReach(from: rows, grouped: false));
-            END;
-            CREATE TRIGGER coverage_attempt_stored AFTER INSERT ON attempts
-            WHEN NEW.state = 'confirmed' AND NEW.fix_id IS NOT NULL
-            BEGIN
-                \(addAttempt("NEW"))
-            END;
-            CREATE TRIGGER coverage_attempt_confirmed AFTER UPDATE OF state ON attempts
-            WHEN OLD.state != 'confirmed' AND NEW.state = 'confirmed' AND NEW.fix_id IS NOT NULL
-            BEGIN
-                \(addAttempt("NEW"))
-            END;
-            CREATE TRIGGER coverage_attempt_heard AFTER UPDATE OF uplink_id ON attempts
-            WHEN NEW.state = 'confirmed' AND NEW.fix_id IS NOT NULL AND OLD.uplink_id IS NULL AND NEW.uplink_id IS NOT NULL
-            BEGIN
-                UPDATE coverage_attempts SET heard = heard + 1
-                WHERE session_id = NEW.session_id AND sf = COALESCE(NEW.spreading_factor, 0)
-                  AND x = (SELECT mtt_tile_x(lon) FROM fixes WHERE id = NEW.fix_id)
-                  AND y = (SELECT mtt_tile_y(lat) FROM fixes WHERE id = NEW.fix_id);
-            END;
-            """
+        """
+        CREATE TRIGGER coverage_attempt_stored AFTER INSERT ON attempts
+        WHEN NEW.state = 'confirmed' AND NEW.fix_id IS NOT NULL
+        BEGIN
+            \(addAttempt("NEW"))
+        END;
+        CREATE TRIGGER coverage_attempt_confirmed AFTER UPDATE OF state ON attempts
+        WHEN OLD.state != 'confirmed' AND NEW.state = 'confirmed' AND NEW.fix_id IS NOT NULL
+        BEGIN
+            \(addAttempt("NEW"))
+        END;
+        CREATE TRIGGER coverage_attempt_heard AFTER UPDATE OF uplink_id ON attempts
+        WHEN NEW.state = 'confirmed' AND NEW.fix_id IS NOT NULL AND OLD.uplink_id IS NULL AND NEW.uplink_id IS NOT NULL
+        BEGIN
+            UPDATE coverage_attempts SET heard = heard + 1
+            WHERE session_id = NEW.session_id AND sf = COALESCE(NEW.spreading_factor, 0)
+              AND x = (SELECT mtt_tile_x(lon) FROM fixes WHERE id = NEW.fix_id)
+              AND y = (SELECT mtt_tile_y(lat) FROM fixes WHERE id = NEW.fix_id);
+        END;
+        """
     }
 }

@@ -9,6 +9,8 @@ extension Store {
         /// hashes its SQL, which for a listener burst cost more than binding the row.
         private let statements = InsertStatements()
         let rowText = RowText()
+        /// The coverage this transaction's samples add, written before it commits.
+        let coverage = CoverageAccumulator()
 
         init(_ db: Database) {
             self.db = db
@@ -54,7 +56,12 @@ extension Store {
     }
 
     public func batch<T>(_ body: (Batch) throws -> T) throws -> T {
-        try write { db in try body(Batch(db)) }
+        try write { db in
+            let batch = Batch(db)
+            let result = try body(batch)
+            try batch.coverage.flush(db)
+            return result
+        }
     }
 }
 

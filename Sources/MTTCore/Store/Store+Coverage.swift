@@ -30,11 +30,11 @@ extension Store {
                 try db.execute(sql: "DELETE FROM \(table)" + (inSessions.map { " WHERE session_id \($0)" } ?? ""))
             }
             try withReceptionRows(where: inSessions.map { "s.session_id \($0)" } ?? "1", arguments: [], db) { rows in
-                try db.execute(sql: CoverageSQL.insertCells(from: rows, grouped: true))
-                try db.execute(sql: CoverageSQL.insertLeftOut(from: rows, grouped: true))
+                try db.execute(sql: CoverageSQL.rebuildCells(from: rows))
+                try db.execute(sql: CoverageSQL.rebuildLeftOut(from: rows))
                 if sessions == nil && gateways == nil {
                     try db.execute(sql: "DELETE FROM coverage_reach")
-                    try db.execute(sql: CoverageSQL.insertReach(from: rows, grouped: true))
+                    try db.execute(sql: CoverageSQL.rebuildReach(from: rows))
                 }
             }
             try db.execute(sql: CoverageSQL.insertAttemptsGrouped(where: inSessions.map { "a.session_id \($0)" } ?? "1"))
@@ -45,7 +45,7 @@ extension Store {
         let placeholders = Array(repeating: "?", count: names.count).joined(separator: ",")
         try db.execute(sql: "DELETE FROM coverage_reach WHERE gateway IN (\(placeholders))", arguments: StatementArguments(names))
         try withReceptionRows(where: "r.gateway_id IN (\(placeholders))", arguments: names, db) { rows in
-            try db.execute(sql: CoverageSQL.insertReach(from: rows, grouped: true))
+            try db.execute(sql: CoverageSQL.rebuildReach(from: rows))
         }
     }
 

@@ -26,7 +26,11 @@ extension Store {
         row.bind(sample.position?.altitude)
         row.bind(sample.method.rawValue)
         row.bind(sample.reason)
-        return try row.run()
+        let id = try row.run()
+        if let uplinkID, let place = sample.position {
+            try batch.coverage.add(session: sample.sessionID, uplink: uplinkID, time: sample.time.nanosecondsSinceEpoch, at: place, batch.db)
+        }
+        return id
     }
 
     public func samples(session: Int64) throws -> [Sample] {

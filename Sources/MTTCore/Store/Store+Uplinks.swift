@@ -56,6 +56,7 @@ extension Store {
             reception.bind(r.viaPacketBroker)
             _ = try reception.run()
         }
+        batch.coverage.stored(uplink, id: uplinkID)
         return uplinkID
     }
 

@@ -188,7 +188,7 @@ struct CoverageAggregateTests {
             for table in ["coverage_cells", "coverage_attempts", "coverage_left_out", "coverage_reach"] {
                 try db.execute(sql: "DROP TABLE \(table)")
             }
-            for trigger in ["coverage_sample_stored", "coverage_attempt_stored", "coverage_attempt_confirmed", "coverage_attempt_heard"] {
+            for trigger in ["coverage_attempt_stored", "coverage_attempt_confirmed", "coverage_attempt_heard"] {
                 try db.execute(sql: "DROP TRIGGER \(trigger)")
             }
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '8'")
@@ -197,5 +197,34 @@ struct CoverageAggregateTests {
         let reopened = try Store(path: path)
         #expect(try reopened.coverageTables() == kept)
         #expect(try reopened.coverageSummary(CoverageFilter()).area.mapped == 6)
+    }
+
+    /// A listener burst: hundreds of samples in one transaction, many in the same cells and beams
+    /// (equal distances among them), then another burst: what is kept equals the rebuild.
+    @Test func burstsOfSamplesInOneTransactionKeepWhatARebuildMakes() throws {
+        let store = try store()
+        let gateways = [here.destination(metres: 2_000, bearing: 0), here.destination(metres: 3_000, bearing: 120)]
+        var random = SplitMix64(seed: 33)
+        var place = here
+        var seconds = 0.0
+        for _ in 0..<2 {
+            let session = try store.startSession(mode: .listener, at: start.adding(seconds: seconds), SessionDescription(network: "ttn"))
+            try store.batch { batch in
+                for i in 0..<400 {
+                    // Every fourth sample where the one before it was: the same cell and beam, equally far.
+                    if i % 4 != 0 { place = place.destination(metres: 20, bearing: Double.random(in: 0..<360, using: &random)) }
+                    let time = start.adding(seconds: seconds)
+                    let receptions = gateways.enumerated().map { n, g in
+                        GatewayReception(gatewayID: "gw-\(n)", rssi: -100 - Double(Int.random(in: 0..<30, using: &random)), snr: Double(Int.random(in: -10..<10, using: &random)), location: g)
+                    }
+                    let uplink = Uplink(deviceID: "node", fCnt: UInt32(i), spreadingFactor: 7 + i % 3, receivedAt: time, networkID: "NS_TTS_V3://ttn@000013", receptions: receptions)
+                    let id = try batch.record(uplink, session: session)
+                    try batch.record(Sample(sessionID: session, subject: .uplink(id), time: time, position: place, method: .interpolated))
+                    seconds += 1
+                }
+            }
+        }
+        #expect(try store.coverageSummary(CoverageFilter()).gateways.map(\.receptions) == [800, 800])
+        try expectRebuildKeeps(store)
     }
 }

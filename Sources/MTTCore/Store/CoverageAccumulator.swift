@@ -1,0 +1,162 @@
+import GRDB
+
+/// The coverage a transaction's samples add, summed in memory and written when the transaction
+/// ends (`Store.batch`), before it commits: one upsert per cell and per beam touched instead of
+/// one statement per reception. A listener burst of 500 samples on a drive touches a few hundred
+/// cells and beams; a trigger per sample made storing a placed sample three times as slow
+/// (Benchmarks: "store 10,000 placed samples").
+///
+/// The rules are the ones the rebuild applies in SQL (`CoverageSQL`, through `CoverageFunctions`):
+/// the tests hold the two to the same tables.
+final class CoverageAccumulator {
+    /// What coverage needs of a stored uplink: its network, SF and receptions.
+    struct UplinkFacts {
+        struct Reception {
+            var gateway: String
+            var antenna: Int
+            var rssi: Double?
+            var snr: Double?
+            var location: GeoPoint?
+        }
+
+        var network: String
+        var spreadingFactor: Int
+        var receptions: [Reception]
+    }
+
+    private struct CellKey: Hashable {
+        var x: Int, y: Int, session: Int64, network: String, gateway: String, antenna: Int, sf: Int
+    }
+
+    private struct Cell {
+        var buckets = [Int](repeating: 0, count: SignalBucket.allCases.count)
+        var best = -Double.infinity
+        var first = Int64.max
+        var last = Int64.min
+    }
+
+    private struct BeamKey: Hashable {
+        var network: String, gateway: String, antenna: Int, level: Int, bearing: Int
+    }
+
+    private struct Beam {
+        var samples = 0
+        var farthest = 0.0
+        var second = 0.0
+        var at = GeoPoint(latitude: 0, longitude: 0)
+        var time: Int64 = 0
+    }
+
+    private struct LeftOutKey: Hashable {
+        var session: Int64, gateway: String, reason: String
+    }
+
+    /// Uplinks stored in this transaction, so their samples need not read them back.
+    private var uplinks: [Int64: UplinkFacts] = [:]
+    private var cells: [CellKey: Cell] = [:]
+    private var beams: [BeamKey: Beam] = [:]
+    private var beamOrder: [BeamKey] = []
+    private var leftOut: [LeftOutKey: Int] = [:]
+
+    func stored(_ uplink: Uplink, id: Int64) {
+        uplinks[id] = UplinkFacts(
+            network: uplink.networkID ?? "", spreadingFactor: uplink.spreadingFactor ?? 0,
+            receptions: uplink.receptions.map { .init(gateway: $0.gatewayID, antenna: $0.antennaIndex ?? 0, rssi: $0.rssi, snr: $0.snr, location: $0.location) })
+    }
+
+    /// Counts a placed sample of a heard uplink, as the rebuild does.
+    func add(session: Int64, uplink id: Int64, time: Int64, at place: GeoPoint, _ db: Database) throws {
+        guard let facts = try uplinks[id] ?? Self.facts(of: id, db) else { return }
+        let tile = MapTile(containing: place)
+        for r in facts.receptions {
+            if let reason = CoverageRules.leftOut(sample: place, rssi: r.rssi, gateway: r.location) {
+                leftOut[LeftOutKey(session: session, gateway: r.gateway, reason: reason.rawValue), default: 0] += 1
+                continue
+            }
+            guard let rssi = r.rssi else { continue }
+            let signal = SignalBucket.signal(rssi: rssi, snr: r.snr)
+            let key = CellKey(x: tile.x, y: tile.y, session: session, network: facts.network, gateway: r.gateway, antenna: r.antenna, sf: facts.spreadingFactor)
+            var cell = cells[key] ?? Cell()
+            cell.buckets[SignalBucket(signal: signal).rawValue] += 1
+            cell.best = max(cell.best, signal)
+            cell.first = min(cell.first, time)
+            cell.last = max(cell.last, time)
+            cells[key] = cell
+            guard let gateway = r.location else { continue }
+            let d = gateway.distance(to: place)
+            let beamKey = BeamKey(
+                network: facts.network, gateway: r.gateway, antenna: r.antenna, level: ReachLevel(signal: signal).rawValue,
+                bearing: Int(gateway.bearing(to: place).rounded(.down)))
+            var beam: Beam
+            if let known = beams[beamKey] {
+                beam = known
+                if d > beam.farthest {
+                    beam.second = beam.farthest
+                    beam.farthest = d
+                    beam.at = place
+                    beam.time = time
+                } else if d > beam.second {
+                    beam.second = d
+                }
+            } else {
+                beam = Beam(farthest: d, at: place, time: time)
+                beamOrder.append(beamKey)
+            }
+            beam.samples += 1
+            beams[beamKey] = beam
+        }
+    }
+
+    /// Writes what the transaction added and forgets it.
+    func flush(_ db: Database) throws {
+        defer {
+            uplinks.removeAll()
+            cells.removeAll()
+            beams.removeAll()
+            beamOrder.removeAll()
+            leftOut.removeAll()
+        }
+        if !cells.isEmpty {
+            let upsert = try db.cachedStatement(sql: CoverageSQL.addCell)
+            for (k, c) in cells {
+                let key: [DatabaseValue] = [k.x.databaseValue, k.y.databaseValue, k.session.databaseValue, k.network.databaseValue,
+                                            k.gateway.databaseValue, k.antenna.databaseValue, k.sf.databaseValue]
+                upsert.setUncheckedArguments(StatementArguments(
+                    key + c.buckets.map(\.databaseValue) + [c.best.databaseValue, c.first.databaseValue, c.last.databaseValue]))
+                try upsert.execute()
+            }
+        }
+        if !beams.isEmpty {
+            let upsert = try db.cachedStatement(sql: CoverageSQL.addBeam)
+            // In the order first touched: of equally far receptions the first stored stays the farthest.
+            for k in beamOrder {
+                guard let b = beams[k] else { continue }
+                upsert.setUncheckedArguments([k.network, k.gateway, k.antenna, k.level, k.bearing, b.samples, b.farthest, b.second, b.at.latitude, b.at.longitude, b.time])
+                try upsert.execute()
+            }
+        }
+        if !leftOut.isEmpty {
+            let upsert = try db.cachedStatement(sql: CoverageSQL.addLeftOut)
+            for (k, n) in leftOut {
+                upsert.setUncheckedArguments([k.session, k.gateway, k.reason, n])
+                try upsert.execute()
+            }
+        }
+    }
+
+    private static func facts(of uplink: Int64, _ db: Database) throws -> UplinkFacts? {
+        let rows = try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT u.network_id, u.spreading_factor, r.gateway_id, r.antenna_index, r.rssi, r.snr, r.lat, r.lon
+            FROM uplinks u LEFT JOIN receptions r ON r.uplink_id = u.id WHERE u.id = ? ORDER BY r.id
+            """), arguments: [uplink])
+        guard let first = rows.first else { return nil }
+        return UplinkFacts(
+            network: first["network_id"] ?? "", spreadingFactor: first["spreading_factor"] ?? 0,
+            receptions: rows.compactMap { row in
+                guard let gateway: String = row["gateway_id"] else { return nil }
+                let lat: Double? = row["lat"], lon: Double? = row["lon"]
+                return .init(gateway: gateway, antenna: row["antenna_index"] ?? 0, rssi: row["rssi"], snr: row["snr"],
+                             location: lat.flatMap { lat in lon.map { GeoPoint(latitude: lat, longitude: $0) } })
+            })
+    }
+}
