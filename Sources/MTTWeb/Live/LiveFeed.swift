@@ -67,13 +67,10 @@ final class LiveFeed: Sendable {
         }
     }
 
-    /// What the database may hold that the page has not seen: all of it when nothing tells
-    /// (`mtt serve`), else what the run reported since the last look.
+    /// Whether the database may hold what the page has not seen: always when nothing tells
+    /// (`mtt serve`), else when the run reported a sample or an attempt's outcome since the last look.
     private struct Due {
-        /// A sample was stored.
-        var samples = false
-        /// When attempts settled by the run may be shown unheard (wall time, as `resolvedBy`).
-        var attempts: [Timestamp] = []
+        var changed = false
     }
 
     private func poll() async {
@@ -81,8 +78,7 @@ final class LiveFeed: Sendable {
             Task { [weak self] in
                 for await event in run.events() {
                     switch event {
-                    case .sample, .heard, .joined: self?.due.withLock { $0.samples = true }
-                    case .confirmed, .failed: self?.due.withLock { $0.attempts.append(Timestamp.now().adding(seconds: Self.uplinkGrace)) }
+                    case .sample, .heard, .joined, .confirmed, .failed: self?.due.withLock { $0.changed = true }
                     default: break
                     }
                 }
@@ -91,17 +87,19 @@ final class LiveFeed: Sendable {
         defer { follower?.cancel() }
         var newest = (try? store.newestRecordIDs()) ?? (sample: 0, attempt: 0)
         var stored = try? store.status()
+        // Settled attempts nobody has heard yet, since when (wall time, here): each is shown unheard
+        // once it has stayed so for `uplinkGrace`. Not by its own times: a simulated run's clock
+        // ends at the wall clock, so its records are stamped in the past.
+        var waiting: [Int64: Timestamp] = [:]
+        // Shown already, above where the next look starts (it starts below the oldest waiting).
+        var shownAbove: Set<Int64> = []
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
             do {
                 let now = Timestamp.now()
-                let look = run == nil || due.withLock { due in
-                    let passed = due.attempts.contains { $0 <= now }
-                    defer {
-                        due.samples = false
-                        due.attempts.removeAll { $0 <= now }
-                    }
-                    return due.samples || passed
+                let look = run == nil || !waiting.isEmpty || due.withLock { due in
+                    defer { due.changed = false }
+                    return due.changed
                 }
                 if look || stored == nil { stored = try store.status() }
                 // Each second, changed or not: it carries the time, and tells the page it is live.
@@ -110,14 +108,28 @@ final class LiveFeed: Sendable {
                 broadcast(status)
                 guard look else { continue }
                 var filter = ExportFilter()
-                filter.newer = .init(sample: newest.sample, attempt: newest.attempt, resolvedBy: now.adding(seconds: -Self.uplinkGrace))
+                filter.newer = .init(sample: newest.sample, attempt: newest.attempt, resolvedBy: Timestamp(nanosecondsSinceEpoch: .max))
+                var unheard: Set<Int64> = [], shown: Set<Int64> = [], latestAttempt = newest.attempt
                 try store.forEachExportRecord(filter) { record in
                     switch record.key {
-                    case .sample(let id): newest.sample = max(newest.sample, id)
-                    case .attempt(let id): newest.attempt = max(newest.attempt, id)
+                    case .sample(let id):
+                        newest.sample = max(newest.sample, id)
+                    case .attempt(let id):
+                        latestAttempt = max(latestAttempt, id)
+                        if shownAbove.contains(id) { return }
+                        let since = waiting[id] ?? now
+                        waiting[id] = since
+                        unheard.insert(id)
+                        guard now.seconds(since: since) >= Self.uplinkGrace else { return }
+                        shown.insert(id)
                     }
                     broadcast(Array("event: sample\ndata: \(GeoJSONFeature.text(record))\n\n".utf8))
                 }
+                // Heard meanwhile (their sample came instead) or shown: no longer waiting. The next
+                // look starts below the oldest still waiting.
+                waiting = waiting.filter { unheard.contains($0.key) && !shown.contains($0.key) }
+                newest.attempt = waiting.keys.min().map { $0 - 1 } ?? latestAttempt
+                shownAbove = shownAbove.union(shown).filter { $0 > newest.attempt }
             } catch {
                 broadcast(Array("event: problem\ndata: \(JSONString.quoted("\(error)"))\n\n".utf8))
             }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -167,6 +168,15 @@ struct UtrechtExportTests {
                 let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
                 #expect(lines.count == 5705)
                 #expect(lines.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) is [String: Any] })
+            case .gpkg:
+                // A GeoPackage (its application id "GPKG") whose two point layers hold every record.
+                let file = try DatabaseQueue(path: path)
+                let (id, points) = try file.read { db in
+                    (try Int.fetchOne(db, sql: "PRAGMA application_id") ?? 0,
+                     try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM samples) + (SELECT COUNT(*) FROM unheard_attempts)") ?? 0)
+                }
+                try file.close()
+                #expect(id == 0x4750_4B47 && points == 5705)
             default:
                 Issue.record("\(format) has no read-back check here")
             }
