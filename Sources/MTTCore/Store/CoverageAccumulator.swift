@@ -22,6 +22,18 @@ final class CoverageAccumulator {
         var network: String
         var spreadingFactor: Int
         var receptions: [Reception]
+
+        init(network: String, spreadingFactor: Int, receptions: [Reception]) {
+            self.network = network
+            self.spreadingFactor = spreadingFactor
+            self.receptions = receptions
+        }
+
+        init(_ uplink: Uplink) {
+            self.init(
+                network: uplink.networkID ?? "", spreadingFactor: uplink.spreadingFactor ?? 0,
+                receptions: uplink.receptions.map { .init(gateway: $0.gatewayID, antenna: $0.antennaIndex ?? 0, rssi: $0.rssi, snr: $0.snr, location: $0.location) })
+        }
     }
 
     private struct CellKey: Hashable {
@@ -51,22 +63,21 @@ final class CoverageAccumulator {
         var session: Int64, gateway: String, reason: String
     }
 
-    /// Uplinks stored in this transaction, so their samples need not read them back.
-    private var uplinks: [Int64: UplinkFacts] = [:]
+    /// Uplinks stored in this transaction, so their samples need not read them back (kept as they
+    /// are: most of a listener burst's uplinks get their samples in a later transaction).
+    private var uplinks: [Int64: Uplink] = [:]
     private var cells: [CellKey: Cell] = [:]
     private var beams: [BeamKey: Beam] = [:]
     private var beamOrder: [BeamKey] = []
     private var leftOut: [LeftOutKey: Int] = [:]
 
     func stored(_ uplink: Uplink, id: Int64) {
-        uplinks[id] = UplinkFacts(
-            network: uplink.networkID ?? "", spreadingFactor: uplink.spreadingFactor ?? 0,
-            receptions: uplink.receptions.map { .init(gateway: $0.gatewayID, antenna: $0.antennaIndex ?? 0, rssi: $0.rssi, snr: $0.snr, location: $0.location) })
+        uplinks[id] = uplink
     }
 
     /// Counts a placed sample of a heard uplink, as the rebuild does.
     func add(session: Int64, uplink id: Int64, time: Int64, at place: GeoPoint, _ db: Database) throws {
-        guard let facts = try uplinks[id] ?? Self.facts(of: id, db) else { return }
+        guard let facts = try uplinks[id].map(UplinkFacts.init) ?? Self.facts(of: id, db) else { return }
         let tile = MapTile(containing: place)
         for r in facts.receptions {
             if let reason = CoverageRules.leftOut(sample: place, rssi: r.rssi, gateway: r.location) {

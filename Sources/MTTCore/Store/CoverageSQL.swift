@@ -72,16 +72,14 @@ enum CoverageSQL {
         ("coverage_reach", "network, gateway, antenna, level, bearing"),
     ]
 
-    /// One row per reception of a placed sample's uplink: what every aggregate is made of.
-    /// `sample` names the sample's columns (`NEW.` in a trigger, `s.` in a rebuild).
-    static func receptionColumns(sample s: String) -> String {
-        """
-        \(s)session_id AS session_id, \(s)id AS sample_id, r.id AS reception_id, \(s)time AS time, \(s)lat AS lat, \(s)lon AS lon,
+    /// One row per reception of a placed sample's uplink (`s` the sample, `r` the reception, `u`
+    /// the uplink): what a rebuild makes every aggregate of.
+    static let receptionColumns = """
+        s.session_id AS session_id, s.id AS sample_id, r.id AS reception_id, s.time AS time, s.lat AS lat, s.lon AS lon,
         COALESCE(u.network_id, '') AS network, r.gateway_id AS gateway, COALESCE(r.antenna_index, 0) AS antenna,
         COALESCE(u.spreading_factor, 0) AS sf, r.rssi + MIN(COALESCE(r.snr, 0), 0) AS signal,
-        r.lat AS gateway_lat, r.lon AS gateway_lon, mtt_left_out(\(s)lat, \(s)lon, r.rssi, r.lat, r.lon) AS left_out
+        r.lat AS gateway_lat, r.lon AS gateway_lon, mtt_left_out(s.lat, s.lon, r.rssi, r.lat, r.lon) AS left_out
         """
-    }
 
     // MARK: A rebuild: from many reception rows at once
 

@@ -55,7 +55,7 @@ extension Store {
         try db.execute(sql: "DROP TABLE IF EXISTS temp.coverage_rows")
         try db.execute(sql: """
             CREATE TEMP TABLE coverage_rows AS
-            SELECT \(CoverageSQL.receptionColumns(sample: "s."))
+            SELECT \(CoverageSQL.receptionColumns)
             FROM samples s JOIN receptions r ON r.uplink_id = s.uplink_id JOIN uplinks u ON u.id = s.uplink_id
             WHERE s.uplink_id IS NOT NULL AND s.lat IS NOT NULL AND s.lon IS NOT NULL AND \(condition)
             """, arguments: StatementArguments(arguments))
