@@ -65,17 +65,15 @@ public struct ExportFilter: Sendable, Hashable {
     public var until: Timestamp?
     public var mode: CollectionMode?
     public var session: Int64?
-    /// Only samples stored after `sample`, and attempts after `attempt` resolved by `resolvedBy`:
-    /// what is new since a live map last looked (an attempt is shown unheard once its uplink had time).
+    /// Only samples stored after `sample`, and settled attempts after `attempt`: what is new since a
+    /// live map last looked (the live feed decides when an unheard one is shown).
     public struct Newer: Sendable, Hashable {
         public var sample: Int64
         public var attempt: Int64
-        public var resolvedBy: Timestamp
 
-        public init(sample: Int64, attempt: Int64, resolvedBy: Timestamp) {
+        public init(sample: Int64, attempt: Int64) {
             self.sample = sample
             self.attempt = attempt
-            self.resolvedBy = resolvedBy
         }
     }
 

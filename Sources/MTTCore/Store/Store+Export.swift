@@ -12,8 +12,8 @@ extension Store {
         if let newer = filter.newer {
             sampleCondition += " AND samples.id > ?"
             sampleArguments.append(newer.sample)
-            attemptCondition += " AND attempts.id > ? AND attempts.resolved_at <= ?"
-            attemptArguments += [newer.attempt, newer.resolvedBy.nanosecondsSinceEpoch]
+            attemptCondition += " AND attempts.id > ?"
+            attemptArguments.append(newer.attempt)
         }
         var arguments: [(any DatabaseValueConvertible)?] = sampleArguments + attemptArguments
         arguments += bounds.map { $0 as (any DatabaseValueConvertible)? }

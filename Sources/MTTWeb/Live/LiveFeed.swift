@@ -108,7 +108,7 @@ final class LiveFeed: Sendable {
                 broadcast(status)
                 guard look else { continue }
                 var filter = ExportFilter()
-                filter.newer = .init(sample: newest.sample, attempt: newest.attempt, resolvedBy: Timestamp(nanosecondsSinceEpoch: .max))
+                filter.newer = .init(sample: newest.sample, attempt: newest.attempt)
                 var unheard: Set<Int64> = [], shown: Set<Int64> = [], latestAttempt = newest.attempt
                 try store.forEachExportRecord(filter) { record in
                     switch record.key {
