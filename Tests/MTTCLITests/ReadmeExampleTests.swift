@@ -118,8 +118,9 @@ struct ReadmeExampleTests {
             let shell = ["-o", "pipefail", "-c", "cd '\(home)' && " + text]
             ran.append(text)
             if text.hasPrefix("mtt serve") {
-                // Runs until stopped: it must say where the map is, then stop cleanly.
-                let server = try ChildProcess.Running("/bin/bash", shell, environment: environment)
+                // Runs until stopped: it must say where the map is, then stop cleanly. Started by
+                // exec, so the stop request reaches mtt, not a shell that may have forked it.
+                let server = try ChildProcess.Running("/bin/bash", ["-c", "cd '\(home)' && exec " + text], environment: environment)
                 let up = await server.waitForOutput(timeout: 20) { $0.contains("the map is at http://") }
                 server.signal(SIGTERM)
                 _ = await server.wait(timeout: 20)

@@ -40,12 +40,14 @@ struct Serve: AsyncParsableCommand {
         let serving = try MapServing.served(by: settings)
         let store = try database.openStore(.readOnly, in: settings)
         let (server, links) = try await serving.start(store: store)
-        for link in links { Console.out("mtt: the map is at \(link)") }
-        // Serving for hours on a Pi: the start-up's pages go back to the system.
-        StartUpPages.release()
+        // Watched before the links are printed: a supervisor that stops mtt as soon as it says
+        // where the map is gets a clean stop, not a death by signal.
         let stop = StopSignal()
         let interrupts = InterruptWatch { stop.fire() }
         defer { interrupts.cancel() }
+        for link in links { Console.out("mtt: the map is at \(link)") }
+        // Serving for hours on a Pi: the start-up's pages go back to the system.
+        StartUpPages.release()
         while !stop.fired { try? await Task.sleep(for: .milliseconds(200)) }
         server.stop()
     }
