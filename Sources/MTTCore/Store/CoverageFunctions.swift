@@ -1,14 +1,14 @@
 import GRDB
 import GRDBSQLite
 
-/// The coverage rules as SQL functions, so the triggers and the rebuild compute cells, buckets,
+/// The coverage rules as SQL functions, so the attempts' triggers and the rebuild compute cells, buckets,
 /// distances and what is left out with the same Swift code as everything else (`MapTile`,
 /// `SignalBucket`, `ReachLevel`, `CoverageRules`). Every connection mtt opens has them.
 ///
-/// Registered with SQLite's own C interface rather than GRDB's `DatabaseFunction`: a stored sample
-/// calls them some forty times, and GRDB's wrapper (an array of values per call) made storing a
-/// placed sample about four times as slow as without coverage (Benchmarks: "store 10,000 placed
-/// samples").
+/// Registered with SQLite's own C interface rather than GRDB's `DatabaseFunction`: when a trigger
+/// per sample called them some forty times, GRDB's wrapper (an array of values per call) made
+/// storing a placed sample about four times as slow as without coverage (Benchmarks: "store 10,000
+/// placed samples"), and a rebuild calls them for every reception.
 enum CoverageFunctions {
     private typealias Body = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
 

@@ -12,6 +12,17 @@ import GRDB
 enum CoverageSQL {
     static let buckets = SignalBucket.allCases.map { "b_\($0.name)" }
 
+    /// A cell row's bucket columns summed (`SUM(c.b_high), …`), or added up (`c.b_high + …`).
+    static func bucketSums(_ table: String) -> String { buckets.map { "SUM(\(table).\($0))" }.joined(separator: ", ") }
+    static func bucketTotal(_ table: String) -> String { buckets.map { "\(table).\($0)" }.joined(separator: " + ") }
+
+    /// A reception's (`r`) signal as TTN Mapper grades it (`SignalBucket.signal`).
+    static let signal = "r.rssi + MIN(COALESCE(r.snr, 0), 0)"
+
+    /// Whether anyone could say if an attempt (`a`) of its session was heard: the session ran with
+    /// a network source, or a fetch read the network's side.
+    static let networkKnown = "(SELECT network IS NOT NULL OR fetched_at IS NOT NULL FROM sessions WHERE id = a.session_id)"
+
     static let tables = """
         CREATE TABLE coverage_cells (
             x INTEGER NOT NULL,
@@ -77,7 +88,7 @@ enum CoverageSQL {
     static let receptionColumns = """
         s.session_id AS session_id, s.id AS sample_id, r.id AS reception_id, s.time AS time, s.lat AS lat, s.lon AS lon,
         COALESCE(u.network_id, '') AS network, r.gateway_id AS gateway, COALESCE(r.antenna_index, 0) AS antenna,
-        COALESCE(u.spreading_factor, 0) AS sf, r.rssi + MIN(COALESCE(r.snr, 0), 0) AS signal,
+        COALESCE(u.spreading_factor, 0) AS sf, \(signal) AS signal,
         r.lat AS gateway_lat, r.lon AS gateway_lon, mtt_left_out(s.lat, s.lon, r.rssi, r.lat, r.lon) AS left_out
         """
 

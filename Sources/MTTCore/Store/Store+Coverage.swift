@@ -2,7 +2,7 @@ import GRDB
 
 extension Store {
     /// Recomputes every coverage aggregate from the raw records (`mtt coverage --rebuild`): the
-    /// tables the triggers kept must come out the same.
+    /// tables kept as records were stored must come out the same.
     public func rebuildCoverage() throws {
         try write { db in try Self.rebuildCoverage(sessions: nil, gateways: nil, db) }
     }
@@ -21,8 +21,8 @@ extension Store {
         }
     }
 
-    /// Rebuilds the cells, attempt counts and left-out counts of `sessions`, and the reach and
-    /// summaries of `gateways`; nil is all of them.
+    /// Rebuilds the cells, attempt counts and left-out counts of `sessions`, and the reach of
+    /// `gateways`; nil is all of them.
     static func rebuildCoverage(sessions: Set<Int64>?, gateways: Set<String>?, _ db: Database) throws {
         if sessions == nil || !(sessions?.isEmpty ?? true) {
             let inSessions = sessions.map { "IN (\($0.sorted().map(String.init).joined(separator: ",")))" }
@@ -72,8 +72,7 @@ extension Store {
             let cells = Self.coverageCondition(filter, table: "c", gateway: true)
             let sampled = Self.coverageCondition(filter, table: "c", gateway: false)
             let tried = Self.coverageCondition(filter, table: "a", gateway: false)
-            // Whether anyone could have said a session's attempts were heard: a network source ran, or a fetch.
-            let known = "(SELECT network IS NOT NULL OR fetched_at IS NOT NULL FROM sessions WHERE id = a.session_id)"
+            let known = CoverageSQL.networkKnown
             func sets(_ extra: String) -> String {
                 """
                 WITH heard AS (SELECT DISTINCT x, y FROM coverage_cells c WHERE \(cells.sql) \(extra.replacingOccurrences(of: "T.", with: "c."))),
@@ -122,24 +121,20 @@ extension Store {
     static func coverageGateways(_ filter: CoverageFilter, _ db: Database) throws -> [CoverageSummary.Gateway] {
         let cells = coverageCondition(filter, table: "c", gateway: true)
         var gateways: [CoverageSummary.Gateway] = []
-        let all = SignalBucket.allCases.map { "c.b_\($0.name)" }.joined(separator: " + ")
         // The farthest reception is the farthest beam's; the position, the one the gateway reported last.
         for row in try Row.fetchAll(db, sql: """
-            SELECT c.network, c.gateway, c.antenna, COUNT(DISTINCT c.x * 1048576 + c.y) AS cells, SUM(\(all)) AS receptions,
+            SELECT c.network, c.gateway, c.antenna, COUNT(DISTINCT c.x * 1048576 + c.y) AS cells, SUM(\(CoverageSQL.bucketTotal("c"))) AS receptions,
                    MAX(c.best) AS best, MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
             FROM coverage_cells c WHERE \(cells.sql)
             GROUP BY c.network, c.gateway, c.antenna
             ORDER BY cells DESC, c.gateway
             """, arguments: StatementArguments(cells.arguments)) {
             let gateway: String = row["gateway"]
-            let reported = try Row.fetchOne(db, sql: """
-                SELECT lat, lon FROM receptions WHERE gateway_id = ? AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY id DESC LIMIT 1
-                """, arguments: [gateway])
             let far = try Row.fetchOne(db, sql: """
                 SELECT distance_max, bearing, max_lat, max_lon, max_at FROM coverage_reach WHERE network = ? AND gateway = ? AND antenna = ?
                 ORDER BY distance_max DESC, max_at, level, bearing LIMIT 1
                 """, arguments: [row["network"], gateway, row["antenna"]])
-            var position = reported.map { GeoPoint(latitude: $0["lat"], longitude: $0["lon"]) }
+            var position = try reportedPosition(of: gateway, db)
             let estimated = position == nil
             if position == nil { position = try estimatedPosition(of: gateway, db) }
             gateways.append(.init(
@@ -153,10 +148,17 @@ extension Store {
         return gateways
     }
 
+    /// Where a gateway said it is, the last time it did.
+    static func reportedPosition(of gateway: String, _ db: Database) throws -> GeoPoint? {
+        try Row.fetchOne(db, sql: """
+            SELECT lat, lon FROM receptions WHERE gateway_id = ? AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY id DESC LIMIT 1
+            """, arguments: [gateway]).map { GeoPoint(latitude: $0["lat"], longitude: $0["lon"]) }
+    }
+
     /// A gateway that publishes no position: where its strongest receptions were heard from.
     static func estimatedPosition(of gateway: String, _ db: Database) throws -> GeoPoint? {
         let rows = try Row.fetchAll(db, sql: """
-            SELECT s.lat, s.lon, r.rssi + MIN(COALESCE(r.snr, 0), 0) AS signal
+            SELECT s.lat, s.lon, \(CoverageSQL.signal) AS signal
             FROM receptions r JOIN samples s ON s.uplink_id = r.uplink_id
             WHERE r.gateway_id = ? AND r.rssi IS NOT NULL AND s.lat IS NOT NULL AND s.lon IS NOT NULL
             ORDER BY signal DESC LIMIT \(GatewayPosition.receptions)
@@ -185,12 +187,11 @@ extension Store {
             let arguments: StatementArguments = gateway.map { [$0] } ?? []
             var reaches: [GatewayReach] = []
             for g in try Row.fetchAll(db, sql: """
-                SELECT DISTINCT g.network, g.gateway, g.antenna,
-                       (SELECT lat FROM receptions WHERE gateway_id = g.gateway AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY id DESC LIMIT 1) AS lat,
-                       (SELECT lon FROM receptions WHERE gateway_id = g.gateway AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY id DESC LIMIT 1) AS lon
-                FROM coverage_reach g WHERE 1 \(condition)
+                SELECT DISTINCT g.network, g.gateway, g.antenna FROM coverage_reach g WHERE 1 \(condition)
                 ORDER BY g.gateway, g.network, g.antenna
                 """, arguments: arguments) {
+                // Reach is only measured from receptions that carried the gateway's position.
+                guard let position = try Self.reportedPosition(of: g["gateway"], db) else { continue }
                 let beams = try Row.fetchAll(db, sql: """
                     SELECT level, bearing, samples, distance_max, distance_2nd FROM coverage_reach
                     WHERE network = ? AND gateway = ? AND antenna = ? ORDER BY level, bearing
@@ -201,7 +202,7 @@ extension Store {
                 }
                 reaches.append(GatewayReach(
                     network: g["network"], gateway: g["gateway"], antenna: g["antenna"],
-                    position: GeoPoint(latitude: g["lat"], longitude: g["lon"]), beams: beams))
+                    position: position, beams: beams))
             }
             return reaches
         }
@@ -227,9 +228,8 @@ extension Store {
             var cells: [Key: CoverageCell] = [:]
             let heard = Self.coverageCondition(filter, table: "c", gateway: true)
             let (inHeard, heardBounds) = bounds("c")
-            let sums = SignalBucket.allCases.map { "SUM(c.b_\($0.name))" }.joined(separator: ", ")
             for row in try Row.fetchAll(db, sql: """
-                SELECT c.x >> \(shift) AS tx, c.y >> \(shift) AS ty, \(sums), MAX(c.best) AS best, COUNT(DISTINCT c.gateway) AS gateways,
+                SELECT c.x >> \(shift) AS tx, c.y >> \(shift) AS ty, \(CoverageSQL.bucketSums("c")), MAX(c.best) AS best, COUNT(DISTINCT c.gateway) AS gateways,
                        MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
                 FROM coverage_cells c WHERE \(heard.sql)\(inHeard) GROUP BY tx, ty
                 """, arguments: StatementArguments(heard.arguments + heardBounds)) {
@@ -243,7 +243,7 @@ extension Store {
             let (inTried, triedBounds) = bounds("a")
             for row in try Row.fetchAll(db, sql: """
                 SELECT a.x >> \(shift) AS tx, a.y >> \(shift) AS ty, SUM(a.attempts) AS attempts, SUM(a.heard) AS heard,
-                       MAX((SELECT network IS NOT NULL OR fetched_at IS NOT NULL FROM sessions WHERE id = a.session_id)) AS known,
+                       MAX(\(CoverageSQL.networkKnown)) AS known,
                        MIN(a.first_at) AS first_at, MAX(a.last_at) AS last_at
                 FROM coverage_attempts a WHERE \(tried.sql)\(inTried) GROUP BY tx, ty
                 """, arguments: StatementArguments(tried.arguments + triedBounds)) {
@@ -277,10 +277,9 @@ extension Store {
     /// Every gateway antenna's cells, by cell: TTN Mapper's grid rows, read with a cursor.
     public func forEachGatewayCell(_ filter: CoverageFilter, _ body: (GatewayCell) throws -> Void) throws {
         let condition = Self.coverageCondition(filter, table: "c", gateway: true)
-        let sums = SignalBucket.allCases.map { "SUM(c.b_\($0.name))" }.joined(separator: ", ")
         try read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT c.x, c.y, c.network, c.gateway, c.antenna, \(sums), MAX(c.best) AS best, MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
+                SELECT c.x, c.y, c.network, c.gateway, c.antenna, \(CoverageSQL.bucketSums("c")), MAX(c.best) AS best, MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
                 FROM coverage_cells c WHERE \(condition.sql)
                 GROUP BY c.x, c.y, c.network, c.gateway, c.antenna ORDER BY c.y, c.x, c.gateway
                 """, arguments: StatementArguments(condition.arguments))

@@ -51,7 +51,7 @@ public final class Store: Sendable {
             // A 512 KiB page cache (SQLite's default is 2 MB) per connection: mtt mostly appends,
             // and a listener burst stored as fast with it in about 1.5 MB less memory (scripts/load).
             try db.execute(sql: "PRAGMA synchronous = FULL; PRAGMA cache_size = -512")
-            // The coverage triggers call them (CoverageSQL).
+            // The attempts' coverage triggers and the coverage rebuild call them (CoverageSQL).
             CoverageFunctions.register(in: db)
         }
         do {

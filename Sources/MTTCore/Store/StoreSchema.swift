@@ -226,8 +226,9 @@ enum StoreSchema {
             try db.execute(sql: "ALTER TABLE attempts ADD COLUMN spreading_factor INTEGER")
         }
         migrator.registerMigration("8") { db in
-            // Coverage: cells per gateway antenna, attempts per cell, reach, gateway summaries, kept
-            // by triggers; made from what the database already holds.
+            // Coverage: cells per gateway antenna, attempts per cell, reach (kept as records are
+            // stored: CoverageAccumulator, the attempts' triggers); made from what the database
+            // already holds.
             try db.execute(sql: CoverageSQL.tables)
             try db.execute(sql: CoverageSQL.triggers)
             try Store.rebuildCoverage(sessions: nil, gateways: nil, db)
