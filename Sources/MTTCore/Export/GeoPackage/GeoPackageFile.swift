@@ -21,6 +21,8 @@ final class GeoPackageFile {
     }
 
     private let db: Database
+    /// Each layer's statements: its row, its R-tree entry.
+    private var inserts: [String: (feature: Statement, index: Statement)] = [:]
     /// Each table's extent, for `gpkg_contents`.
     private var extents: [String: (minX: Double, maxX: Double, minY: Double, maxY: Double)] = [:]
 
@@ -77,34 +79,31 @@ final class GeoPackageFile {
 
     /// Adds a feature table `name` with a `geom` column and `columns`, registered and indexed.
     func addLayer(_ name: String, _ geometry: GeometryType, columns: [Column], description: String) throws {
-        do {
-            try db.execute(sql: """
-                CREATE TABLE "\(name)" (fid INTEGER PRIMARY KEY AUTOINCREMENT, geom \(geometry.rawValue)\(columns.map { ", \"\($0.name)\" \($0.type)" }.joined()))
-                """)
-            try db.execute(
-                sql: "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, srs_id) VALUES (?, 'features', ?, ?, ?)",
-                arguments: [name, name, description, Self.wgs84])
-            try db.execute(sql: "INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, ?, 0, 0)", arguments: [name, geometry.rawValue, Self.wgs84])
-            try db.execute(sql: "CREATE VIRTUAL TABLE \"rtree_\(name)_geom\" USING rtree(id, minx, maxx, miny, maxy)")
-            try db.execute(
-                sql: "INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')",
-                arguments: [name])
-        }
+        try db.execute(sql: """
+            CREATE TABLE "\(name)" (fid INTEGER PRIMARY KEY AUTOINCREMENT, geom \(geometry.rawValue)\(columns.map { ", \"\($0.name)\" \($0.type)" }.joined()))
+            """)
+        try db.execute(
+            sql: "INSERT INTO gpkg_contents (table_name, data_type, identifier, description, srs_id) VALUES (?, 'features', ?, ?, ?)",
+            arguments: [name, name, description, Self.wgs84])
+        try db.execute(sql: "INSERT INTO gpkg_geometry_columns VALUES (?, 'geom', ?, ?, 0, 0)", arguments: [name, geometry.rawValue, Self.wgs84])
+        try db.execute(sql: "CREATE VIRTUAL TABLE \"rtree_\(name)_geom\" USING rtree(id, minx, maxx, miny, maxy)")
+        try db.execute(
+            sql: "INSERT INTO gpkg_extensions VALUES (?, 'geom', 'gpkg_rtree_index', 'http://www.geopackage.org/spec120/#extension_rtree', 'write-only')",
+            arguments: [name])
+        // Compiled once per layer: a million features are each one row and one R-tree entry.
+        let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+        inserts[name] = (try db.makeStatement(sql: "INSERT INTO \"\(name)\" VALUES (NULL, \(placeholders))"),
+                         try db.makeStatement(sql: "INSERT INTO \"rtree_\(name)_geom\" VALUES (?, ?, ?, ?, ?)"))
     }
 
     /// Adds one feature: its geometry (in the R-tree too) and `values` in the layer's column order.
     func insert(into layer: String, _ geometry: GeoPackageGeometry, _ values: [(any DatabaseValueConvertible)?]) throws {
-        do {
-            let placeholders = Array(repeating: "?", count: values.count + 1).joined(separator: ", ")
-            try db.cachedStatement(sql: "INSERT INTO \"\(layer)\" VALUES (NULL, \(placeholders))")
-                .execute(arguments: StatementArguments([geometry.blob(srsID: Self.wgs84)] + values))
-            let e = geometry.envelope
-            try db.cachedStatement(sql: "INSERT INTO \"rtree_\(layer)_geom\" VALUES (?, ?, ?, ?, ?)")
-                .execute(arguments: [db.lastInsertedRowID, e.minX, e.maxX, e.minY, e.maxY])
-            var extent = extents[layer] ?? e
-            extent = (min(extent.minX, e.minX), max(extent.maxX, e.maxX), min(extent.minY, e.minY), max(extent.maxY, e.maxY))
-            extents[layer] = extent
-        }
+        guard let (feature, index) = inserts[layer] else { preconditionFailure("no layer \(layer)") }
+        try feature.execute(arguments: StatementArguments([geometry.blob(srsID: Self.wgs84)] + values))
+        let e = geometry.envelope
+        try index.execute(arguments: [db.lastInsertedRowID, e.minX, e.maxX, e.minY, e.maxY])
+        let extent = extents[layer] ?? e
+        extents[layer] = (min(extent.minX, e.minX), max(extent.maxX, e.maxX), min(extent.minY, e.minY), max(extent.maxY, e.maxY))
     }
 
     /// Writes the extents and adds the R-tree triggers that keep the index for later editors (QGIS).
