@@ -3,6 +3,7 @@ the page's state (dots drawn per colour, status updates) and take screenshots wi
     devtools.py PORT eval EXPRESSION     prints the expression's value as JSON
     devtools.py PORT shot FILE.png       writes a screenshot of the page
     devtools.py PORT hover X,Y           moves the mouse to the page's point X,Y, as a user would
+    devtools.py PORT click X,Y           clicks there with the left button, as a user would
 """
 import base64, json, sys, time, urllib.request
 import websocket
@@ -39,10 +40,14 @@ if command == "eval":
 elif command == "shot":
     data = call("Page.captureScreenshot", {"format": "png"})["data"]
     open(argument, "wb").write(base64.b64decode(data))
-elif command == "hover":
+elif command in ("hover", "click"):
     x, y = (float(v) for v in argument.split(","))
     for dx in (-2, 0):
         # Two moves, as a real pointer sends them: Leaflet sees the pointer arrive.
         call("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x + dx, "y": y})
         time.sleep(0.05)
+    if command == "click":
+        for kind in ("mousePressed", "mouseReleased"):
+            call("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
+            time.sleep(0.05)
     print("null")

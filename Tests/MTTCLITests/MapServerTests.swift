@@ -105,13 +105,20 @@ struct MapServerTests {
         #expect(try features("z=19&bbox=13.0,52.0,13.1,52.1").isEmpty)
 
         for (query, reason) in [
-            ("z=20&bbox=5,52,5.3,52.2", "z must be a zoom from 0 to 19"), ("z=13&bbox=5.3,52,5,52.2", "is inverted"),
-            ("z=13&bbox=5,52,five,52.2", "bbox must be four numbers"), ("z=19&bbox=-180,-85,180,85", "ask for a smaller view or a lower zoom"),
-            ("z=13", "bbox is missing"), ("z=13&bbox=5,52,5.3,52.2&sf=6", "sf must be a spreading factor"),
+            ("cells?z=20&bbox=5,52,5.3,52.2", "z must be a zoom from 0 to 19"), ("cells?z=13&bbox=5.3,52,5,52.2", "is inverted"),
+            ("cells?z=13&bbox=5,52,five,52.2", "bbox must be four numbers"), ("cells?z=19&bbox=-180,-85,180,85", "ask for a smaller view or a lower zoom"),
+            ("cells?z=13", "bbox is missing"), ("cells?z=13&bbox=5,52,5.3,52.2&sf=6", "sf must be a spreading factor"),
+            ("cell?z=18&x=1", "y must be a tile index from 0 to 262143 at zoom 18, not missing"),
+            ("cell?z=3&x=8&y=1", "x must be a tile index from 0 to 7 at zoom 3, not 8"), ("cell?z=3&x=1&y=1&bbox=1,2,3,4", "bbox"),
         ] {
-            let refused = try PlainHTTP.get(port: port, "/api/cells?" + query)
+            let refused = try PlainHTTP.get(port: port, "/api/" + query)
             #expect(refused.status == 400 && refused.text.contains(reason), "\(query): \(refused.status) \(refused.text)")
         }
+        // One cell's gateways: the heard sample's cell lists the gateway with its one reception.
+        let heard = try #require(cells.first { ($0["properties"] as? [String: Any])?["state"] as? String == "heard" }?["properties"] as? [String: Any])
+        let cell = try #require(try Self.json(try PlainHTTP.get(port: port, "/api/cell?z=19&x=\(heard["x"] ?? 0)&y=\(heard["y"] ?? 0)").text) as? [String: Any])
+        let listed = (cell["features"] as? [[String: Any]] ?? []).compactMap { $0["properties"] as? [String: Any] }
+        #expect(listed.map { "\($0["gateway"] ?? "") \($0["receptions"] ?? "")" } == ["utrecht-dom 1"], "\(cell)")
         let reach = try #require(try Self.json(try PlainHTTP.get(port: port, "/api/reach?gateway=utrecht-dom").text) as? [String: Any])
         let polygons = reach["features"] as? [[String: Any]] ?? []
         #expect(!polygons.isEmpty && polygons.allSatisfy { ($0["properties"] as? [String: Any])?["gateway"] as? String == "utrecht-dom" }, "\(reach)")
@@ -158,7 +165,9 @@ struct MapServerTests {
     @Test func thePageDrawsOneDotPerSampleInItsBand() async throws {
         let (server, link, _) = try await serve()
         defer { server.kill() }
-        let browser = try HeadlessBrowser(url: link)
+        // Dots are drawn from zoom 16 on (cells below): the heard samples' grid, at 16.
+        let grid = MapTestData.here.offset(metres: 150, bearing: 0).offset(metres: 375, bearing: 90)
+        let browser = try HeadlessBrowser(url: link + "#view=\(grid.latitude),\(grid.longitude),16")
         #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count == '\(MapTestData.dots)'"), "the page did not draw the dots")
         #expect(try await Self.drawnBands(browser) == MapTestData.expectedBands)
         #expect(try await browser.evaluate("document.querySelectorAll('#gateways tr').length") == "2")

@@ -42,6 +42,12 @@ public final class HeadlessBrowser: @unchecked Sendable {
         guard result.status == 0 else { throw BrowserError(reason: result.stderr) }
     }
 
+    /// Clicks the page's point (x, y) with the left button, as a user does.
+    public func click(x: Double, y: Double) async throws {
+        let result = try await ChildProcess.run("/usr/bin/python3", [Self.script, String(port), "click", "\(x),\(y)"])
+        guard result.status == 0 else { throw BrowserError(reason: result.stderr) }
+    }
+
     public func screenshot(to path: String) async throws {
         let result = try await ChildProcess.run("/usr/bin/python3", [Self.script, String(port), "shot", path])
         guard result.status == 0 else { throw BrowserError(reason: result.stderr) }

@@ -10,10 +10,13 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
     public static func color(_ cell: CoverageCell) -> String {
         switch cell.state {
         case .heard: (cell.commonest ?? .low).band.hexColor
-        case .notHeard: SignalBand.black.hexColor
-        case .unknown: "#9e9e9e"
+        case .notHeard: notHeardColor
+        case .unknown: unknownColor
         }
     }
+
+    public static let notHeardColor = SignalBand.black.hexColor
+    public static let unknownColor = "#9e9e9e"
 
     /// A reach level's colour: the band of its threshold.
     public static func color(_ level: ReachLevel) -> String {
@@ -36,17 +39,32 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
 
     /// GeoJSON for one cell: its outline, counts and colour.
     public static func feature(_ cell: CoverageCell) -> Feature {
-        var buckets: [String: Int] = [:]
-        for bucket in SignalBucket.allCases where cell.buckets[bucket.rawValue] > 0 { buckets[bucket.name] = cell.buckets[bucket.rawValue] }
-        return Feature(geometry: .polygon([cell.tile.ring]), properties: [
+        Feature(geometry: .polygon([cell.tile.ring]), properties: [
             "z": .int(cell.tile.zoom), "x": .int(cell.tile.x), "y": .int(cell.tile.y), "state": .text(cell.state.rawValue),
             "color": .text(color(cell)), "bucket": cell.commonest.map { .text($0.name) } ?? .null,
             "best": cell.best.map { .number($0) } ?? .null, "best_bucket": cell.bestBucket.map { .text($0.name) } ?? .null,
             "best_color": cell.bestBucket.map { .text($0.band.hexColor) } ?? .null,
-            "receptions": .int(cell.receptions), "buckets": .counts(buckets), "gateways": .int(cell.gateways),
+            "receptions": .int(cell.receptions), "buckets": counts(cell.buckets), "gateways": .int(cell.gateways),
             "attempts": .int(cell.attempts), "heard_attempts": .int(cell.heardAttempts),
             "first": .text(RFC3339.string(cell.firstAt, fractionDigits: 0)), "last": .text(RFC3339.string(cell.lastAt, fractionDigits: 0)),
         ])
+    }
+
+    /// GeoJSON for one gateway antenna's share of a tile: what a click on a map's cell lists.
+    public static func feature(_ cell: GatewayCell) -> Feature {
+        Feature(geometry: .polygon([cell.tile.ring]), properties: [
+            "z": .int(cell.tile.zoom), "x": .int(cell.tile.x), "y": .int(cell.tile.y),
+            "gateway": .text(cell.gateway), "network": .text(cell.network), "antenna": .int(cell.antenna),
+            "receptions": .int(cell.receptions), "buckets": counts(cell.buckets), "best": .number(cell.best),
+            "first": .text(RFC3339.string(cell.firstAt, fractionDigits: 0)), "last": .text(RFC3339.string(cell.lastAt, fractionDigits: 0)),
+        ])
+    }
+
+    /// Bucket counts by TTN Mapper's names, the empty ones left out.
+    static func counts(_ buckets: [Int]) -> Feature.Value {
+        var named: [String: Int] = [:]
+        for bucket in SignalBucket.allCases where buckets[bucket.rawValue] > 0 { named[bucket.name] = buckets[bucket.rawValue] }
+        return .counts(named)
     }
 
     /// One polygon per level the gateway antenna reaches.
@@ -70,11 +88,13 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
         ])
     }
 
+    /// Writes features as a FeatureCollection, `<` escaped as every GeoJSON mtt writes (a report
+    /// carries it inside a script block).
     public static func write(_ features: [Feature], to sink: TextSink) throws -> Int {
         let encoder = JSONEncoder.stable()
         try sink.write(#"{"type":"FeatureCollection","features":["#)
         for (i, feature) in features.enumerated() {
-            try sink.write((i == 0 ? "\n" : ",\n") + String(decoding: try encoder.encode(feature), as: UTF8.self))
+            try sink.write((i == 0 ? "\n" : ",\n") + JSONString.scriptSafe(String(decoding: try encoder.encode(feature), as: UTF8.self)))
         }
         try sink.write("\n]}\n")
         return features.count

@@ -1,13 +1,17 @@
-/// One gateway antenna's receptions in one zoom-19 cell (over the sessions and SFs a filter selects):
-/// a row of TTN Mapper's grid, with its buckets.
+/// One gateway antenna's receptions in one tile (over the sessions and SFs a filter selects): at
+/// zoom 19 a row of TTN Mapper's grid, with its buckets.
 public struct GatewayCell: Sendable, Hashable {
     public var tile: MapTile
     public var network: String
     public var gateway: String
     public var antenna: Int
+    /// The spreading factor, when the rows were read one per SF.
+    public var spreadingFactor: Int?
     /// Receptions per bucket, indexed by `SignalBucket.rawValue`.
     public var buckets: [Int]
     public var best: Double
     public var firstAt: Timestamp
     public var lastAt: Timestamp
+
+    public var receptions: Int { buckets.reduce(0, +) }
 }

@@ -30,6 +30,15 @@ public enum SignalBucket: Int, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// The bucket's range of the signal, for people: "-95 … -100" (upper edge included).
+    public var label: String {
+        switch self {
+        case .high: "> -95 dBm"
+        case .low: "≤ -145"
+        default: "-\(90 + 5 * rawValue) … -\(95 + 5 * rawValue)"
+        }
+    }
+
     /// The map colour of a cell whose most samples fall in this bucket: TTN Mapper's bands.
     public var band: SignalBand {
         switch self {

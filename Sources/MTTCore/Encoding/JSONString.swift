@@ -27,6 +27,13 @@ public enum JSONString {
         return out + "\""
     }
 
+    /// Encoded JSON that can stand inside an HTML `<script>` block (a report's data): `<` only
+    /// occurs inside its strings, where `\u003c` reads the same, so neither `</script>` nor `<!--`
+    /// can change how the block is parsed. What `quoted` does for one string, for a whole text.
+    public static func scriptSafe(_ json: String) -> String {
+        json.replacingOccurrences(of: "<", with: "\\u003c")
+    }
+
     /// A number, or `null`; never `nan` or `inf`, which JSON does not have.
     public static func number(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "null" }

@@ -215,19 +215,11 @@ extension Store {
     public func coverageCells(_ filter: CoverageFilter, zoom: Int = MapTile.cellZoom, within range: TileRange? = nil) throws -> [CoverageCell] {
         precondition((0...MapTile.cellZoom).contains(zoom))
         let shift = MapTile.cellZoom - zoom
-        func bounds(_ t: String) -> (String, [DatabaseValue]) {
-            guard let range else { return ("", []) }
-            // The range's corners as cells: an index range on x, then y.
-            let k = MapTile.cellZoom - range.zoom
-            return (" AND \(t).x BETWEEN ? AND ? AND \(t).y BETWEEN ? AND ?", [
-                range.minX << k, ((range.maxX + 1) << k) - 1, range.minY << k, ((range.maxY + 1) << k) - 1,
-            ].map(\.databaseValue))
-        }
         return try read { db in
             struct Key: Hashable { var x: Int, y: Int }
             var cells: [Key: CoverageCell] = [:]
             let heard = Self.coverageCondition(filter, table: "c", gateway: true)
-            let (inHeard, heardBounds) = bounds("c")
+            let (inHeard, heardBounds) = Self.tileBounds(range, table: "c")
             for row in try Row.fetchAll(db, sql: """
                 SELECT c.x >> \(shift) AS tx, c.y >> \(shift) AS ty, \(CoverageSQL.bucketSums("c")), MAX(c.best) AS best, COUNT(DISTINCT c.gateway) AS gateways,
                        MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
@@ -240,7 +232,7 @@ extension Store {
                     lastAt: Timestamp(nanosecondsSinceEpoch: row["last_at"]), state: .heard)
             }
             let tried = Self.coverageCondition(filter, table: "a", gateway: false)
-            let (inTried, triedBounds) = bounds("a")
+            let (inTried, triedBounds) = Self.tileBounds(range, table: "a")
             for row in try Row.fetchAll(db, sql: """
                 SELECT a.x >> \(shift) AS tx, a.y >> \(shift) AS ty, SUM(a.attempts) AS attempts, SUM(a.heard) AS heard,
                        MAX(\(CoverageSQL.networkKnown)) AS known,
@@ -274,21 +266,61 @@ extension Store {
 }
 
 extension Store {
-    /// Every gateway antenna's cells, by cell: TTN Mapper's grid rows, read with a cursor.
-    public func forEachGatewayCell(_ filter: CoverageFilter, _ body: (GatewayCell) throws -> Void) throws {
+    /// Every gateway antenna's cells, by cell: TTN Mapper's grid rows at zoom 19 (or, at a coarser
+    /// `zoom`, each antenna's cells summed into tiles), within `range` when given, one row per
+    /// spreading factor when `perSpreadingFactor`; read with a cursor.
+    public func forEachGatewayCell(
+        _ filter: CoverageFilter, zoom: Int = MapTile.cellZoom, within range: TileRange? = nil, perSpreadingFactor: Bool = false,
+        _ body: (GatewayCell) throws -> Void
+    ) throws {
+        precondition((0...MapTile.cellZoom).contains(zoom))
+        let shift = MapTile.cellZoom - zoom
         let condition = Self.coverageCondition(filter, table: "c", gateway: true)
+        let (inRange, rangeArguments) = Self.tileBounds(range, table: "c")
+        let sf = perSpreadingFactor ? "c.sf" : "NULL"
         try read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT c.x, c.y, c.network, c.gateway, c.antenna, \(CoverageSQL.bucketSums("c")), MAX(c.best) AS best, MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
-                FROM coverage_cells c WHERE \(condition.sql)
-                GROUP BY c.x, c.y, c.network, c.gateway, c.antenna ORDER BY c.y, c.x, c.gateway
-                """, arguments: StatementArguments(condition.arguments))
+                SELECT c.x >> \(shift) AS tx, c.y >> \(shift) AS ty, c.network, c.gateway, c.antenna, \(sf) AS sf, \(CoverageSQL.bucketSums("c")),
+                       MAX(c.best) AS best, MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
+                FROM coverage_cells c WHERE \(condition.sql)\(inRange)
+                GROUP BY tx, ty, c.network, c.gateway, c.antenna, \(sf) ORDER BY ty, tx, c.gateway, c.network, c.antenna, \(sf)
+                """, arguments: StatementArguments(condition.arguments + rangeArguments))
             while let row = try rows.next() {
                 try body(GatewayCell(
-                    tile: MapTile(zoom: MapTile.cellZoom, x: row["x"], y: row["y"]), network: row["network"], gateway: row["gateway"],
-                    antenna: row["antenna"], buckets: (0..<SignalBucket.allCases.count).map { row[5 + $0] }, best: row["best"],
+                    tile: MapTile(zoom: zoom, x: row["tx"], y: row["ty"]), network: row["network"], gateway: row["gateway"],
+                    antenna: row["antenna"], spreadingFactor: row["sf"], buckets: (0..<SignalBucket.allCases.count).map { row[6 + $0] },
+                    best: row["best"], firstAt: Timestamp(nanosecondsSinceEpoch: row["first_at"]),
+                    lastAt: Timestamp(nanosecondsSinceEpoch: row["last_at"])))
+            }
+        }
+    }
+
+    /// Attempts per zoom-19 cell and spreading factor, over the sessions the filter selects, with
+    /// whether the network's side of any of them is known: what a report's map needs to tell
+    /// "mapped, not heard" from "unknown" at any zoom, offline.
+    public func forEachAttemptCell(_ filter: CoverageFilter, _ body: (AttemptCell) throws -> Void) throws {
+        let condition = Self.coverageCondition(filter, table: "a", gateway: false)
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT a.x, a.y, a.sf, SUM(a.attempts) AS attempts, SUM(a.heard) AS heard, MAX(\(CoverageSQL.networkKnown)) AS known,
+                       MIN(a.first_at) AS first_at, MAX(a.last_at) AS last_at
+                FROM coverage_attempts a WHERE \(condition.sql) GROUP BY a.x, a.y, a.sf ORDER BY a.y, a.x, a.sf
+                """, arguments: StatementArguments(condition.arguments))
+            while let row = try rows.next() {
+                try body(AttemptCell(
+                    tile: MapTile(zoom: MapTile.cellZoom, x: row["x"], y: row["y"]), spreadingFactor: row["sf"], attempts: row["attempts"],
+                    heard: row["heard"], networkKnown: row["known"] as Bool? ?? false,
                     firstAt: Timestamp(nanosecondsSinceEpoch: row["first_at"]), lastAt: Timestamp(nanosecondsSinceEpoch: row["last_at"])))
             }
         }
+    }
+
+    /// A tile range as a condition on an aggregate's zoom-19 x and y: an index range on x, then y.
+    static func tileBounds(_ range: TileRange?, table t: String) -> (String, [DatabaseValue]) {
+        guard let range else { return ("", []) }
+        let k = MapTile.cellZoom - range.zoom
+        return (" AND \(t).x BETWEEN ? AND ? AND \(t).y BETWEEN ? AND ?", [
+            range.minX << k, ((range.maxX + 1) << k) - 1, range.minY << k, ((range.maxY + 1) << k) - 1,
+        ].map(\.databaseValue))
     }
 }

@@ -8,13 +8,15 @@ public struct GatewaySummary: Sendable, Hashable, Encodable {
     public var uplinks: Int
     public var bestRSSI: Double?
     public var bestSNR: Double?
-    /// Where it stands, when it shares its position (the newest one it gave).
+    /// Where it stands, when it shares its position (the newest one it gave); else where its
+    /// strongest receptions were heard from, `estimated`.
     public var position: GeoPoint?
+    public var estimated = false
     public var firstHeard: Timestamp
     public var lastHeard: Timestamp
 
     enum CodingKeys: String, CodingKey {
-        case gateway, eui, uplinks, lat, lon
+        case gateway, eui, uplinks, lat, lon, estimated
         case bestRSSI = "best_rssi", bestSNR = "best_snr", firstHeard = "first_heard", lastHeard = "last_heard"
     }
 
@@ -27,6 +29,7 @@ public struct GatewaySummary: Sendable, Hashable, Encodable {
         try c.encode(bestSNR, forKey: .bestSNR)
         try c.encode(position?.latitude, forKey: .lat)
         try c.encode(position?.longitude, forKey: .lon)
+        try c.encode(estimated, forKey: .estimated)
         try c.encode(RFC3339.string(firstHeard), forKey: .firstHeard)
         try c.encode(RFC3339.string(lastHeard), forKey: .lastHeard)
     }
@@ -39,7 +42,7 @@ extension Store {
         let (sessionCondition, sessionArguments) = filter.sessionSQL()
         let arguments: [any DatabaseValueConvertible] = bounds.map { $0 ?? 0 } + sessionArguments
         return try read { db in
-            try Row.fetchAll(db, sql: """
+            var gateways = try Row.fetchAll(db, sql: """
                 SELECT r.gateway_id, MAX(r.gateway_eui), COUNT(DISTINCT r.uplink_id), MAX(r.rssi), MAX(r.snr),
                        (SELECT lat FROM receptions p WHERE p.gateway_id = r.gateway_id AND p.lat IS NOT NULL ORDER BY p.id DESC LIMIT 1),
                        (SELECT lon FROM receptions p WHERE p.gateway_id = r.gateway_id AND p.lat IS NOT NULL ORDER BY p.id DESC LIMIT 1),
@@ -56,6 +59,11 @@ extension Store {
                     position: lat.flatMap { la in lon.map { GeoPoint(latitude: la, longitude: $0) } },
                     firstHeard: Timestamp(nanosecondsSinceEpoch: row[7]), lastHeard: Timestamp(nanosecondsSinceEpoch: row[8]))
             }
+            for i in gateways.indices where gateways[i].position == nil {
+                gateways[i].position = try Self.estimatedPosition(of: gateways[i].gateway, db)
+                gateways[i].estimated = gateways[i].position != nil
+            }
+            return gateways
         }
     }
 }

@@ -38,7 +38,12 @@ public struct MapAssets: Sendable {
         let tiles = self.tiles.map(JSONString.quoted) ?? "null"
         // The bands come from MTTCore, as every export's colours do: the page has no copy of its own.
         let bands = SignalBand.allCases.map { "[\(JSONString.quoted($0.hexColor)), \(JSONString.quoted($0.label))]" }.joined(separator: ", ")
-        return "{\"tiles\": \(tiles), \"attribution\": \(JSONString.quoted(attribution)), \"bands\": [\(bands)]}"
+        // A cell's buckets by index (as a report's rows count them): name, colour, range.
+        let buckets = SignalBucket.allCases.map {
+            "[\(JSONString.quoted($0.name)), \(JSONString.quoted($0.band.hexColor)), \(JSONString.quoted($0.label))]"
+        }.joined(separator: ", ")
+        let unheard = "{\"not-heard\": \(JSONString.quoted(CoverageLayer.notHeardColor)), \"unknown\": \(JSONString.quoted(CoverageLayer.unknownColor))}"
+        return "{\"tiles\": \(tiles), \"attribution\": \(JSONString.quoted(attribution)), \"bands\": [\(bands)], \"buckets\": [\(buckets)], \"unheard\": \(unheard)}"
     }
 
     /// The page as the server sends it: Leaflet, the script and the style by their fixed paths,

@@ -29,6 +29,12 @@ enum MapPage {
         <label>until <input id="until" type="datetime-local"></label>
         <button id="apply" type="button">Show</button>
         </span>
+        <span id="coverage-filters">
+        <label>Cells by <select id="colour"><option value="commonest">most heard signal</option><option value="best">best signal</option></select></label>
+        <label>Gateway <select id="gateway-filter"><option value="">all gateways</option></select></label>
+        <label>SF <select id="sf-filter"><option value="">all</option>\((7...12).map { "<option value=\"\($0)\">SF\($0)</option>" }.joined())</select></label>
+        <label><input id="fade" type="checkbox"> fade by age</label>
+        </span>
         <span id="problem"></span>
         </header>
         <main>
@@ -56,13 +62,7 @@ enum MapPage {
 
     /// JSON the page's script reads (`block(id)`): a data block, which no policy needs to let run.
     static func dataBlock(_ id: String, _ json: String) -> String {
-        "<script type=\"application/json\" id=\"\(id)\">\(jsonSafe(json))</script>"
-    }
-
-    /// JSON that can stand in a data block: `<` only occurs inside its strings, where `\u003c`
-    /// reads the same, so neither `</script>` nor `<!--` can change how the block is parsed.
-    static func jsonSafe(_ json: String) -> String {
-        json.replacingOccurrences(of: "<", with: "\\u003c")
+        "<script type=\"application/json\" id=\"\(id)\">\(JSONString.scriptSafe(json))</script>"
     }
 
     /// The served page's Content-Security-Policy: only its own scripts run (no inline script, no

@@ -19,7 +19,10 @@ enum MapScript {
 
   function apiURL(path, params) {
     var url = new URL(path, location.href);
-    Object.keys(params || {}).forEach(function (k) { if (params[k]) url.searchParams.set(k, params[k]); });
+    Object.keys(params || {}).forEach(function (k) {
+      var v = params[k];
+      if (v !== '' && v !== null && v !== undefined) url.searchParams.set(k, v);
+    });
     if (token) url.searchParams.set('token', token);
     return url.toString();
   }
@@ -65,11 +68,15 @@ enum MapScript {
     });
   }
   L.control.scale({ imperial: false }).addTo(map);
+  // The header wraps as its lists fill; the map keeps its centre when its box changes with it.
+  if (window.ResizeObserver) new ResizeObserver(function () { map.invalidateSize(); }).observe($('map'));
   map.setView([52.09, 5.12], 12);
   var trackLayer = L.layerGroup().addTo(map);
   var dotLayer = L.layerGroup().addTo(map);
   var gatewayLayer = L.layerGroup().addTo(map);
   var linkLayer = L.layerGroup().addTo(map);
+  var cellLayer = L.layerGroup();
+  var reachLayer = L.layerGroup().addTo(map);
   var state = { features: [], bands: {}, gateways: {}, filter: {}, nodes: [], nodeNames: {}, places: [] };
 
   // Nodes mapping side by side send from the same places: each node's dots are drawn a few pixels
@@ -174,6 +181,201 @@ enum MapScript {
   }
   map.on('moveend', function () { var c = map.getCenter(); $('drawn').dataset.view = c.lat.toFixed(3) + ',' + c.lng.toFixed(3); });
 
+  // Coverage. Below DOT_ZOOM the map draws cells: TTN Mapper's zoom-19 tiles summed into tiles
+  // CELL_ZOOM_STEP zooms finer than the view (about 8 px wide), so a city reads as areas; from
+  // DOT_ZOOM on, the dots of each attempt and sample.
+  var DOT_ZOOM = 16, CELL_ZOOM_STEP = 5;
+  // [name, colour, range] of each signal bucket by index, and the colours of cells nobody heard,
+  // from the server (MTTCore's SignalBucket and CoverageLayer), as the bands are.
+  var BUCKETS = config.buckets || [], UNHEARD = config.unheard || {};
+  var cellRequest = 0, cellTimer = null;
+
+  // Where cells, a cell's gateways and a gateway's reach come from: the server's aggregates, or,
+  // in a report (offline), the zoom-19 rows the report carries, summed here as the server sums them.
+  var coverage = embedded ? reportCoverage(embedded.coverage || { cells: [], antennas: [], attempts: [], reach: { features: [] } }) : {
+    cells: function (z, box, f) { return getJSON('api/cells', Object.assign({ z: z, bbox: box.join(',') }, state.filter, f)); },
+    cell: function (p, f) { return getJSON('api/cell', Object.assign({ z: p.z, x: p.x, y: p.y }, state.filter, f)); },
+    reach: function (gateway) { return getJSON('api/reach', { gateway: gateway }); }
+  };
+
+  // A report's rows: cells [x, y, antenna, sf, last, best, best bucket, counts by bucket…] and
+  // attempts [x, y, sf, attempts, heard, network known, last], times in seconds. The answers have
+  // the shape of /api/cells and /api/cell.
+  function reportCoverage(data) {
+    var COUNTS = 7;
+    function kept(row, f, sfAt, antennaAt) {
+      if (f.sf && String(row[sfAt]) !== String(f.sf)) return false;
+      return antennaAt === undefined || !f.gateway || data.antennas[row[antennaAt]].gateway === f.gateway;
+    }
+    function zeros() { return BUCKETS.map(function () { return 0; }); }
+    function named(counts) {
+      var b = {};
+      counts.forEach(function (n, i) { if (n > 0) b[BUCKETS[i][0]] = n; });
+      return b;
+    }
+    function total(counts) { return counts.reduce(function (a, b) { return a + b; }, 0); }
+    function iso(seconds) { return new Date(seconds * 1000).toISOString().replace('.000Z', 'Z'); }
+    return {
+      cells: function (z, box, f) {
+        var k = 19 - z, tiles = {};
+        function tile(row) {
+          var x = row[0] >> k, y = row[1] >> k, key = x + ',' + y;
+          return tiles[key] || (tiles[key] = { z: z, x: x, y: y, counts: zeros(), best: null, bestBucket: null, gateways: {}, attempts: 0, heard: 0, known: false, last: 0 });
+        }
+        data.cells.forEach(function (r) {
+          if (!kept(r, f, 3, 2)) return;
+          var t = tile(r);
+          for (var i = 0; i < BUCKETS.length; i++) t.counts[i] += r[COUNTS + i];
+          if (t.best === null || r[5] > t.best) { t.best = r[5]; t.bestBucket = r[6]; }
+          t.gateways[data.antennas[r[2]].gateway] = true;
+          t.last = Math.max(t.last, r[4]);
+        });
+        // Attempts are not any gateway's: with a gateway chosen, a cell it did not hear is one nobody heard.
+        data.attempts.forEach(function (r) {
+          if (!kept(r, f, 2)) return;
+          var t = tile(r);
+          t.attempts += r[3]; t.heard += r[4]; t.known = t.known || r[5] === 1; t.last = Math.max(t.last, r[6]);
+        });
+        return Promise.resolve({ features: Object.keys(tiles).map(function (key) {
+          var t = tiles[key], receptions = total(t.counts), common = null;
+          // The bucket with most receptions, the stronger of equals (as CoverageCell.commonest).
+          t.counts.forEach(function (n, i) { if (n > 0 && (common === null || n > t.counts[common])) common = i; });
+          var state = receptions > 0 ? 'heard' : t.known ? 'not-heard' : 'unknown';
+          return { properties: {
+            z: t.z, x: t.x, y: t.y, state: state, color: state === 'heard' ? BUCKETS[common][1] : UNHEARD[state],
+            bucket: common === null ? null : BUCKETS[common][0], best: t.best,
+            best_color: t.bestBucket === null ? null : BUCKETS[t.bestBucket][1], receptions: receptions, buckets: named(t.counts),
+            gateways: Object.keys(t.gateways).length, attempts: t.attempts, heard_attempts: t.heard, last: iso(t.last)
+          } };
+        }) });
+      },
+      cell: function (p, f) {
+        var k = 19 - p.z, by = {};
+        data.cells.forEach(function (r) {
+          if ((r[0] >> k) !== p.x || (r[1] >> k) !== p.y || !kept(r, f, 3, 2)) return;
+          var a = data.antennas[r[2]];
+          var g = by[r[2]] || (by[r[2]] = { gateway: a.gateway, network: a.network, antenna: a.antenna, counts: zeros(), best: r[5], last: 0 });
+          for (var i = 0; i < BUCKETS.length; i++) g.counts[i] += r[COUNTS + i];
+          g.best = Math.max(g.best, r[5]);
+          g.last = Math.max(g.last, r[4]);
+        });
+        var list = Object.keys(by).map(function (i) {
+          var g = by[i];
+          return { properties: { gateway: g.gateway, network: g.network, antenna: g.antenna, receptions: total(g.counts), buckets: named(g.counts), best: g.best, last: iso(g.last) } };
+        }).sort(function (a, b) {
+          return b.properties.receptions - a.properties.receptions || (a.properties.gateway < b.properties.gateway ? -1 : a.properties.gateway > b.properties.gateway ? 1 : 0);
+        });
+        return Promise.resolve({ features: list });
+      },
+      reach: function (gateway) {
+        return Promise.resolve({ features: data.reach.features.filter(function (f) { return f.properties.gateway === gateway; }) });
+      }
+    };
+  }
+
+  function coverageFilter() { return { gateway: $('gateway-filter').value, sf: $('sf-filter').value }; }
+  function tileLon(x, z) { return x / Math.pow(2, z) * 360 - 180; }
+  function tileLat(y, z) { return 180 / Math.PI * Math.atan(Math.sinh(Math.PI * (1 - 2 * y / Math.pow(2, z)))); }
+  function tileBounds(p) { return [[tileLat(p.y + 1, p.z), tileLon(p.x, p.z)], [tileLat(p.y, p.z), tileLon(p.x + 1, p.z)]]; }
+  // The view as west,south,east,north, within the part of the earth the tiles cover.
+  function viewBox() {
+    var b = map.getBounds();
+    function clamp(v, m) { return Math.max(-m, Math.min(m, v)).toFixed(6); }
+    return [clamp(b.getWest(), 180), clamp(b.getSouth(), 85.05), clamp(b.getEast(), 180), clamp(b.getNorth(), 85.05)];
+  }
+  // Fading by age: a cell mapped within the last month is drawn full, one last mapped a year ago
+  // or more faintly: old coverage may be gone.
+  function cellOpacity(p) {
+    if (!$('fade').checked) return 0.7;
+    var days = (Date.now() - Date.parse(p.last)) / 86400000;
+    return 0.7 - 0.55 * Math.min(1, Math.max(0, (days - 30) / 335));
+  }
+  function cellColour(p) { return p.state === 'heard' && $('colour').value === 'best' && p.best_color ? p.best_color : p.color; }
+
+  function drawCells(fc) {
+    cellLayer.clearLayers();
+    var colours = {};
+    fc.features.forEach(function (f) {
+      var p = f.properties, colour = cellColour(p);
+      L.rectangle(tileBounds(p), { renderer: renderer, stroke: false, fillColor: colour, fillOpacity: cellOpacity(p) })
+        .on('click', function (e) { cellDetails(p, e.latlng); }).addTo(cellLayer);
+      colours[colour] = (colours[colour] || 0) + 1;
+    });
+    var d = $('drawn');
+    d.dataset.cells = String(fc.features.length);
+    d.dataset.cellColours = JSON.stringify(colours);
+    d.dataset.cellZoom = String(fc.features.length ? fc.features[0].properties.z : '');
+    d.dataset.cellsAt = String(Math.round(performance.now()));
+  }
+
+  function loadCells() {
+    if (map.getZoom() >= DOT_ZOOM) return;
+    var asked = ++cellRequest, z = Math.min(19, Math.round(map.getZoom()) + CELL_ZOOM_STEP);
+    coverage.cells(z, viewBox(), coverageFilter()).then(function (fc) { if (asked === cellRequest) drawCells(fc); }).catch(problem);
+  }
+  // A live sample changes the cells; the view asks again at most every few seconds.
+  function cellsChanged() {
+    if (cellTimer || map.getZoom() >= DOT_ZOOM) return;
+    cellTimer = setTimeout(function () { cellTimer = null; loadCells(); }, 3000);
+  }
+
+  // Cells or dots, by the view's zoom.
+  function showLayers() {
+    var dots = map.getZoom() >= DOT_ZOOM;
+    [dotLayer, linkLayer].forEach(function (layer) { if (dots) layer.addTo(map); else layer.remove(); });
+    if (dots) cellLayer.remove(); else { cellLayer.addTo(map); loadCells(); }
+    $('drawn').dataset.layer = dots ? 'dots' : 'cells';
+  }
+  map.on('moveend', showLayers);
+
+  function bucketText(buckets) {
+    return BUCKETS.filter(function (b) { return buckets[b[0]]; }).map(function (b) { return b[2] + ': ' + buckets[b[0]]; }).join(' · ');
+  }
+  // A click on a cell: who heard you there, with how many receptions in each bucket.
+  function cellDetails(p, where) {
+    coverage.cell(p, coverageFilter()).then(function (fc) {
+      var said = {
+        heard: p.receptions + ' receptions by ' + p.gateways + (p.gateways === 1 ? ' gateway' : ' gateways'),
+        'not-heard': 'nobody heard you here',
+        unknown: 'no network source: heard or not is unknown'
+      }[p.state];
+      var box = el('div', [
+        el('b', [said]), el('br'),
+        p.attempts ? p.attempts + ' attempts sent here, ' + p.heard_attempts + ' heard' : null, p.attempts ? el('br') : null,
+        'last mapped ' + p.last
+      ]);
+      if (fc.features.length) {
+        var table = el('table', [], 'gw');
+        fillTable(table, ['gateway', 'receptions', 'best', 'by signal'], fc.features.map(function (f) {
+          var g = f.properties;
+          return [gatewayName(g.gateway), g.receptions, text(g.best, ' dBm'), bucketText(g.buckets)];
+        }));
+        box.appendChild(table);
+      }
+      L.popup().setLatLng(where).setContent(box).openOn(map);
+      $('drawn').dataset.cellGateways = JSON.stringify(fc.features.map(function (f) { return [f.properties.gateway, f.properties.receptions]; }));
+    }).catch(problem);
+  }
+
+  // The chosen gateway's reach: a polygon per signal level, the weakest (widest) below.
+  function drawReach() {
+    reachLayer.clearLayers();
+    var gateway = $('gateway-filter').value;
+    $('drawn').dataset.reach = '0';
+    if (!gateway) return;
+    coverage.reach(gateway).then(function (fc) {
+      function threshold(f) { return f.properties.threshold === null ? -Infinity : f.properties.threshold; }
+      var levels = fc.features.slice().sort(function (a, b) { return threshold(a) - threshold(b); });
+      levels.forEach(function (f) {
+        var p = f.properties, ring = f.geometry.coordinates[0].map(function (c) { return [c[1], c[0]]; });
+        L.polygon(ring, { renderer: renderer, color: p.color, weight: 1, fillColor: p.color, fillOpacity: 0.12, interactive: false }).addTo(reachLayer);
+      });
+      $('drawn').dataset.reach = String(levels.length);
+    }).catch(problem);
+  }
+
+  function coverageChanged() { loadCells(); drawReach(); }
+
   function details(f, marker) {
     var p = f.properties, here = [f.geometry.coordinates[1], f.geometry.coordinates[0]];
     linkLayer.clearLayers();
@@ -236,12 +438,23 @@ enum MapScript {
     var labelled = placed.length <= 12;
     list.forEach(function (g) { state.gateways[g.gateway] = g; });
     placed.forEach(function (g) {
-      L.circleMarker([g.lat, g.lon], { renderer: renderer, radius: 7, weight: 3, color: '#000000', fillColor: '#ffffff', fillOpacity: 1 })
-        .bindTooltip(el('span', [gatewayName(g.gateway)]), { permanent: labelled, direction: 'right', offset: [8, 0] }).addTo(gatewayLayer);
+      // A position estimated from where it heard you is drawn dashed, and says so.
+      L.circleMarker([g.lat, g.lon], {
+        renderer: renderer, radius: 7, weight: 3, color: g.estimated ? '#555555' : '#000000', dashArray: g.estimated ? '3 3' : null,
+        fillColor: '#ffffff', fillOpacity: 1
+      }).bindTooltip(el('span', [gatewayName(g.gateway) + (g.estimated ? ' (estimated position)' : '')]), { permanent: labelled, direction: 'right', offset: [8, 0] })
+        .on('click', function () { $('gateway-filter').value = g.gateway; coverageChanged(); })
+        .addTo(gatewayLayer);
     });
     fillTable($('gateways'), ['gateway', 'uplinks', 'best RSSI', 'best SNR', 'position'], list.map(function (g) {
-      return [gatewayName(g.gateway), g.uplinks, text(g.best_rssi, ' dBm'), text(g.best_snr, ' dB'), g.lat !== null ? g.lat.toFixed(4) + ', ' + g.lon.toFixed(4) : 'not public'];
+      var where = g.lat !== null ? g.lat.toFixed(4) + ', ' + g.lon.toFixed(4) : 'not public';
+      return [gatewayName(g.gateway), g.uplinks, text(g.best_rssi, ' dBm'), text(g.best_snr, ' dB'), g.estimated ? '≈ ' + where + ' (estimated)' : where];
     }));
+    // The gateway filter lists them, keeping the choice.
+    var chosen = $('gateway-filter').value;
+    $('gateway-filter').replaceChildren(new Option('all gateways', ''));
+    list.forEach(function (g) { if (g.gateway) $('gateway-filter').appendChild(new Option(g.gateway, g.gateway)); });
+    $('gateway-filter').value = chosen;
   }
 
   function tables() {
@@ -263,7 +476,14 @@ enum MapScript {
       swatch.style.background = b[0];
       $('legend').appendChild(el('div', [swatch, b[1]]));
     });
-    $('legend').appendChild(el('div', [el('span', [], 'swatch gateway'), 'gateway that heard you']));
+    $('legend').appendChild(el('div', [el('span', [], 'swatch gateway'), 'gateway that heard you (dashed: position estimated)']));
+    var black = el('span', [], 'swatch cell'), grey = el('span', [], 'swatch cell');
+    black.style.background = UNHEARD['not-heard'];
+    grey.style.background = UNHEARD.unknown;
+    $('legend').appendChild(el('div', ['Zoomed out, cells: the colour of the signal most heard there (or the best); zoomed in, the dots.']));
+    $('legend').appendChild(el('div', [black, 'cell where you sent and nobody heard']));
+    $('legend').appendChild(el('div', [grey, 'cell where you sent without a network source: not known']));
+    $('legend').appendChild(el('div', ['Click a cell for its gateways; choose a gateway (or click it) for its reach.']));
     if (state.nodes.length > 1) {
       $('legend').appendChild(el('div', ['Nodes, side by side from left to right: ' + state.nodes.map(function (k) { return state.nodeNames[k]; }).join(', ')]));
     }
@@ -327,12 +547,13 @@ enum MapScript {
       drawTrack(embedded.track);
       drawGateways(embedded.gateways);
       drawSamples(embedded.samples, fit);
+      showLayers();
       renderStatus(embedded.status);
       return Promise.resolve();
     }
     var params = state.filter;
     return Promise.all([getJSON('api/track.geojson', params), getJSON('api/gateways', params), getJSON('api/samples.geojson', params)])
-      .then(function (r) { drawTrack(r[0]); drawGateways(r[1]); drawSamples(r[2], fit); $('problem').textContent = ''; })
+      .then(function (r) { drawTrack(r[0]); drawGateways(r[1]); drawSamples(r[2], fit); showLayers(); $('problem').textContent = ''; })
       .catch(problem);
   }
 
@@ -343,9 +564,15 @@ enum MapScript {
     });
   }
 
-  // An event's link (a hook's notification) names its place: #at=LAT,LON centres the map there.
+  // An event's link (a hook's notification) names its place: #at=LAT,LON centres the map there,
+  // marked. #view=LAT,LON,ZOOM opens a view, unmarked: a link to a place at a zoom.
   var focusMarker = null;
   function focusFromHash() {
+    var v = /(?:^#|&)view=(-?[0-9.]+),(-?[0-9.]+),([0-9]+)/.exec(location.hash);
+    if (v) {
+      map.setView([Number(v[1]), Number(v[2])], Math.min(19, Number(v[3])));
+      return true;
+    }
     var m = /(?:^#|&)at=(-?[0-9.]+),(-?[0-9.]+)/.exec(location.hash);
     if (!m) return false;
     var here = [Number(m[1]), Number(m[2])];
@@ -359,6 +586,7 @@ enum MapScript {
 
   legend();
   $('apply').addEventListener('click', function () { readFilter(); load(true); });
+  ['colour', 'gateway-filter', 'sf-filter', 'fade'].forEach(function (id) { $(id).addEventListener('change', coverageChanged); });
   var focused = focusFromHash();
   if (embedded) {
     sessions(embedded.sessions);
@@ -373,7 +601,7 @@ enum MapScript {
       events.addEventListener('status', function (e) { renderStatus(JSON.parse(e.data)); });
       events.addEventListener('sample', function (e) {
         var f = JSON.parse(e.data);
-        if (matchesFilter(f)) addLiveFeature(f);
+        if (matchesFilter(f)) { addLiveFeature(f); cellsChanged(); }
       });
     }
   }

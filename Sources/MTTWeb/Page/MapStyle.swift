@@ -19,6 +19,7 @@ table { border-collapse: collapse; width: 100%; font-size: 12px; }
 th, td { text-align: left; padding: 2px 4px; border-bottom: 1px solid #e3e3e3; vertical-align: top; }
 #status th { width: 32%; color: #555; font-weight: 600; }
 .swatch { display: inline-block; width: 12px; height: 12px; border: 1px solid #666; border-radius: 50%; margin-right: 6px; vertical-align: -2px; }
+.swatch.cell { border-radius: 0; }
 .swatch.gateway { width: 8px; height: 8px; border: 3px solid #000; background: #fff; }
 table.gw { margin-top: 4px; }
 #drawn { font-size: 11px; color: #777; }

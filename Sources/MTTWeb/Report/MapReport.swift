@@ -3,7 +3,7 @@ import Glibc
 import MTTCore
 
 /// `mtt report`: the map as one HTML file that opens anywhere, offline — Leaflet, the page's
-/// script and style, and the data (status, sessions, gateways, track, samples) inlined; nothing is
+/// script and style, and the data (status, sessions, gateways, track, samples, coverage) inlined; nothing is
 /// fetched but map tiles, and those only when the browser is online. Written as the database is
 /// read: 100,000 samples never sit in memory at once.
 public enum MapReport {
@@ -12,7 +12,7 @@ public enum MapReport {
     public static func write(_ store: Store, filter: ExportFilter, assets: MapAssets, to sink: TextSink) throws -> Int {
         let encoder = JSONEncoder.stable()
         func json(_ value: some Encodable) throws -> String {
-            MapPage.jsonSafe(String(decoding: try encoder.encode(value), as: UTF8.self))
+            JSONString.scriptSafe(String(decoding: try encoder.encode(value), as: UTF8.self))
         }
         // The counts of what the report shows: a report of one session said the whole database's.
         let status = LiveStatus(store: try store.status(session: filter.session), run: nil)
@@ -32,6 +32,8 @@ public enum MapReport {
         try TrackGeoJSONWriter.write(store, filter: filter, to: sink)
         try sink.write(",\n\"samples\": ")
         let count = try Exporter.export(store, as: .geojson, filter: filter, to: sink)
+        try sink.write(",\n\"coverage\": ")
+        try ReportCoverage.write(store, filter: filter, to: sink)
         try sink.write("}\n</script>\n<script nonce=\"\(nonce)\">\n\(MapPage.scriptSafe(MapScript.text))\n</script>")
         try sink.write(parts.count > 1 ? parts[1] : "")
         try sink.flush()

@@ -1,16 +1,30 @@
 import MTTCore
 
-/// `/api/cells?z=13&bbox=west,south,east,north` and `/api/reach?gateway=…`: the map's filters and
-/// the coverage ones, each checked; a value that cannot be read is a 400 with the reason.
+/// `/api/cells?z=13&bbox=west,south,east,north`, `/api/cell?z=&x=&y=` and `/api/reach?gateway=…`:
+/// the map's filters and the coverage ones, each checked; a value that cannot be read is a 400
+/// with the reason.
 struct CoverageQuery: Sendable, Hashable {
+    enum Kind: Sendable {
+        /// The tiles of a view: `z` and `bbox`.
+        case cells
+        /// One tile's gateways: `z`, `x`, `y`.
+        case cell
+        /// A gateway's reach.
+        case reach
+    }
+
     /// More tiles than this in one answer is a view no map shows: zoom in or out.
     static let largestTileCount = 262_144
 
     var filter = CoverageFilter()
     var range: TileRange?
 
-    init(_ items: [(name: String, value: String)], cells: Bool) throws(MapQuery.Invalid) {
-        let names: Set<String> = cells ? ["z", "bbox", "gateway", "sf"] : ["gateway"]
+    init(_ items: [(name: String, value: String)], _ kind: Kind) throws(MapQuery.Invalid) {
+        let names: Set<String> = switch kind {
+        case .cells: ["z", "bbox", "gateway", "sf"]
+        case .cell: ["z", "x", "y", "gateway", "sf"]
+        case .reach: ["gateway"]
+        }
         filter.window = try MapQuery(items, allowing: names).filter
         func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
         filter.gateway = value("gateway")
@@ -18,9 +32,21 @@ struct CoverageQuery: Sendable, Hashable {
             guard let n = Int(sf), (7...12).contains(n) else { throw .init(description: "sf must be a spreading factor from 7 to 12, not \(sf)") }
             filter.spreadingFactor = n
         }
-        guard cells else { return }
+        if kind == .reach { return }
         guard let z = value("z"), let zoom = Int(z), (0...MapTile.cellZoom).contains(zoom) else {
             throw .init(description: "z must be a zoom from 0 to \(MapTile.cellZoom), not \(value("z") ?? "missing")")
+        }
+        if kind == .cell {
+            let side = 1 << zoom
+            func index(_ name: String) throws(MapQuery.Invalid) -> Int {
+                guard let text = value(name), let n = Int(text), (0..<side).contains(n) else {
+                    throw .init(description: "\(name) must be a tile index from 0 to \(side - 1) at zoom \(zoom), not \(value(name) ?? "missing")")
+                }
+                return n
+            }
+            let x = try index("x"), y = try index("y")
+            range = TileRange(zoom: zoom, minX: x, minY: y, maxX: x, maxY: y)
+            return
         }
         guard let box = value("bbox") else { throw .init(description: "bbox is missing: west,south,east,north in degrees") }
         let parts = box.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }

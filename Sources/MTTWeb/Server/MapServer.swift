@@ -46,7 +46,7 @@ public final class MapServer: Sendable {
         if let file = assets.file(request.path) {
             return .whole(status: 200, type: file.type, body: Array(file.body.utf8))
         }
-        let known = ["/", "/api/status", "/api/sessions", "/api/samples.geojson", "/api/track.geojson", "/api/gateways", "/api/cells", "/api/reach", "/api/events", "/metrics"]
+        let known = ["/", "/api/status", "/api/sessions", "/api/samples.geojson", "/api/track.geojson", "/api/gateways", "/api/cells", "/api/cell", "/api/reach", "/api/events", "/metrics"]
         guard known.contains(request.path) else { return .text(404, "no such page: \(request.path)\n") }
         if request.query.count(where: { $0.name == "token" }) > 1 { return .text(400, "token is given twice\n") }
         guard access.allows(authorization: request.headers["authorization"], queryToken: request.query("token")) else {
@@ -77,13 +77,21 @@ public final class MapServer: Sendable {
                 let filter = try MapQuery(items).filter
                 return .written(type: "application/geo+json") { [store] sink in try TrackGeoJSONWriter.write(store, filter: filter, to: sink) }
             case "/api/cells":
-                let query = try CoverageQuery(items, cells: true)
+                let query = try CoverageQuery(items, .cells)
                 return .written(type: "application/geo+json") { [store] sink in
                     let cells = try store.coverageCells(query.filter, zoom: query.range?.zoom ?? MapTile.cellZoom, within: query.range)
                     _ = try CoverageLayer.write(cells.map(CoverageLayer.feature), to: sink)
                 }
+            case "/api/cell":
+                let query = try CoverageQuery(items, .cell)
+                return .written(type: "application/geo+json") { [store] sink in
+                    var cells: [GatewayCell] = []
+                    try store.forEachGatewayCell(query.filter, zoom: query.range?.zoom ?? MapTile.cellZoom, within: query.range) { cells.append($0) }
+                    // Who heard you best first: what a click on a cell wants to know.
+                    _ = try CoverageLayer.write(cells.sorted { ($1.receptions, $0.gateway) < ($0.receptions, $1.gateway) }.map(CoverageLayer.feature), to: sink)
+                }
             case "/api/reach":
-                let query = try CoverageQuery(items, cells: false)
+                let query = try CoverageQuery(items, .reach)
                 return .written(type: "application/geo+json") { [store] sink in
                     _ = try CoverageLayer.writeGeoJSON(.reach, store, filter: query.filter, to: sink)
                 }
