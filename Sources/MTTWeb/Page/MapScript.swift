@@ -455,6 +455,7 @@ enum MapScript {
     $('gateway-filter').replaceChildren(new Option('all gateways', ''));
     list.forEach(function (g) { if (g.gateway) $('gateway-filter').appendChild(new Option(g.gateway, g.gateway)); });
     $('gateway-filter').value = chosen;
+    summary();
   }
 
   function tables() {
