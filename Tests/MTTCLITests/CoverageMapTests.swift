@@ -11,13 +11,20 @@ struct CoverageMapTests {
     let mtt = MTTCommand()
 
     /// A simulated active drive of two nodes around Brooklyn's simulated gateways: heard cells in
-    /// several bands and cells where nobody heard.
+    /// several bands and cells where nobody heard. The drive is timed in real seconds: on a busy
+    /// machine it may not get far enough from the gateways to be unheard, and drives again.
     func drive() async throws {
-        let drive = try await mtt.run([
-            "collect", "--mode", "active", "--node", "fake:2", "--gps", "fake", "--network", "fake", "--speed", "100", "--duration", "8s",
-            "--db", mtt.database,
-        ])
-        #expect(drive.status == 0, "\(drive.stderr)")
+        for _ in 1...3 {
+            let drive = try await mtt.run([
+                "collect", "--mode", "active", "--node", "fake:2", "--gps", "fake", "--network", "fake", "--speed", "100", "--duration", "8s",
+                "--db", mtt.database,
+            ])
+            #expect(drive.status == 0, "\(drive.stderr)")
+            let coverage = try await mtt.run(["coverage", "--json", "--db", mtt.database])
+            let area = (try Self.json(coverage.stdout) as? [String: Any])?["area"] as? [String: Int] ?? [:]
+            if area["heard", default: 0] > 0 && area["mapped_not_heard", default: 0] > 0 { return }
+        }
+        Issue.record("three simulated drives and no cell both heard and not heard")
     }
 
     func serve() async throws -> (ChildProcess.Running, String, Int) {
@@ -120,7 +127,8 @@ struct CoverageMapTests {
             let g = f["properties"] as? [String: Any] ?? [:]
             return [g["gateway"] as? String ?? "", String(g["receptions"] as? Int ?? -1)]
         }
-        #expect(gateways.count == p["gateways"] as? Int && !gateways.isEmpty, "\(gateways) for \(p)")
+        // A tile's "gateways" is the most in any one of its cells: the list has at least as many.
+        #expect(gateways.count >= p["gateways"] as? Int ?? .max && !gateways.isEmpty, "\(gateways) for \(p)")
         let receptions = gateways.compactMap { Int($0[1]) }.reduce(0, +)
         #expect(receptions == p["receptions"] as? Int, "the gateways' receptions do not add up to the cell's")
         let north = "sim-gw-north"

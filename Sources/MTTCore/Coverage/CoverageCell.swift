@@ -15,6 +15,8 @@ public struct CoverageCell: Sendable, Hashable {
     public var buckets: [Int]
     /// The best RSSI + min(SNR, 0) heard here.
     public var best: Double?
+    /// Gateways that heard you in the cell; in a coarser tile, the most that heard you in any one
+    /// of its cells (how many can hear you at one spot).
     public var gateways: Int
     /// Attempts sent here (active mode) and how many of them were heard.
     public var attempts: Int

@@ -129,12 +129,19 @@ final class CoverageAccumulator {
         }
         if !cells.isEmpty {
             let upsert = try db.cachedStatement(sql: CoverageSQL.addCell)
+            var touched = Set<MapTile>()
             for (k, c) in cells {
                 let key: [DatabaseValue] = [k.x.databaseValue, k.y.databaseValue, k.session.databaseValue, k.network.databaseValue,
                                             k.gateway.databaseValue, k.antenna.databaseValue, k.sf.databaseValue]
                 upsert.setUncheckedArguments(StatementArguments(
                     key + c.buckets.map(\.databaseValue) + [c.best.databaseValue, c.first.databaseValue, c.last.databaseValue]))
                 try upsert.execute()
+                touched.insert(MapTile(zoom: MapTile.cellZoom, x: k.x, y: k.y))
+            }
+            let refresh = try db.cachedStatement(sql: CoverageSQL.refreshTotals(where: "x = ? AND y = ?"))
+            for tile in touched {
+                refresh.setUncheckedArguments([tile.x, tile.y])
+                try refresh.execute()
             }
         }
         if !beams.isEmpty {

@@ -4,7 +4,17 @@ extension Store {
     /// Recomputes every coverage aggregate from the raw records (`mtt coverage --rebuild`): the
     /// tables kept as records were stored must come out the same.
     public func rebuildCoverage() throws {
-        try write { db in try Self.rebuildCoverage(sessions: nil, gateways: nil, db) }
+        try write { db in
+            try Self.rebuildCoverage(sessions: nil, gateways: nil, db)
+            try Self.rebuildCoverageTotals(db)
+        }
+    }
+
+    /// Makes every cell's totals again from the cell rows: after a rebuild, or a deletion (a
+    /// deleted session's cells may have no rows left).
+    static func rebuildCoverageTotals(_ db: Database) throws {
+        try db.execute(sql: "DELETE FROM coverage_totals")
+        try db.execute(sql: CoverageSQL.refreshTotals(where: "1"))
     }
 
     /// The aggregate tables, each as its rows in key order with every column as text: what a
@@ -220,11 +230,18 @@ extension Store {
             var cells: [Key: CoverageCell] = [:]
             let heard = Self.coverageCondition(filter, table: "c", gateway: true)
             let (inHeard, heardBounds) = Self.tileBounds(range, table: "c")
+            // Each zoom-19 cell's totals: kept for all sessions, gateways and SFs, else summed from
+            // the cell rows the filter selects.
+            let totals = filter == CoverageFilter() ? "coverage_totals c WHERE 1\(inHeard)" : """
+                (SELECT c.x, c.y, \(CoverageSQL.buckets.map { "SUM(c.\($0)) AS \($0)" }.joined(separator: ", ")), MAX(c.best) AS best,
+                        COUNT(DISTINCT c.gateway) AS gateways, MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
+                 FROM coverage_cells c WHERE \(heard.sql)\(inHeard) GROUP BY c.x, c.y) c
+                """
             for row in try Row.fetchAll(db, sql: """
-                SELECT c.x >> \(shift) AS tx, c.y >> \(shift) AS ty, \(CoverageSQL.bucketSums("c")), MAX(c.best) AS best, COUNT(DISTINCT c.gateway) AS gateways,
+                SELECT c.x >> \(shift) AS tx, c.y >> \(shift) AS ty, \(CoverageSQL.bucketSums("c")), MAX(c.best) AS best, MAX(c.gateways) AS gateways,
                        MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
-                FROM coverage_cells c WHERE \(heard.sql)\(inHeard) GROUP BY tx, ty
-                """, arguments: StatementArguments(heard.arguments + heardBounds)) {
+                FROM \(totals) GROUP BY tx, ty
+                """, arguments: StatementArguments(filter == CoverageFilter() ? heardBounds : heard.arguments + heardBounds)) {
                 let tile = MapTile(zoom: zoom, x: row["tx"], y: row["ty"])
                 cells[Key(x: tile.x, y: tile.y)] = CoverageCell(
                     tile: tile, buckets: (0..<SignalBucket.allCases.count).map { row[2 + $0] }, best: row["best"], gateways: row["gateways"],

@@ -70,6 +70,7 @@ extension Store {
                 try db.execute(sql: statement, arguments: arguments)
             }
             try Self.rebuildCoverage(sessions: touched, gateways: gateways, db)
+            try Self.rebuildCoverageTotals(db)
             return deletion
         }
     }

@@ -233,6 +233,11 @@ enum StoreSchema {
             try db.execute(sql: CoverageSQL.triggers)
             try Store.rebuildCoverage(sessions: nil, gateways: nil, db)
         }
+        migrator.registerMigration("9") { db in
+            // Each cell's totals over sessions, gateways and SFs, for the map's unfiltered views.
+            try db.execute(sql: CoverageSQL.totalsTable)
+            try Store.rebuildCoverageTotals(db)
+        }
         return migrator
     }
 }

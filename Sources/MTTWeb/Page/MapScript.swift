@@ -220,15 +220,21 @@ enum MapScript {
         var k = 19 - z, tiles = {};
         function tile(row) {
           var x = row[0] >> k, y = row[1] >> k, key = x + ',' + y;
-          return tiles[key] || (tiles[key] = { z: z, x: x, y: y, counts: zeros(), best: null, bestBucket: null, gateways: {}, attempts: 0, heard: 0, known: false, last: 0 });
+          return tiles[key] || (tiles[key] = { z: z, x: x, y: y, counts: zeros(), best: null, bestBucket: null, gateways: 0, attempts: 0, heard: 0, known: false, last: 0 });
         }
+        // A tile's gateways: the most that heard you in any one of its zoom-19 cells.
+        var heardIn = {};
         data.cells.forEach(function (r) {
           if (!kept(r, f, 3, 2)) return;
-          var t = tile(r);
+          var t = tile(r), cell = heardIn[r[0] + ',' + r[1]] || (heardIn[r[0] + ',' + r[1]] = { tile: t, gateways: {} });
           for (var i = 0; i < BUCKETS.length; i++) t.counts[i] += r[COUNTS + i];
           if (t.best === null || r[5] > t.best) { t.best = r[5]; t.bestBucket = r[6]; }
-          t.gateways[data.antennas[r[2]].gateway] = true;
+          cell.gateways[data.antennas[r[2]].gateway] = true;
           t.last = Math.max(t.last, r[4]);
+        });
+        Object.keys(heardIn).forEach(function (k) {
+          var c = heardIn[k];
+          c.tile.gateways = Math.max(c.tile.gateways, Object.keys(c.gateways).length);
         });
         // Attempts are not any gateway's: with a gateway chosen, a cell it did not hear is one nobody heard.
         data.attempts.forEach(function (r) {
@@ -245,7 +251,7 @@ enum MapScript {
             z: t.z, x: t.x, y: t.y, state: state, color: state === 'heard' ? BUCKETS[common][1] : UNHEARD[state],
             bucket: common === null ? null : BUCKETS[common][0], best: t.best,
             best_color: t.bestBucket === null ? null : BUCKETS[t.bestBucket][1], receptions: receptions, buckets: named(t.counts),
-            gateways: Object.keys(t.gateways).length, attempts: t.attempts, heard_attempts: t.heard, last: iso(t.last)
+            gateways: t.gateways, attempts: t.attempts, heard_attempts: t.heard, last: iso(t.last)
           } };
         }) });
       },
@@ -335,7 +341,7 @@ enum MapScript {
   function cellDetails(p, where) {
     coverage.cell(p, coverageFilter()).then(function (fc) {
       var said = {
-        heard: p.receptions + ' receptions by ' + p.gateways + (p.gateways === 1 ? ' gateway' : ' gateways'),
+        heard: p.receptions + ' receptions by ' + fc.features.length + (fc.features.length === 1 ? ' gateway' : ' gateways'),
         'not-heard': 'nobody heard you here',
         unknown: 'no network source: heard or not is unknown'
       }[p.state];
