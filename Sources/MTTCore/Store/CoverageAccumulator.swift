@@ -118,8 +118,10 @@ final class CoverageAccumulator {
         }
     }
 
-    /// Writes what the transaction added and forgets it.
-    func flush(_ db: Database) throws {
+    /// Writes what the transaction added and forgets it. Rows are bound straight into the
+    /// statements (`RowInsert`): gathering them as `StatementArguments` was two thirds of the cost.
+    func flush(_ batch: Store.Batch) throws {
+        let db = batch.db
         defer {
             uplinks.removeAll()
             cells.removeAll()
@@ -131,17 +133,27 @@ final class CoverageAccumulator {
             let upsert = try db.cachedStatement(sql: CoverageSQL.addCell)
             var touched = Set<MapTile>()
             for (k, c) in cells {
-                let key: [DatabaseValue] = [k.x.databaseValue, k.y.databaseValue, k.session.databaseValue, k.network.databaseValue,
-                                            k.gateway.databaseValue, k.antenna.databaseValue, k.sf.databaseValue]
-                upsert.setUncheckedArguments(StatementArguments(
-                    key + c.buckets.map(\.databaseValue) + [c.best.databaseValue, c.first.databaseValue, c.last.databaseValue]))
-                try upsert.execute()
+                var row = RowInsert(batch, statement: upsert)
+                row.bind(k.x)
+                row.bind(k.y)
+                row.bind(k.session)
+                row.bind(k.network)
+                row.bind(k.gateway)
+                row.bind(k.antenna)
+                row.bind(k.sf)
+                for n in c.buckets { row.bind(n) }
+                row.bind(c.best)
+                row.bind(c.first)
+                row.bind(c.last)
+                try row.run()
                 touched.insert(MapTile(zoom: MapTile.cellZoom, x: k.x, y: k.y))
             }
             let refresh = try db.cachedStatement(sql: CoverageSQL.refreshTotals(where: "x = ? AND y = ?"))
             for tile in touched {
-                refresh.setUncheckedArguments([tile.x, tile.y])
-                try refresh.execute()
+                var row = RowInsert(batch, statement: refresh)
+                row.bind(tile.x)
+                row.bind(tile.y)
+                try row.run()
             }
         }
         if !beams.isEmpty {
@@ -149,15 +161,30 @@ final class CoverageAccumulator {
             // In the order first touched: of equally far receptions the first stored stays the farthest.
             for k in beamOrder {
                 guard let b = beams[k] else { continue }
-                upsert.setUncheckedArguments([k.network, k.gateway, k.antenna, k.level, k.bearing, b.samples, b.farthest, b.second, b.at.latitude, b.at.longitude, b.time])
-                try upsert.execute()
+                var row = RowInsert(batch, statement: upsert)
+                row.bind(k.network)
+                row.bind(k.gateway)
+                row.bind(k.antenna)
+                row.bind(k.level)
+                row.bind(k.bearing)
+                row.bind(b.samples)
+                row.bind(b.farthest)
+                row.bind(b.second)
+                row.bind(b.at.latitude)
+                row.bind(b.at.longitude)
+                row.bind(b.time)
+                try row.run()
             }
         }
         if !leftOut.isEmpty {
             let upsert = try db.cachedStatement(sql: CoverageSQL.addLeftOut)
             for (k, n) in leftOut {
-                upsert.setUncheckedArguments([k.session, k.gateway, k.reason, n])
-                try upsert.execute()
+                var row = RowInsert(batch, statement: upsert)
+                row.bind(k.session)
+                row.bind(k.gateway)
+                row.bind(k.reason)
+                row.bind(n)
+                try row.run()
             }
         }
     }

@@ -19,12 +19,17 @@ struct RowInsert {
     private static let inPlace: sqlite3_destructor_type? = nil
 
     init(_ batch: Store.Batch, sql: StaticString) throws {
+        self.init(batch, statement: try batch.statement(sql))
+    }
+
+    /// A statement of the batch's connection that the caller holds until the row has run.
+    init(_ batch: Store.Batch, statement: Statement) {
         db = batch.db
         // The batch holds the statement, and so keeps this pointer valid, until the transaction ends.
-        statement = try batch.statement(sql).sqliteStatement
+        self.statement = statement.sqliteStatement
         text = batch.rowText
         text.startRow()
-        sqlite3_reset(statement)
+        sqlite3_reset(self.statement)
     }
 
     mutating func bind(_ value: Int64?) {
@@ -73,7 +78,8 @@ struct RowInsert {
         return (bytes.baseAddress, Self.transient)
     }
 
-    /// Inserts the row; returns its rowid.
+    /// Inserts (or upserts) the row; returns its rowid.
+    @discardableResult
     func run() throws -> Int64 {
         // Every parameter bound for this row: none still points into an earlier row's text.
         guard index == sqlite3_bind_parameter_count(statement) else {

@@ -59,7 +59,7 @@ extension Store {
         try write { db in
             let batch = Batch(db)
             let result = try body(batch)
-            try batch.coverage.flush(db)
+            try batch.coverage.flush(batch)
             return result
         }
     }
