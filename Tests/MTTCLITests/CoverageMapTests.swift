@@ -176,6 +176,45 @@ struct CoverageMapTests {
         }
     }
 
+    /// Mapped in June 2026 (the map tests' data, months before these tests run): with "fade by
+    /// age", the cells are drawn fainter than the 70 % of new coverage, and still drawn.
+    @Test func oldCellsFadeWhenAsked() async throws {
+        try MapTestData.fill(try Store(path: mtt.database))
+        let report = mtt.dir.file("old.html")
+        #expect(try await mtt.run(["report", "--tiles", "none", "--db", mtt.database, "--out", report]).status == 0)
+        let here = MapTestData.here
+        let browser = try HeadlessBrowser(url: "file://" + report + "#view=\(here.latitude),\(here.longitude),14")
+        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.cells > 0"))
+        let cells = try await Self.drawn(browser, "cells")
+        let colours = try await Self.drawnColours(browser).keys.filter { $0.hasPrefix("#") }
+        let full = try await MapServerTests.coloursOnTheMap(browser, shot: mtt.dir.file("full.png"))
+        #expect(colours.contains { Self.pixels(Self.cell($0), full) > 0 }, "\(colours) not drawn at 70 %:\n\(full)")
+        let before = try await Self.drawn(browser, "cellsAt")
+        _ = try await browser.evaluate("(function () { var f = document.getElementById('fade'); f.checked = true; f.dispatchEvent(new Event('change')); })()")
+        #expect(try await Self.redrawn(browser, after: before))
+        #expect(try await Self.drawn(browser, "cells") == cells)
+        let faded = try await MapServerTests.coloursOnTheMap(browser, shot: mtt.dir.file("faded.png"))
+        #expect(colours.allSatisfy { Self.pixels(Self.cell($0), faded) == 0 }, "cells still at 70 %:\n\(faded)")
+        #expect(colours.contains { c in (1...6).contains { Self.pixels(Self.cell(c, opacity: 0.7 - 0.1 * Double($0)), faded) > 0 } }, "no faded cell:\n\(faded)")
+    }
+
+    /// A gateway that keeps its position to itself is placed where it heard you best, and the map
+    /// says the position is estimated: on the marker's label and in the table (the marker is drawn
+    /// dashed, on the canvas).
+    @Test func anEstimatedGatewayIsMarkedAsSuch() async throws {
+        let store = try Store(path: mtt.database)
+        try MapTestData.heardSamples(store, at: (0..<4).map { MapTestData.here.offset(metres: Double($0) * 100, bearing: 45) },
+                                     receptions: [GatewayReception(gatewayID: "quiet-gw", rssi: -100, snr: 3)])
+        let report = mtt.dir.file("estimated.html")
+        #expect(try await mtt.run(["report", "--tiles", "none", "--db", mtt.database, "--out", report]).status == 0)
+        let browser = try HeadlessBrowser(url: "file://" + report)
+        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count === '4'"))
+        let table = try Self.json(try await browser.evaluate("document.getElementById('gateways').textContent")) as? String ?? ""
+        #expect(table.contains("quiet-gw") && table.contains("≈ 52.09") && table.contains("(estimated)"), "\(table)")
+        let label = try Self.json(try await browser.evaluate("Array.from(document.querySelectorAll('.leaflet-tooltip')).map(function (t) { return t.textContent; }).join('|')")) as? String ?? ""
+        #expect(label.contains("quiet-gw (estimated position)"), "\(label)")
+    }
+
     /// Cells per colour, as the server gives them.
     static func colours(_ cells: [[String: Any]]) -> [String: Int] {
         var colours: [String: Int] = [:]
