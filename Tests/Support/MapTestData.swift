@@ -79,4 +79,35 @@ public enum MapTestData {
         }
         try store.endSession(active, at: start.adding(seconds: 700))
     }
+
+    /// The gateways of `drive`: one 500 m south of where it starts (its label clear of the cells),
+    /// one 3 km north.
+    public static let driveGateways = (start: "gw-start", north: "gw-north")
+
+    /// An active drive with the network's side known, east from `here`: 60 attempts 75 m apart
+    /// at SF10, the first 40 heard by the gateway near the start (-90 dBm falling 0.8 dB a step:
+    /// every band from red to blue), every third of the first 30 also by a gateway 3 km north; the
+    /// last 20 heard by nobody. Heard cells in every band, cells nobody heard, reach for both.
+    public static func drive(_ store: Store) throws {
+        let session = try store.startSession(mode: .active, at: start, SessionDescription(nodes: "fake", network: "mqtt"))
+        let start = here, south = here.offset(metres: 500, bearing: 180), north = here.offset(metres: 3_000, bearing: 0)
+        for i in 0..<60 {
+            let time = MapTestData.start.adding(seconds: Double(i * 15))
+            let place = start.offset(metres: Double(i) * 75, bearing: 90)
+            let fix = Fix(time: time, latitude: place.latitude, longitude: place.longitude, satellites: 9, mode: .threeD, source: "test")
+            let id = try store.record(Attempt(
+                sessionID: session, node: "fake:1", payload: [2], fix: fix, sentAt: time, devEUI: "0004A30B001C0531", spreadingFactor: 10))
+            try store.confirmAttempt(id, frameCounter: UInt32(i), at: time)
+            guard i < 40 else { continue }
+            var receptions = [GatewayReception(gatewayID: driveGateways.start, rssi: -90 - 0.8 * Double(i), snr: 5, location: south)]
+            if i < 30 && i % 3 == 0 { receptions.append(GatewayReception(gatewayID: driveGateways.north, rssi: -118, snr: -3, location: north)) }
+            try store.batch { batch in
+                let uplink = try batch.record(Uplink(
+                    deviceID: "fake-1", devEUI: "0004A30B001C0531", fCnt: UInt32(i), spreadingFactor: 10, receivedAt: time,
+                    networkID: "NS_TTS_V3://ttn@000013", receptions: receptions), session: session)
+                try batch.recordHeard(attempt: id, uplink: uplink, session: session, fix: fix)
+            }
+        }
+        try store.endSession(session, at: MapTestData.start.adding(seconds: 900))
+    }
 }
