@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "MTTWeb", targets: ["MTTWeb"]),
         .library(name: "MTTConfigFile", targets: ["MTTConfigFile"]),
         .library(name: "MTTSystem", targets: ["MTTSystem"]),
+        .library(name: "MTTPostgres", targets: ["MTTPostgres"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -35,6 +36,9 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // TLS for https:// uploads, over mtt's own HTTP/1.1 client (the libssl libmosquitto already loads).
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // The community database: PostgreSQL's own client library, with its URIs, PG* environment,
+        // ~/.pgpass, service files and TLS.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // glibc's <malloc.h>, for mallopt.
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CSpawn"),
@@ -56,6 +60,8 @@ let package = Package(
         // The service manager: sd_notify (ready, watchdog, status, stopping) and the journal.
         .target(name: "MTTSystem", dependencies: ["MTTCore", "CSystemd", "CMalloc", "CSpawn"]),
         .target(name: "MTTConfigFile", dependencies: ["MTTCore", .product(name: "TOMLKit", package: "TOMLKit")]),
+        // A community's coverage database on PostgreSQL/PostGIS (mtt community, the postgis sync target).
+        .target(name: "MTTPostgres", dependencies: ["MTTCore", "CLibPQ"]),
         .target(
             name: "MTTWeb",
             dependencies: [
@@ -65,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "mtt",
             dependencies: [
-                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS", "MTTHTTP", "MTTWeb", "MTTConfigFile", "MTTSystem",
+                "MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTGPS", "MTTHTTP", "MTTWeb", "MTTConfigFile", "MTTSystem", "MTTPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -88,6 +94,8 @@ let package = Package(
         // real broker, and fetches from a loopback Storage Integration.
         .testTarget(name: "MTTRunTests", dependencies: ["MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTHTTP", "TestSupport"]),
         .testTarget(name: "MTTCLITests", dependencies: ["mtt", "TestSupport", "MTTSerial", "MTTBluetooth", "MTTMQTT"]),
+        // The community database against a real PostgreSQL with PostGIS, started by the tests as the postgres user.
+        .testTarget(name: "MTTPostgresTests", dependencies: ["MTTPostgres", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@ import FoundationEssentials
 import Glibc
 
 extension GeoPoint {
-    static let earthRadius = 6_371_008.8
+    public static let earthRadius = 6_371_008.8
 
     /// Great-circle distance in metres (haversine): exact enough for "moved more than 10 m" and
     /// for path loss over a few kilometres.

@@ -1,0 +1,133 @@
+import MTTCore
+
+/// The community database's schema `mtt`, as versioned migrations: each runs in one transaction
+/// with its version, and a database whose schema is newer than this mtt knows is refused.
+///
+/// Every raw table carries `db` (the mapper's database UUID) first in its key: the column a Citus
+/// cluster distributes the raw tables by (docs/community.md), so one mapper's upload lands on one
+/// node. `mapper` is the role that inserted the row (its default, and row-level security holds
+/// every insert to it).
+enum CommunitySchema {
+    /// The group roles of one community database: every mapper's role is in `mapper`, every map
+    /// reader's in `map`. Roles are the cluster's, so each database has its own pair.
+    struct Roles {
+        var mapper: String
+        var map: String
+        /// Quoted for SQL.
+        var mapperSQL: String
+        var mapSQL: String
+    }
+
+    /// Migration n is `migrations[n - 1]`.
+    static func migrations(_ roles: Roles) -> [String] {
+        [version1(roles)]
+    }
+
+    static var latest: Int { migrations(Roles(mapper: "", map: "", mapperSQL: "", mapSQL: "")).count }
+
+    private static func version1(_ r: Roles) -> String {
+        let raw = ["sessions", "attempts", "samples", "receptions", "tracks"]
+        return """
+            CREATE EXTENSION IF NOT EXISTS postgis;
+            DO $$ BEGIN
+                IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = \(quote(r.mapper))) THEN CREATE ROLE \(r.mapperSQL) NOLOGIN; END IF;
+                IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = \(quote(r.map))) THEN CREATE ROLE \(r.mapSQL) NOLOGIN; END IF;
+            END $$;
+
+            CREATE TABLE mtt.mapper_accounts (
+                name name PRIMARY KEY,
+                added_at timestamptz NOT NULL DEFAULT now()
+            );
+            CREATE TABLE mtt.sessions (
+                db uuid NOT NULL, id bigint NOT NULL, mapper name NOT NULL DEFAULT current_user,
+                mode text NOT NULL, started_at timestamptz NOT NULL, ended_at timestamptz, name text,
+                PRIMARY KEY (db, id)
+            );
+            CREATE TABLE mtt.attempts (
+                db uuid NOT NULL, id bigint NOT NULL, mapper name NOT NULL DEFAULT current_user, session_id bigint NOT NULL,
+                sent_at timestamptz NOT NULL, state text NOT NULL, heard boolean NOT NULL, network_known boolean NOT NULL,
+                node text, dev_eui text, f_cnt bigint, sf integer, geom geometry(Point, 4326) NOT NULL,
+                PRIMARY KEY (db, id)
+            );
+            CREATE TABLE mtt.samples (
+                db uuid NOT NULL, id bigint NOT NULL, mapper name NOT NULL DEFAULT current_user, session_id bigint NOT NULL,
+                time timestamptz NOT NULL, method text NOT NULL, geom geometry(Point, 4326) NOT NULL,
+                network text NOT NULL DEFAULT '', device_id text, dev_eui text, f_cnt bigint, sf integer, frequency bigint,
+                PRIMARY KEY (db, id)
+            );
+            CREATE TABLE mtt.receptions (
+                db uuid NOT NULL, sample_id bigint NOT NULL, n integer NOT NULL, mapper name NOT NULL DEFAULT current_user,
+                gateway text NOT NULL, gateway_eui text, antenna integer NOT NULL DEFAULT 0,
+                rssi double precision, snr double precision, gateway_geom geometry(Point, 4326),
+                PRIMARY KEY (db, sample_id, n),
+                FOREIGN KEY (db, sample_id) REFERENCES mtt.samples (db, id)
+            );
+            CREATE TABLE mtt.tracks (
+                db uuid NOT NULL, id bigint NOT NULL, mapper name NOT NULL DEFAULT current_user, session_id bigint NOT NULL,
+                time timestamptz NOT NULL, geom geometry(Point, 4326) NOT NULL, eph double precision, satellites integer,
+                PRIMARY KEY (db, id)
+            );
+            CREATE INDEX attempts_geom ON mtt.attempts USING gist (geom);
+            CREATE INDEX samples_geom ON mtt.samples USING gist (geom);
+            CREATE INDEX tracks_geom ON mtt.tracks USING gist (geom);
+            -- Where each gateway antenna last said it is.
+            CREATE TABLE mtt.gateway_positions (
+                network text NOT NULL, gateway text NOT NULL, antenna integer NOT NULL,
+                geom geometry(Point, 4326) NOT NULL, reported_at timestamptz NOT NULL,
+                PRIMARY KEY (network, gateway, antenna)
+            );
+            CREATE INDEX gateway_positions_geom ON mtt.gateway_positions USING gist (geom);
+
+            \(CommunityCoverageSQL.functions)
+            \(CommunityCoverageSQL.tables)
+            \(CommunityCoverageSQL.triggers)
+
+            -- What QGIS and the map read: everybody's coverage, nobody's drive.
+            CREATE VIEW mtt.cells AS
+                SELECT x, y, mtt.tile_polygon(x, y) AS geom,
+                       sum(\(CommunityCoverageSQL.buckets.joined(separator: " + "))) AS receptions,
+                       \(CommunityCoverageSQL.buckets.map { "sum(\($0))::integer AS \($0)" }.joined(separator: ", ")),
+                       max(best) AS best, count(DISTINCT gateway) AS gateways, min(first_at) AS first_at, max(last_at) AS last_at
+                FROM mtt.coverage_cells GROUP BY x, y;
+            CREATE VIEW mtt.gateway_cells AS
+                SELECT x, y, network, gateway, antenna, mtt.tile_polygon(x, y) AS geom,
+                       \(CommunityCoverageSQL.buckets.map { "sum(\($0))::integer AS \($0)" }.joined(separator: ", ")),
+                       max(best) AS best, min(first_at) AS first_at, max(last_at) AS last_at
+                FROM mtt.coverage_cells GROUP BY x, y, network, gateway, antenna;
+            CREATE VIEW mtt.unheard_cells AS
+                SELECT a.x, a.y, mtt.tile_polygon(a.x, a.y) AS geom, sum(a.attempts)::integer AS attempts, bool_or(a.network_known) AS network_known
+                FROM mtt.coverage_attempts a
+                WHERE NOT EXISTS (SELECT 1 FROM mtt.coverage_cells c WHERE c.x = a.x AND c.y = a.y)
+                GROUP BY a.x, a.y;
+            CREATE VIEW mtt.gateways AS
+                SELECT g.network, g.gateway, g.antenna, g.geom, g.reported_at,
+                       (SELECT count(*) FROM (SELECT DISTINCT x, y FROM mtt.coverage_cells c
+                        WHERE c.network = g.network AND c.gateway = g.gateway AND c.antenna = g.antenna) t) AS cells
+                FROM mtt.gateway_positions g;
+            CREATE VIEW mtt.reach AS
+                SELECT network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd, max_geom AS geom, max_at
+                FROM mtt.coverage_reach;
+            CREATE VIEW mtt.mappers AS
+                SELECT m.name AS mapper, m.added_at,
+                       (SELECT count(*) FROM mtt.sessions s WHERE s.mapper = m.name) AS sessions,
+                       (SELECT count(*) FROM mtt.attempts a WHERE a.mapper = m.name) AS attempts,
+                       (SELECT count(*) FROM mtt.samples s WHERE s.mapper = m.name) AS samples
+                FROM mtt.mapper_accounts m;
+
+            -- Security in the database: a mapper inserts rows under its own name only, reads only its
+            -- own raw rows, changes and deletes nothing; the map reads only the views.
+            \(raw.map { table in """
+                ALTER TABLE mtt.\(table) ENABLE ROW LEVEL SECURITY;
+                CREATE POLICY own_rows_in ON mtt.\(table) FOR INSERT TO \(r.mapperSQL) WITH CHECK (mapper = current_user);
+                CREATE POLICY own_rows_out ON mtt.\(table) FOR SELECT TO \(r.mapperSQL) USING (mapper = current_user);
+                GRANT SELECT, INSERT ON mtt.\(table) TO \(r.mapperSQL);
+                """ }.joined(separator: "\n"))
+            GRANT USAGE ON SCHEMA mtt TO \(r.mapperSQL), \(r.mapSQL);
+            GRANT SELECT ON mtt.mapper_accounts TO \(r.mapperSQL);
+            GRANT SELECT ON mtt.cells, mtt.gateway_cells, mtt.unheard_cells, mtt.gateways, mtt.reach, mtt.mappers
+                TO \(r.mapperSQL), \(r.mapSQL);
+            """
+    }
+
+    private static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
+}

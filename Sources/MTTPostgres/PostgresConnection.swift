@@ -1,0 +1,128 @@
+import CLibPQ
+import Glibc
+import Synchronization
+
+/// One connection to PostgreSQL through libpq, which brings what its users expect for free:
+/// `postgresql://` URIs and `key=value` strings, the `PG*` environment, `~/.pgpass`, service files,
+/// TLS with `sslmode=verify-full`. The only file of the adapter that calls libpq. Calls block;
+/// one at a time (a lock), as libpq wants.
+public final class PostgresConnection: Sendable {
+    private let connection: Mutex<OpaquePointer>
+
+    /// Connects; a refusal (no server, a wrong password, no such database) is one line from libpq.
+    public init(_ url: String) throws(PostgresError) {
+        guard let c = PQconnectdb(url) else { throw PostgresError("libpq could not allocate a connection") }
+        guard PQstatus(c) == CONNECTION_OK else {
+            let reason = PostgresError.oneLine(String(cString: PQerrorMessage(c)))
+            PQfinish(c)
+            throw PostgresError(reason)
+        }
+        // Notices ("extension postgis already exists, skipping") are for people at psql.
+        PQsetNoticeProcessor(c, { _, _ in }, nil)
+        connection = Mutex(c)
+    }
+
+    deinit {
+        connection.withLock { PQfinish($0) }
+    }
+
+    /// Whether a URL or connection string carries a password: one on a command line can be read by
+    /// every user of the machine (`ps`), so mtt refuses it and says where the password goes.
+    public static func hasPassword(_ url: String) -> Bool {
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(url, &error) else {
+            PQfreemem(error)
+            return false
+        }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if String(cString: keyword) == "password", let value = option.pointee.val, value.pointee != 0 { return true }
+            option += 1
+        }
+        return false
+    }
+
+    /// Runs `sql` (several statements when there are no parameters); parameters are text, `$1`…,
+    /// never spliced into the SQL. A statement the server refuses throws its own error, one line.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
+        let outcome: Result<PostgresRows, PostgresError> = connection.withLock { c in
+            let result: OpaquePointer?
+            if parameters.isEmpty {
+                result = PQexec(c, sql)
+            } else {
+                let values = parameters.map { $0.flatMap { strdup($0) } }
+                defer { values.forEach { free($0) } }
+                result = values.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
+                    PQexecParams(c, sql, Int32(buffer.count), nil, buffer.baseAddress, nil, nil, 0)
+                }
+            }
+            defer { PQclear(result) }
+            switch PQresultStatus(result) {
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+                return .success(Self.rows(of: result))
+            default:
+                return .failure(Self.error(of: result, c))
+            }
+        }
+        return try outcome.get()
+    }
+
+    /// `text` quoted as an SQL identifier (a role's or database's name).
+    public func identifier(_ text: String) throws(PostgresError) -> String {
+        try connection.withLock { c throws(PostgresError) in
+            guard let quoted = PQescapeIdentifier(c, text, text.utf8.count) else { throw PostgresError(Self.lastError(c)) }
+            defer { PQfreemem(quoted) }
+            return String(cString: quoted)
+        }
+    }
+
+    /// `text` quoted as an SQL string literal.
+    public func literal(_ text: String) throws(PostgresError) -> String {
+        try connection.withLock { c throws(PostgresError) in
+            guard let quoted = PQescapeLiteral(c, text, text.utf8.count) else { throw PostgresError(Self.lastError(c)) }
+            defer { PQfreemem(quoted) }
+            return String(cString: quoted)
+        }
+    }
+
+    /// A password encrypted for `user` as the server stores passwords (`password_encryption`).
+    public func encryptedPassword(_ password: String, user: String) throws(PostgresError) -> String {
+        try connection.withLock { c throws(PostgresError) in
+            guard let encrypted = PQencryptPasswordConn(c, password, user, nil) else { throw PostgresError(Self.lastError(c)) }
+            defer { PQfreemem(encrypted) }
+            return String(cString: encrypted)
+        }
+    }
+
+    /// Where the connection went: host (or socket folder), port, database, user.
+    public var endpoint: (host: String, port: String, database: String, user: String) {
+        connection.withLock { c in
+            (String(cString: PQhost(c)), String(cString: PQport(c)), String(cString: PQdb(c)), String(cString: PQuser(c)))
+        }
+    }
+
+    private static func rows(of result: OpaquePointer?) -> PostgresRows {
+        let columns = (0..<PQnfields(result)).map { String(cString: PQfname(result, $0)) }
+        let rows = (0..<PQntuples(result)).map { row in
+            (0..<Int32(columns.count)).map { column -> String? in
+                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+            }
+        }
+        return PostgresRows(columns: columns, rows: rows)
+    }
+
+    private static func error(of result: OpaquePointer?, _ c: OpaquePointer) -> PostgresError {
+        func field(_ code: Character) -> String? {
+            guard let result, let value = PQresultErrorField(result, Int32(code.asciiValue!)) else { return nil }
+            return String(cString: value)
+        }
+        guard let primary = field("M") else { return PostgresError(lastError(c)) }
+        return PostgresError(PostgresError.oneLine(primary + (field("D").map { " (\($0))" } ?? "")), state: field("C"))
+    }
+
+    private static func lastError(_ c: OpaquePointer) -> String {
+        PostgresError.oneLine(String(cString: PQerrorMessage(c)))
+    }
+}
