@@ -52,4 +52,109 @@ struct CommunityDatabaseTests {
             "\(error)".contains("Connection refused") && !"\(error)".contains("\n")
         }
     }
+
+    /// Inserts, as `mapper`'s connection, a local sample and its receptions as the sync target
+    /// will: keyed by the database's UUID and the record's id, a repeat ignored.
+    static func insert(_ sample: QueuedSample, session: Int64, db: String, as mapper: PostgresConnection) throws {
+        let u = sample.uplink
+        try mapper.execute("""
+            INSERT INTO mtt.sessions (db, id, mode, started_at) VALUES ($1, $2, 'active', $3) ON CONFLICT DO NOTHING
+            """, [db, String(session), RFC3339.string(sample.time)])
+        try mapper.execute("""
+            INSERT INTO mtt.samples (db, id, session_id, time, method, geom, network, device_id, dev_eui, f_cnt, sf)
+            VALUES ($1, $2, $3, $4, $5, ST_SetSRID(ST_MakePoint($6, $7), 4326), $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING
+            """, [db, String(sample.id), String(session), RFC3339.string(sample.time), sample.method, String(sample.position.longitude),
+                  String(sample.position.latitude), u.networkID ?? "", u.deviceID, u.devEUI, u.fCnt.map { String($0) }, u.spreadingFactor.map { String($0) }])
+        for (n, r) in u.receptions.enumerated() {
+            try mapper.execute("""
+                INSERT INTO mtt.receptions (db, sample_id, n, gateway, antenna, rssi, snr, gateway_geom)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, ST_SetSRID(ST_MakePoint($8, $9), 4326)) ON CONFLICT DO NOTHING
+                """, [db, String(sample.id), String(n), r.gatewayID, String(r.antennaIndex ?? 0), r.rssi.map { String($0) }, r.snr.map { String($0) },
+                      r.location.map { String($0.longitude) }, r.location.map { String($0.latitude) }])
+        }
+    }
+
+    /// The community's cells as the local store lists them: x, y, network, gateway, antenna, SF,
+    /// the bucket counts and the best signal.
+    static func communityCells(_ connection: PostgresConnection) throws -> [String] {
+        try connection.execute("""
+            SELECT concat_ws(' ', x, y, network, gateway, antenna, sf, \(SignalBucket.allCases.map { "b_\($0.name)" }.joined(separator: ", ")), best)
+            FROM mtt.coverage_cells ORDER BY y, x, gateway, network, antenna, sf
+            """).rows.map { $0[0] ?? "" }
+    }
+
+    static func localCells(_ store: Store) throws -> [String] {
+        var cells: [String] = []
+        try store.forEachGatewayCell(CoverageFilter(), perSpreadingFactor: true) { c in
+            cells.append(([c.tile.x, c.tile.y].map(String.init) + [c.network, c.gateway, String(c.antenna), String(c.spreadingFactor ?? 0)]
+                + c.buckets.map(String.init) + [c.best.plainText]).joined(separator: " "))
+        }
+        return cells
+    }
+
+    /// The database's triggers count a drive's receptions into the same cells as the mapper's own
+    /// SQLite (tile, gateway, SF, bucket counts, best signal), and a repeated upload changes nothing.
+    @Test func theTriggersKeepTheCellsTheLocalStoreKeeps() async throws {
+        let (server, community) = try await Self.community()
+        try community.migrate()
+        let alice = try community.addMapper("alice")
+        let connection = try PostgresConnection(server.connectionString(user: "alice", password: alice.password, database: "coverage"))
+        let folder = TemporaryDirectory("mtt-community")
+        let store = try Store(path: folder.file("alice.sqlite"))
+        try MapTestData.drive(store)
+        let db = try store.databaseID()
+        let samples = try store.queuedSamples(Array(1...40))
+        #expect(samples.count == 40)
+        for _ in 1...2 {
+            for sample in samples { try Self.insert(sample, session: 1, db: db, as: connection) }
+        }
+        let local = try Self.localCells(store)
+        #expect(!local.isEmpty)
+        #expect(try Self.communityCells(community.connection) == local)
+        #expect(try connection.execute("SELECT count(*) FROM mtt.samples").value == "40")
+        // The views QGIS and the map read: a polygon per cell, each gateway where it said it is.
+        #expect(try connection.execute("SELECT count(*) FROM mtt.cells").value == String(Set(local.map { $0.split(separator: " ").prefix(2) }).count))
+        #expect(try connection.execute("SELECT string_agg(gateway, ',' ORDER BY gateway) FROM mtt.gateways").value == "gw-north,gw-start")
+        #expect(try connection.execute("SELECT ST_GeometryType(geom) FROM mtt.cells LIMIT 1").value == "ST_Polygon")
+    }
+
+    /// Security is the database's: a mapper inserts under its own name only, changes and deletes
+    /// nothing, reads no other mapper's raw rows (but everybody's cells); the map role reads the
+    /// views only. Each refusal is PostgreSQL's own error, in one line.
+    @Test func aMapperWritesOnlyItsOwnRowsAndTheMapOnlyReads() async throws {
+        let (server, community) = try await Self.community()
+        try community.migrate()
+        let alice = try community.addMapper("alice"), bob = try community.addMapper("bob"), map = try community.grantMap("citymap")
+        #expect(alice.url.hasSuffix("@127.0.0.1:\(server.port)/coverage") && alice.pgpassLine.hasSuffix(":coverage:alice:\(alice.password)"))
+        func connect(_ account: CommunityDatabase.Account) throws -> PostgresConnection {
+            try PostgresConnection(server.connectionString(user: account.name, password: account.password, database: "coverage"))
+        }
+        let a = try connect(alice), b = try connect(bob), m = try connect(map)
+        let folder = TemporaryDirectory("mtt-community")
+        let store = try Store(path: folder.file("alice.sqlite"))
+        try MapTestData.drive(store)
+        let sample = try #require(try store.queuedSamples([1]).first)
+        try Self.insert(sample, session: 1, db: try store.databaseID(), as: a)
+
+        func refused(_ connection: PostgresConnection, _ sql: String, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(sourceLocation: sourceLocation) {
+                try connection.execute(sql)
+            } throws: { error in
+                "\(error)".contains(reason) && !"\(error)".contains("\n")
+            }
+        }
+        refused(b, "INSERT INTO mtt.sessions (db, id, mapper, mode, started_at) VALUES (gen_random_uuid(), 1, 'alice', 'active', now())",
+                "new row violates row-level security policy for table \"sessions\"")
+        refused(a, "UPDATE mtt.samples SET sf = 7", "permission denied for table samples")
+        refused(a, "DELETE FROM mtt.samples", "permission denied for table samples")
+        refused(a, "DELETE FROM mtt.coverage_cells", "permission denied for table coverage_cells")
+        #expect(try b.execute("SELECT count(*) FROM mtt.samples").value == "0", "bob reads alice's samples")
+        #expect(try b.execute("SELECT count(*) FROM mtt.receptions").value == "0", "bob reads alice's receptions")
+        #expect(try a.execute("SELECT count(*) FROM mtt.samples").value == "1")
+        #expect(try b.execute("SELECT count(*) FROM mtt.cells").value != "0", "bob does not see the community's cells")
+        refused(m, "SELECT count(*) FROM mtt.samples", "permission denied for table samples")
+        refused(m, "INSERT INTO mtt.sessions (db, id, mode, started_at) VALUES (gen_random_uuid(), 1, 'active', now())", "permission denied for table sessions")
+        #expect(try m.execute("SELECT count(*) FROM mtt.cells").value != "0")
+        #expect(try m.execute("SELECT string_agg(mapper || ' ' || samples, ',' ORDER BY mapper) FROM mtt.mappers").value == "alice 1,bob 0")
+    }
 }

@@ -46,11 +46,21 @@ public final class PostgresServer: @unchecked Sendable {
         ])
         let started = try ChildProcess.Running(tool, arguments, environment: [:])
         server = started
-        guard LoopbackPort.waitUntilListening(port) else {
+        // Listening is not yet accepting ("the database system is starting up"): pg_isready says when.
+        guard LoopbackPort.waitUntilListening(port), isReady(within: 30) else {
             let log = started.stderr.split(whereSeparator: \.isNewline).suffix(5).joined(separator: " | ")
             stop()
             throw PostgresServerError.setup("postgres did not listen on 127.0.0.1:\(port): \(log)")
         }
+    }
+
+    private func isReady(within seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if (try? ChildProcess.runBlocking(binaries + "/pg_isready", ["-q", "-h", "127.0.0.1", "-p", String(port)]))?.status == 0 { return true }
+            usleep(50_000)
+        }
+        return false
     }
 
     /// Stops it at once (an immediate shutdown, SIGQUIT), as a server that goes away does.
