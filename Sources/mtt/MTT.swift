@@ -17,6 +17,7 @@ struct MTT: AsyncParsableCommand {
         version: MTTVersion.current,
         subcommands: [
             Collect.self, Status.self, Sessions.self, Coverage.self, Events.self, Sync.self, Fetch.self, Serve.self, Report.self, Export.self, Import.self,
+            Community.self,
             GPS.self, Scan.self, Node.self, FakeNodeCommand.self, Demo.self, ConfigCommand.self,
         ]
     )

@@ -1,0 +1,121 @@
+import ArgumentParser
+import MTTCore
+import MTTPostgres
+
+struct Community: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a community's coverage database on PostgreSQL with PostGIS: set it up, add mappers and map readers.",
+        discussion: """
+            Many mappers, one map: each mapper's mtt uploads into one PostgreSQL database, which \
+            keeps the same cells, buckets and reach as mtt does locally (by triggers, so a record \
+            uploaded twice counts once), and decides itself who may write and read what: a \
+            mapper inserts only under its own name and reads no other mapper's drive; a map \
+            reader reads only the views. QGIS opens the views directly (mtt.cells, \
+            mtt.gateways, mtt.reach, mtt.mappers).
+
+            Run these as the database's owner (a role that may create roles and the PostGIS \
+            extension). The connection is libpq's: a postgresql:// URL or key=value string, \
+            else the PG* environment, a service file; the password comes from ~/.pgpass or \
+            PGPASSWORD, never from the command line.
+            """,
+        subcommands: [Initialize.self, AddMapper.self, GrantMap.self])
+
+    struct ConnectionOptions: ParsableArguments {
+        @Option(help: ArgumentHelp(
+            "The community database, as libpq takes it: postgresql://USER@HOST:PORT/DATABASE (default: the PG* environment).",
+            valueName: "url"))
+        var url = ""
+
+        func validate() throws {
+            if PostgresConnection.hasPassword(url) {
+                throw ValidationError("--url carries a password, which every user of this machine can read on a command line: put it in ~/.pgpass (mode 600) or PGPASSWORD")
+            }
+        }
+
+        func open() throws -> CommunityDatabase {
+            do {
+                return CommunityDatabase(try PostgresConnection(url))
+            } catch {
+                throw RuntimeFailure("cannot reach the community database: \(error)")
+            }
+        }
+    }
+
+    struct Initialize: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "init",
+            abstract: "Create schema mtt in the database (PostGIS, tables, triggers, views, roles), or bring it up to date.",
+            discussion: """
+                Each schema version is one transaction; running it again does nothing; a schema \
+                newer than this mtt is refused. Two roles are made for the database: DATABASE_mapper \
+                and DATABASE_map, the groups add-mapper and grant-map put their roles in.
+                """)
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let community = try connection.open()
+            let (from, to) = try community.migrate()
+            let place = community.connection.endpoint
+            if from == to {
+                Console.out("mtt: the community database \(place.database) at \(place.host):\(place.port) is up to date (schema version \(to))")
+            } else {
+                Console.out("mtt: the community database \(place.database) at \(place.host):\(place.port) has schema version \(to)"
+                    + (from == 0 ? " (created)" : " (was \(from))"))
+            }
+        }
+    }
+
+    struct AddMapper: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add-mapper",
+            abstract: "Make a login role for a mapper, and print how that mapper's mtt connects.",
+            discussion: "The password is printed once and kept nowhere else: hand it over privately.")
+
+        @Argument(help: ArgumentHelp("The mapper's role name: letters, digits, _, - or . (up to 63).", valueName: "name"))
+        var name: String
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let community = try connection.open()
+            let account = try community.addMapper(name)
+            Console.out(Community.handOver(account, role: "mapper", use: """
+                  in mtt's configuration (~/.config/mtt/config.toml):
+                    [sync.postgis]
+                    url = "\(account.url)"
+                """))
+        }
+    }
+
+    struct GrantMap: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "grant-map",
+            abstract: "Make a read-only login role for the community map: it reads the views, nothing else.",
+            discussion: "The password is printed once and kept nowhere else.")
+
+        @Argument(help: ArgumentHelp("The role's name: letters, digits, _, - or . (up to 63).", valueName: "name"))
+        var name: String
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let community = try connection.open()
+            let account = try community.grantMap(name)
+            Console.out(Community.handOver(account, role: "map reader", use: """
+                  for QGIS (Layer › Add Layer › PostgreSQL): host \(account.host), port \(account.port), database \(account.database), user \(account.name)
+                """))
+        }
+    }
+
+    /// What to give the person: the URL, the password line, where each goes.
+    static func handOver(_ account: CommunityDatabase.Account, role: String, use: String) -> String {
+        """
+        mtt: \(role) \(account.name) can now connect to \(account.url)
+        Give \(account.name) these, the password privately (it is kept nowhere else):
+        \(use)
+          in ~/.pgpass (chmod 600 ~/.pgpass):
+            \(account.pgpassLine)
+        """
+    }
+}
