@@ -96,6 +96,11 @@ public final class PostgresConnection: Sendable {
         }
     }
 
+    /// Whether the connection still works: false once the server went away or closed it.
+    public var isOpen: Bool {
+        connection.withLock { PQstatus($0) == CONNECTION_OK }
+    }
+
     /// Where the connection went: host (or socket folder), port, database, user.
     public var endpoint: (host: String, port: String, database: String, user: String) {
         connection.withLock { c in

@@ -3,6 +3,7 @@ import GRDB
 /// A confirmed attempt as MapTheThings takes it: where and when the node transmitted.
 public struct QueuedAttempt: Sendable, Hashable {
     public var id: Int64
+    public var sessionID: Int64
     public var sentAt: Timestamp
     public var devEUI: String?
     /// The node spec, for an attempt whose DevEUI the node never told.
@@ -10,11 +11,17 @@ public struct QueuedAttempt: Sendable, Hashable {
     public var fCnt: Int64?
     public var position: GeoPoint
     public var state: Attempt.State
+    public var spreadingFactor: Int?
+    /// Whether the network heard it (joined to an uplink).
+    public var heard: Bool
+    /// Whether its session had a network source, so that "not heard" can be said.
+    public var networkKnown: Bool
 }
 
 /// A heard uplink with the position it was heard at and the GPS quality there.
 public struct QueuedSample: Sendable, Hashable {
     public var id: Int64
+    public var sessionID: Int64
     public var time: Timestamp
     public var position: GeoPoint
     public var method: String
@@ -36,18 +43,20 @@ extension Store {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT attempts.id, attempts.sent_at, attempts.dev_eui, attempts.node, attempts.f_cnt, attempts.state,
+                    SELECT a.id, a.session_id, a.sent_at, a.dev_eui, a.node, a.f_cnt, a.state, a.spreading_factor,
+                           a.uplink_id IS NOT NULL AS heard, \(CoverageSQL.networkKnown) AS known,
                            fixes.lat, fixes.lon, COALESCE(fixes.alt_msl, fixes.alt_hae) AS alt
-                    FROM attempts JOIN fixes ON fixes.id = attempts.fix_id
-                    WHERE attempts.id IN (SELECT value FROM json_each(?)) ORDER BY attempts.id
+                    FROM attempts a JOIN fixes ON fixes.id = a.fix_id
+                    WHERE a.id IN (SELECT value FROM json_each(?)) ORDER BY a.id
                     """,
                 arguments: [Self.jsonArray(ids)]
             ).map { row in
                 QueuedAttempt(
-                    id: row["id"], sentAt: Timestamp(nanosecondsSinceEpoch: row["sent_at"]), devEUI: row["dev_eui"],
+                    id: row["id"], sessionID: row["session_id"], sentAt: Timestamp(nanosecondsSinceEpoch: row["sent_at"]), devEUI: row["dev_eui"],
                     node: row["node"], fCnt: row["f_cnt"],
                     position: GeoPoint(latitude: row["lat"], longitude: row["lon"], altitude: row["alt"]),
-                    state: Attempt.State(rawValue: row["state"]) ?? .pending)
+                    state: Attempt.State(rawValue: row["state"]) ?? .pending, spreadingFactor: row["spreading_factor"],
+                    heard: row["heard"], networkKnown: row["known"] ?? false)
             }
         }
     }
@@ -73,7 +82,7 @@ extension Store {
                         db, sql: "SELECT * FROM fixes WHERE session_id = ? AND time > ? ORDER BY time LIMIT 1",
                         arguments: [session, time])
                 return QueuedSample(
-                    id: row["id"], time: Timestamp(nanosecondsSinceEpoch: time),
+                    id: row["id"], sessionID: session, time: Timestamp(nanosecondsSinceEpoch: time),
                     position: GeoPoint(latitude: row["lat"], longitude: row["lon"], altitude: row["alt"]),
                     method: row["method"], uplink: uplink, nearestFix: nearest.map(Self.fix(from:)))
             }

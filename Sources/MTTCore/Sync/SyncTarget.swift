@@ -51,6 +51,7 @@ public struct SyncTarget: RegisteredKind {
         .mapthethings,
         .ttnmapper,
         .file,
+        .postgis,
     ]
 
     /// Whether a run to `url` (nil: the default) would reach the public service.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MTTCore
+import MTTPostgres
 import MTTHTTP
 import MTTSystem
 import Synchronization
@@ -149,7 +150,8 @@ struct Sync: AsyncParsableCommand {
         }
         let transports = SyncTransports(
             http: { HTTPTransport(timeout: timeout, connections: policy.concurrency, trusting: settings.text(.syncCA), proxies: proxies) },
-            file: { AppendingFile() })
+            file: { AppendingFile() },
+            database: { url in PostgresSyncTransport(url) })
         let secrets = SecretReader(
             environment: SecretInput.environment,
             file: { path, what in

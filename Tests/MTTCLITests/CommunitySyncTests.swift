@@ -1,0 +1,122 @@
+import Foundation
+import MTTCore
+import MTTPostgres
+import TestSupport
+import Testing
+
+/// `mtt sync --target postgis`: mappers uploading into a community database on a real PostgreSQL
+/// with PostGIS (issue 29): once each, the community's cells the sum of the mappers' own, a crash
+/// or a server gone mid-upload repeating nothing and losing nothing.
+@Suite("mtt sync into the community database", .serialized)
+struct CommunitySyncTests {
+    /// A community database `coverage` with schema, and a mapper account for each name.
+    static func community(_ mappers: [String]) async throws -> (PostgresServer, CommunityDatabase, [String: CommunityDatabase.Account]) {
+        let server = try await PostgresServer.start()
+        try server.createDatabase("coverage")
+        let community = CommunityDatabase(try PostgresConnection(server.connectionString(database: "coverage")))
+        try community.migrate()
+        var accounts: [String: CommunityDatabase.Account] = [:]
+        for name in mappers { accounts[name] = try community.addMapper(name) }
+        return (server, community, accounts)
+    }
+
+    /// A mapper's mtt: its own home, database and password (PGPASSWORD, as the README says).
+    struct Mapper {
+        let mtt = MTTCommand()
+        let account: CommunityDatabase.Account
+        var environment: [String: String] { ["PGPASSWORD": account.password] }
+
+        func sync(_ extra: [String] = []) async throws -> ChildProcess.Result {
+            try await mtt.run(["sync", "--target", "postgis", "--url", account.url, "--db", mtt.database] + extra, environment: environment)
+        }
+
+        func start() throws -> ChildProcess.Running {
+            try mtt.start(["sync", "--target", "postgis", "--url", account.url, "--db", mtt.database], environment: environment)
+        }
+    }
+
+    /// Cells summed over mappers' local stores, per antenna and SF, as text rows.
+    static func summedLocalCells(_ stores: [Store]) throws -> [String] {
+        var sums: [String: (buckets: [Int], best: Double)] = [:]
+        for store in stores {
+            try store.forEachGatewayCell(CoverageFilter(), perSpreadingFactor: true) { c in
+                let key = "\(c.tile.x) \(c.tile.y) \(c.network) \(c.gateway) \(c.antenna) \(c.spreadingFactor ?? 0)"
+                let old = sums[key] ?? ([Int](repeating: 0, count: c.buckets.count), -.infinity)
+                sums[key] = (zip(old.buckets, c.buckets).map(+), max(old.best, c.best))
+            }
+        }
+        return sums.keys.sorted().map { key in key + " " + sums[key]!.buckets.map(String.init).joined(separator: " ") + " " + sums[key]!.best.plainText }
+    }
+
+    static func communityCells(_ community: CommunityDatabase) throws -> [String] {
+        try community.connection.execute("""
+            SELECT concat_ws(' ', x, y, network, gateway, antenna, sf, \(SignalBucket.allCases.map { "b_\($0.name)" }.joined(separator: ", ")), best)
+            FROM mtt.coverage_cells
+            """).rows.map { $0[0] ?? "" }.sorted()
+    }
+
+    static func summedLocalAttempts(_ stores: [Store]) throws -> [String] {
+        var sums: [String: (Int, Int, Bool)] = [:]
+        for store in stores {
+            try store.forEachAttemptCell(CoverageFilter()) { a in
+                let key = "\(a.tile.x) \(a.tile.y) \(a.spreadingFactor)"
+                let old = sums[key] ?? (0, 0, false)
+                sums[key] = (old.0 + a.attempts, old.1 + a.heard, old.2 || a.networkKnown)
+            }
+        }
+        return sums.keys.sorted().map { "\($0) \(sums[$0]!.0) \(sums[$0]!.1) \(sums[$0]!.2 ? "t" : "f")" }
+    }
+
+    static func communityAttempts(_ community: CommunityDatabase) throws -> [String] {
+        try community.connection.execute("SELECT concat_ws(' ', x, y, sf, attempts, heard, network_known) FROM mtt.coverage_attempts").rows
+            .map { $0[0] ?? "" }.sorted()
+    }
+
+    static func count(_ table: String, _ community: CommunityDatabase) throws -> Int {
+        Int(try community.connection.execute("SELECT count(*) FROM mtt.\(table)").value ?? "") ?? -1
+    }
+
+    /// Two mappers upload different drives at the same time: every record once, and the
+    /// community's cells and attempt counts are the sums of both mappers' own.
+    @Test func twoMappersAtOnceEachRecordOnceCellsSummed() async throws {
+        let (server, community, accounts) = try await Self.community(["alice", "bob"])
+        defer { withExtendedLifetime(server) {} }
+        let alice = Mapper(account: accounts["alice"]!), bob = Mapper(account: accounts["bob"]!)
+        let aliceStore = try Store(path: alice.mtt.database)
+        try MapTestData.drive(aliceStore)
+        try MapTestData.fill(aliceStore)
+        let drive = try await bob.mtt.run([
+            "collect", "--mode", "active", "--node", "fake:2", "--gps", "fake", "--network", "fake", "--speed", "100", "--duration", "4s",
+            "--db", bob.mtt.database,
+        ])
+        #expect(drive.status == 0, "\(drive.stderr)")
+        let bobStore = try Store(path: bob.mtt.database)
+
+        async let a = alice.sync()
+        async let b = bob.sync(["--include-simulated"])
+        let (ra, rb) = try await (a, b)
+        #expect(ra.status == 0 && ra.stdout.contains("postgis: ") && ra.stdout.contains(" 0 rejected, 0 failed, 0 still queued"), "\(ra.stdout)\(ra.stderr)")
+        #expect(rb.status == 0 && rb.stdout.contains(" 0 still queued"), "\(rb.stdout)\(rb.stderr)")
+
+        let local = [aliceStore, bobStore]
+        let samples = try local.map { try $0.status().samples }.reduce(0, +)
+        #expect(try Self.count("samples", community) == samples)
+        #expect(try Self.count("attempts", community) == local.map { let s = try $0.status(); return s.confirmed + s.failed }.reduce(0, +))
+        #expect(try Self.count("tracks", community) == local.map { try $0.status().gpsSamples }.reduce(0, +))
+        #expect(try local.allSatisfy { try $0.queueCount(.postgis) == 0 })
+        #expect(try Self.communityCells(community) == Self.summedLocalCells(local))
+        #expect(try Self.communityAttempts(community) == Self.summedLocalAttempts(local))
+
+        // Again: nothing more to send, nothing counted twice.
+        let again = try await alice.sync()
+        #expect(again.status == 0 && again.stdout.contains("0 sent"), "\(again.stdout)")
+        #expect(try Self.communityCells(community) == Self.summedLocalCells(local))
+    }
+}
+
+extension Store {
+    /// What still waits for `target` in this database, simulated sessions included.
+    func queueCount(_ target: SyncTarget) throws -> Int {
+        try syncQueueCount(target, scope: SyncScope(includeSimulated: true))
+    }
+}
