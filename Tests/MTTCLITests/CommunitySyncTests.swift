@@ -112,6 +112,73 @@ struct CommunitySyncTests {
         #expect(again.status == 0 && again.stdout.contains("0 sent"), "\(again.stdout)")
         #expect(try Self.communityCells(community) == Self.summedLocalCells(local))
     }
+
+    /// Waits until the community holds some of the mapper's samples, but not all: an upload in flight.
+    static func midway(_ community: CommunityDatabase, of total: Int) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            let n = try count("samples", community)
+            if n > 0 { return n < total }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    /// SIGKILL in the middle of an upload, then again: nothing missing, nothing counted twice.
+    @Test func aKilledUploadRepeatsNothingAndLosesNothing() async throws {
+        let (server, community, accounts) = try await Self.community(["alice"])
+        defer { withExtendedLifetime(server) {} }
+        let alice = Mapper(account: accounts["alice"]!)
+        let store = try Store(path: alice.mtt.database)
+        try MapTestData.manySamples(store, count: 30_000)
+        let sync = try alice.start()
+        #expect(try await Self.midway(community, of: 30_000), "the upload was not caught in flight")
+        sync.kill()
+        let kept = try Self.count("samples", community)
+        #expect(kept < 30_000)
+        let again = try await alice.sync()
+        #expect(again.status == 0 && again.stdout.contains(" 0 still queued"), "\(again.stdout)\(again.stderr)")
+        #expect(try Self.count("samples", community) == 30_000)
+        #expect(try Self.communityCells(community) == Self.summedLocalCells([store]))
+        #expect(try store.queueCount(.postgis) == 0)
+    }
+
+    /// The server goes away in the middle of an upload: one line says so, what was not stored
+    /// stays queued, and the next sync, with the server back, completes it with nothing twice.
+    @Test func aServerGoneMidwayLeavesTheRestQueued() async throws {
+        let (server, community, accounts) = try await Self.community(["alice"])
+        let alice = Mapper(account: accounts["alice"]!)
+        let store = try Store(path: alice.mtt.database)
+        try MapTestData.manySamples(store, count: 30_000)
+        let sync = try alice.start()
+        #expect(try await Self.midway(community, of: 30_000), "the upload was not caught in flight")
+        server.stop()
+        #expect(await sync.wait(timeout: 120), "the sync did not end without its server")
+        #expect(sync.result.status == 1, "\(sync.stdout)\(sync.stderr)")
+        let said = sync.stderr.split(separator: "\n").filter { $0.hasPrefix("mtt: ") }
+        #expect(said.count == 1 && said[0].contains("postgis") , "\(sync.stderr)")
+        #expect(try store.queueCount(.postgis) > 0)
+        try server.start()
+        let reconnected = CommunityDatabase(try PostgresConnection(server.connectionString(database: "coverage")))
+        let stored = try Self.count("samples", reconnected)
+        #expect(try store.queueCount(.postgis) >= 30_000 - stored, "records the server lost are not queued")
+        let again = try await alice.sync()
+        #expect(again.status == 0 && again.stdout.contains(" 0 still queued"), "\(again.stdout)\(again.stderr)")
+        #expect(try Self.count("samples", reconnected) == 30_000)
+        #expect(try Self.communityCells(reconnected) == Self.summedLocalCells([store]))
+    }
+
+    /// A database nobody ran `mtt community init` on: the database's own words, once, and the
+    /// records stay queued.
+    @Test func aDatabaseWithoutTheSchemaStopsTheUploadInOneLine() async throws {
+        let server = try await PostgresServer.start()
+        let mtt = MTTCommand()
+        try MapTestData.fill(try Store(path: mtt.database))
+        let result = try await mtt.run(["sync", "--target", "postgis", "--url", server.url(), "--db", mtt.database],
+                                       environment: ["PGPASSWORD": PostgresServer.adminPassword])
+        #expect(result.status == 1 && result.stderr.contains("relation \"mtt.sessions\" does not exist"), "\(result.stdout)\(result.stderr)")
+        #expect(try Store(path: mtt.database).queueCount(.postgis) > 0)
+    }
 }
 
 extension Store {

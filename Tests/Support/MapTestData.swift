@@ -110,4 +110,31 @@ public enum MapTestData {
         }
         try store.endSession(session, at: MapTestData.start.adding(seconds: 900))
     }
+
+    /// A listener session of `count` placed samples in one batch per 2,000, walking 15 m a step
+    /// in a 4 km square east of `here`, each heard by one or two of three gateways: enough for an
+    /// upload that takes a while.
+    public static func manySamples(_ store: Store, count: Int) throws {
+        let session = try store.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["walker"]))
+        let gateways = [here, here.offset(metres: 3_000, bearing: 90), here.offset(metres: 3_000, bearing: 180)]
+        var made = 0
+        while made < count {
+            try store.batch { batch in
+                for i in made..<min(made + 2_000, count) {
+                    let row = i / 260, column = row % 2 == 0 ? i % 260 : 259 - i % 260
+                    let place = here.offset(metres: Double(column) * 15, bearing: 90).offset(metres: Double(row % 260) * 15, bearing: 180)
+                    let time = start.adding(seconds: Double(i))
+                    let heardBy = gateways.enumerated().filter { $0.offset == 0 || ($0.offset + i) % 3 == 0 }.map { index, gateway in
+                        GatewayReception(gatewayID: "walk-gw-\(index)", rssi: -70 - 0.012 * gateway.distance(to: place), snr: 4 - Double(i % 12), location: gateway)
+                    }
+                    let uplink = try batch.record(Uplink(
+                        deviceID: "walker", devEUI: "0004A30B00000009", fCnt: UInt32(i), spreadingFactor: 7 + i % 3, receivedAt: time,
+                        networkID: "NS_TTS_V3://ttn@000013", receptions: heardBy), session: session)
+                    try batch.record(Sample(sessionID: session, subject: .uplink(uplink), time: time, position: place, method: .interpolated))
+                }
+            }
+            made = min(made + 2_000, count)
+        }
+        try store.endSession(session, at: start.adding(seconds: Double(count)))
+    }
 }
