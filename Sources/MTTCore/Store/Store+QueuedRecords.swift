@@ -76,10 +76,10 @@ extension Store {
                 let time: Int64 = row["time"]
                 let session: Int64 = row["session_id"]
                 let nearest = try Row.fetchOne(
-                    db, sql: "SELECT * FROM fixes WHERE session_id = ? AND time <= ? ORDER BY time DESC LIMIT 1",
+                    db.cachedStatement(sql: "SELECT * FROM fixes WHERE session_id = ? AND time <= ? ORDER BY time DESC LIMIT 1"),
                     arguments: [session, time])
                     ?? Row.fetchOne(
-                        db, sql: "SELECT * FROM fixes WHERE session_id = ? AND time > ? ORDER BY time LIMIT 1",
+                        db.cachedStatement(sql: "SELECT * FROM fixes WHERE session_id = ? AND time > ? ORDER BY time LIMIT 1"),
                         arguments: [session, time])
                 return QueuedSample(
                     id: row["id"], sessionID: session, time: Timestamp(nanosecondsSinceEpoch: time),

@@ -12,48 +12,49 @@ enum CommunityCoverageSQL {
         let n = 1 << MapTile.cellZoom
         let levels = ReachLevel.allCases.compactMap { level in level.threshold.map { "WHEN s > \($0.plainText) THEN \(level.rawValue)" } }
         return """
-            CREATE FUNCTION mtt.tile_x(lon double precision) RETURNS integer LANGUAGE sql IMMUTABLE STRICT AS $$
+            CREATE FUNCTION mtt.tile_x(lon double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT LEAST(GREATEST(floor((lon + 180) / 360 * \(n))::integer, 0), \(n - 1))
             $$;
-            CREATE FUNCTION mtt.tile_y(lat double precision) RETURNS integer LANGUAGE sql IMMUTABLE STRICT AS $$
-                SELECT LEAST(GREATEST(floor((1 - ln(tan(r) + 1 / cos(r)) / pi()) / 2 * \(n))::integer, 0), \(n - 1))
-                FROM (SELECT radians(LEAST(GREATEST(lat, -\(MapTile.maximumLatitude)), \(MapTile.maximumLatitude))) AS r) t
+            CREATE FUNCTION mtt.tile_y(lat double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                SELECT LEAST(GREATEST(floor((1 - ln(tan(radians(LEAST(GREATEST(lat, -\(MapTile.maximumLatitude)), \(MapTile.maximumLatitude))))
+                    + 1 / cos(radians(LEAST(GREATEST(lat, -\(MapTile.maximumLatitude)), \(MapTile.maximumLatitude))))) / pi()) / 2 * \(n))::integer, 0), \(n - 1))
             $$;
             -- A zoom-19 tile's outline, for QGIS.
-            CREATE FUNCTION mtt.tile_polygon(x integer, y integer) RETURNS geometry LANGUAGE sql IMMUTABLE STRICT AS $$
+            CREATE FUNCTION mtt.tile_polygon(x integer, y integer) RETURNS geometry LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT ST_MakeEnvelope(x / \(Double(n)) * 360 - 180, degrees(atan(sinh(pi() * (1 - 2 * (y + 1) / \(Double(n)))))),
                                        (x + 1) / \(Double(n)) * 360 - 180, degrees(atan(sinh(pi() * (1 - 2 * y / \(Double(n)))))), 4326)
             $$;
-            CREATE FUNCTION mtt.bucket(s double precision) RETURNS integer LANGUAGE sql IMMUTABLE STRICT AS $$
+            CREATE FUNCTION mtt.bucket(s double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT CASE WHEN s > -95 THEN \(SignalBucket.high.rawValue) WHEN s <= -145 THEN \(SignalBucket.low.rawValue)
                             ELSE LEAST(GREATEST(floor((-95 - s) / 5)::integer + 1, 1), 10) END
             $$;
-            CREATE FUNCTION mtt.reach_level(s double precision) RETURNS integer LANGUAGE sql IMMUTABLE STRICT AS $$
+            CREATE FUNCTION mtt.reach_level(s double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT CASE \(levels.joined(separator: " ")) ELSE \(ReachLevel.any.rawValue) END
             $$;
             -- Haversine over the same sphere as GeoPoint.distance, in metres.
             CREATE FUNCTION mtt.distance(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision)
-            RETURNS double precision LANGUAGE sql IMMUTABLE STRICT AS $$
+            RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT 2 * \(GeoPoint.earthRadius) * asin(LEAST(1, sqrt(
                     sin(radians(lat2 - lat1) / 2) ^ 2 + cos(radians(lat1)) * cos(radians(lat2)) * sin(radians(lon2 - lon1) / 2) ^ 2)))
             $$;
             -- The initial bearing in whole degrees, 0…359, as GeoPoint.bearing rounded down.
             CREATE FUNCTION mtt.bearing(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision)
-            RETURNS integer LANGUAGE sql IMMUTABLE STRICT AS $$
+            RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT CASE WHEN b >= 360 THEN 0 ELSE floor(b)::integer END FROM (
                     SELECT CASE WHEN t < 0 THEN t + 360 ELSE t END AS b FROM (
                         SELECT degrees(atan2(sin(radians(lon2 - lon1)) * cos(radians(lat2)),
                                cos(radians(lat1)) * sin(radians(lat2)) - sin(radians(lat1)) * cos(radians(lat2)) * cos(radians(lon2 - lon1)))) AS t) a) b
             $$;
-            -- Why a reception does not count (CoverageRules.leftOut), or NULL.
-            CREATE FUNCTION mtt.left_out(lat double precision, lon double precision, rssi double precision, glat double precision, glon double precision)
-            RETURNS text LANGUAGE sql IMMUTABLE AS $$
+            -- Why a reception does not count (CoverageRules.leftOut), or NULL; d is the distance to the
+            -- gateway's position, NULL when it keeps it to itself.
+            CREATE FUNCTION mtt.left_out(lat double precision, lon double precision, rssi double precision, d double precision)
+            RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT CASE
                     WHEN lat IS NULL OR lon IS NULL OR abs(lat) > 85 OR (lat = 0 AND lon = 0) THEN \(lit(.position))
                     WHEN rssi IS NULL THEN \(lit(.noSignal))
-                    WHEN glat IS NULL OR glon IS NULL THEN NULL
-                    WHEN mtt.distance(lat, lon, glat, glon) = 0 THEN \(lit(.atTheGateway))
-                    WHEN mtt.distance(lat, lon, glat, glon) > \(CoverageRules.farthestReception.plainText) THEN \(lit(.tooFar))
+                    WHEN d IS NULL THEN NULL
+                    WHEN d = 0 THEN \(lit(.atTheGateway))
+                    WHEN d > \(CoverageRules.farthestReception.plainText) THEN \(lit(.tooFar))
                 END
             $$;
             """
@@ -98,13 +99,19 @@ enum CommunityCoverageSQL {
         """
         CREATE FUNCTION mtt.count_receptions() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = mtt, public AS $$
         BEGIN
+            IF EXISTS (SELECT 1 FROM new_rows r WHERE NOT EXISTS (SELECT 1 FROM mtt.samples s WHERE s.db = r.db AND s.id = r.sample_id)) THEN
+                RAISE EXCEPTION 'receptions of samples that are not stored' USING ERRCODE = 'foreign_key_violation';
+            END IF;
             -- One statement (no temporary table, which a mapper's session could have shadowed).
-            WITH rows AS MATERIALIZED (
+            WITH located AS (
                 SELECT r.sample_id, r.n, s.network, r.gateway, r.antenna, COALESCE(s.sf, 0) AS sf, s.time, s.geom,
                        ST_Y(s.geom) AS lat, ST_X(s.geom) AS lon, ST_Y(r.gateway_geom) AS glat, ST_X(r.gateway_geom) AS glon,
-                       r.rssi + LEAST(COALESCE(r.snr, 0), 0) AS signal,
-                       mtt.left_out(ST_Y(s.geom), ST_X(s.geom), r.rssi, ST_Y(r.gateway_geom), ST_X(r.gateway_geom)) AS why
+                       r.rssi, r.rssi + LEAST(COALESCE(r.snr, 0), 0) AS signal
                 FROM new_rows r JOIN mtt.samples s ON s.db = r.db AND s.id = r.sample_id),
+            -- Each rule and formula once per reception.
+            rows AS MATERIALIZED (
+                SELECT *, mtt.left_out(lat, lon, rssi, d) AS why, mtt.bucket(signal) AS bucket
+                FROM (SELECT *, mtt.distance(glat, glon, lat, lon) AS d FROM located) measured),
             -- Where each gateway antenna said it is, the newest of the statement.
             positions AS (
                 INSERT INTO mtt.gateway_positions AS g (network, gateway, antenna, geom, reported_at)
@@ -119,7 +126,7 @@ enum CommunityCoverageSQL {
             cells AS (
                 INSERT INTO mtt.coverage_cells AS c (x, y, network, gateway, antenna, sf, \(buckets.joined(separator: ", ")), best, first_at, last_at)
                 SELECT mtt.tile_x(lon), mtt.tile_y(lat), network, gateway, antenna, sf,
-                       \(SignalBucket.allCases.map { "count(*) FILTER (WHERE mtt.bucket(signal) = \($0.rawValue))" }.joined(separator: ", ")),
+                       \(SignalBucket.allCases.map { "count(*) FILTER (WHERE bucket = \($0.rawValue))" }.joined(separator: ", ")),
                        max(signal), min(time), max(time)
                 FROM rows WHERE why IS NULL GROUP BY 1, 2, 3, 4, 5, 6
                 ON CONFLICT (x, y, network, gateway, antenna, sf) DO UPDATE SET
@@ -132,7 +139,7 @@ enum CommunityCoverageSQL {
                    (array_agg(geom) FILTER (WHERE rank = 1))[1], max(time) FILTER (WHERE rank = 1)
             FROM (SELECT *, row_number() OVER (PARTITION BY network, gateway, antenna, level, bearing ORDER BY d DESC, sample_id, n) AS rank
                   FROM (SELECT network, gateway, antenna, mtt.reach_level(signal) AS level, mtt.bearing(glat, glon, lat, lon) AS bearing,
-                               mtt.distance(glat, glon, lat, lon) AS d, geom, time, sample_id, n
+                               d, geom, time, sample_id, n
                         FROM rows WHERE why IS NULL AND glat IS NOT NULL) beams) ranked
             GROUP BY 1, 2, 3, 4, 5
             ON CONFLICT (network, gateway, antenna, level, bearing) DO UPDATE SET

@@ -59,8 +59,9 @@ enum CommunitySchema {
                 db uuid NOT NULL, sample_id bigint NOT NULL, n integer NOT NULL, mapper name NOT NULL DEFAULT current_user,
                 gateway text NOT NULL, gateway_eui text, antenna integer NOT NULL DEFAULT 0,
                 rssi double precision, snr double precision, gateway_geom geometry(Point, 4326),
-                PRIMARY KEY (db, sample_id, n),
-                FOREIGN KEY (db, sample_id) REFERENCES mtt.samples (db, id)
+                -- No foreign key to samples: its check per row cost more than the row; the
+                -- aggregates' trigger joins each reception to its sample and refuses an orphan.
+                PRIMARY KEY (db, sample_id, n)
             );
             CREATE TABLE mtt.tracks (
                 db uuid NOT NULL, id bigint NOT NULL, mapper name NOT NULL DEFAULT current_user, session_id bigint NOT NULL,
