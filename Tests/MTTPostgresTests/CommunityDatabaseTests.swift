@@ -116,6 +116,19 @@ struct CommunityDatabaseTests {
         #expect(try connection.execute("SELECT count(*) FROM mtt.cells").value == String(Set(local.map { $0.split(separator: " ").prefix(2) }).count))
         #expect(try connection.execute("SELECT string_agg(gateway, ',' ORDER BY gateway) FROM mtt.gateways").value == "gw-north,gw-start")
         #expect(try connection.execute("SELECT ST_GeometryType(geom) FROM mtt.cells LIMIT 1").value == "ST_Polygon")
+        // Reach: a polygon per antenna and level it reaches, as the local store draws them.
+        let localReach = try store.reach().flatMap { reach in ReachLevel.allCases.filter(reach.reaches).map { "\(reach.gateway) \($0.rawValue)" } }.sorted()
+        let communityReach = try connection.execute("SELECT gateway || ' ' || level FROM mtt.reach ORDER BY 1").rows.map { $0[0] ?? "" }
+        #expect(!localReach.isEmpty && communityReach == localReach)
+
+        // QGIS reads the views as layers: GDAL's PostgreSQL driver sees polygons in EPSG:4326.
+        let ogrinfo = try await ChildProcess.run("/usr/bin/ogrinfo", [
+            "-ro", "-so", "PG:host=127.0.0.1 port=\(server.port) dbname=coverage user=\(PostgresServer.admin) password=\(PostgresServer.adminPassword)",
+            "mtt.cells",
+        ])
+        #expect(ogrinfo.status == 0, "\(ogrinfo.stderr)")
+        #expect(ogrinfo.stdout.contains("Geometry: Polygon") && ogrinfo.stdout.contains("Feature Count: \(Set(local.map { $0.split(separator: " ").prefix(2) }).count)")
+            && ogrinfo.stdout.contains("ID[\"EPSG\",4326]"), "\(ogrinfo.stdout)")
     }
 
     /// Security is the database's: a mapper inserts under its own name only, changes and deletes

@@ -85,18 +85,18 @@ enum CommunitySchema {
 
             -- What QGIS and the map read: everybody's coverage, nobody's drive.
             CREATE VIEW mtt.cells AS
-                SELECT x, y, mtt.tile_polygon(x, y) AS geom,
+                SELECT x, y, mtt.tile_polygon(x, y)::geometry(Polygon, 4326) AS geom,
                        sum(\(CommunityCoverageSQL.buckets.joined(separator: " + "))) AS receptions,
                        \(CommunityCoverageSQL.buckets.map { "sum(\($0))::integer AS \($0)" }.joined(separator: ", ")),
                        max(best) AS best, count(DISTINCT gateway) AS gateways, min(first_at) AS first_at, max(last_at) AS last_at
                 FROM mtt.coverage_cells GROUP BY x, y;
             CREATE VIEW mtt.gateway_cells AS
-                SELECT x, y, network, gateway, antenna, mtt.tile_polygon(x, y) AS geom,
+                SELECT x, y, network, gateway, antenna, mtt.tile_polygon(x, y)::geometry(Polygon, 4326) AS geom,
                        \(CommunityCoverageSQL.buckets.map { "sum(\($0))::integer AS \($0)" }.joined(separator: ", ")),
                        max(best) AS best, min(first_at) AS first_at, max(last_at) AS last_at
                 FROM mtt.coverage_cells GROUP BY x, y, network, gateway, antenna;
             CREATE VIEW mtt.unheard_cells AS
-                SELECT a.x, a.y, mtt.tile_polygon(a.x, a.y) AS geom, sum(a.attempts)::integer AS attempts, bool_or(a.network_known) AS network_known
+                SELECT a.x, a.y, mtt.tile_polygon(a.x, a.y)::geometry(Polygon, 4326) AS geom, sum(a.attempts)::integer AS attempts, bool_or(a.network_known) AS network_known
                 FROM mtt.coverage_attempts a
                 WHERE NOT EXISTS (SELECT 1 FROM mtt.coverage_cells c WHERE c.x = a.x AND c.y = a.y)
                 GROUP BY a.x, a.y;
@@ -105,9 +105,32 @@ enum CommunitySchema {
                        (SELECT count(*) FROM (SELECT DISTINCT x, y FROM mtt.coverage_cells c
                         WHERE c.network = g.network AND c.gateway = g.gateway AND c.antenna = g.antenna) t) AS cells
                 FROM mtt.gateway_positions g;
-            CREATE VIEW mtt.reach AS
+            CREATE VIEW mtt.reach_beams AS
                 SELECT network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd, max_geom AS geom, max_at
                 FROM mtt.coverage_reach;
+            -- Each antenna's reach per level it reaches, as TTN Mapper's radar (GatewayReach.polygon):
+            -- on each of the 360 bearings the level's farthest reception, where it has none the next
+            -- stronger level's, else the gateway itself; level 0 is above -100 dBm, \(ReachLevel.any.rawValue) any signal.
+            CREATE VIEW mtt.reach AS
+                WITH reached AS (
+                    SELECT DISTINCT r.network, r.gateway, r.antenna, l.level
+                    FROM mtt.coverage_reach r CROSS JOIN generate_series(0, \(ReachLevel.any.rawValue)) AS l(level) WHERE r.level <= l.level),
+                distances AS (
+                    SELECT a.network, a.gateway, a.antenna, a.level, b.bearing,
+                           COALESCE((SELECT r.distance_max FROM mtt.coverage_reach r
+                                     WHERE r.network = a.network AND r.gateway = a.gateway AND r.antenna = a.antenna
+                                       AND r.bearing = b.bearing AND r.level <= a.level ORDER BY r.level DESC LIMIT 1), 0) AS d
+                    FROM reached a CROSS JOIN generate_series(0, 359) AS b(bearing)),
+                points AS (
+                    SELECT d.network, d.gateway, d.antenna, d.level, d.bearing,
+                           CASE WHEN d.d > 0 THEN ST_Project(g.geom::geography, d.d, radians(d.bearing))::geometry ELSE g.geom END AS point
+                    FROM distances d JOIN mtt.gateway_positions g ON g.network = d.network AND g.gateway = d.gateway AND g.antenna = d.antenna),
+                rings AS (
+                    SELECT network, gateway, antenna, level, ST_MakeLine(array_agg(point ORDER BY bearing DESC)) AS line
+                    FROM points GROUP BY network, gateway, antenna, level)
+                SELECT network, gateway, antenna, level,
+                       ST_MakePolygon(ST_AddPoint(line, ST_StartPoint(line)))::geometry(Polygon, 4326) AS geom
+                FROM rings;
             CREATE VIEW mtt.mappers AS
                 SELECT m.name AS mapper, m.added_at,
                        (SELECT count(*) FROM mtt.sessions s WHERE s.mapper = m.name) AS sessions,
@@ -125,7 +148,7 @@ enum CommunitySchema {
                 """ }.joined(separator: "\n"))
             GRANT USAGE ON SCHEMA mtt TO \(r.mapperSQL), \(r.mapSQL);
             GRANT SELECT ON mtt.mapper_accounts TO \(r.mapperSQL);
-            GRANT SELECT ON mtt.cells, mtt.gateway_cells, mtt.unheard_cells, mtt.gateways, mtt.reach, mtt.mappers
+            GRANT SELECT ON mtt.cells, mtt.gateway_cells, mtt.unheard_cells, mtt.gateways, mtt.reach, mtt.reach_beams, mtt.mappers
                 TO \(r.mapperSQL), \(r.mapSQL);
             """
     }
