@@ -38,6 +38,20 @@ struct CommunityDatabaseTests {
         }
     }
 
+    /// As docs/community.md sets a server up: the database's owner may create roles but is no
+    /// superuser; PostGIS was created by one beforehand.
+    @Test func theOwnerNeedNotBeASuperuser() async throws {
+        let server = try await PostgresServer.start()
+        try server.psql("CREATE ROLE coverage_admin LOGIN CREATEROLE PASSWORD 'owner-password'")
+        try server.psql("CREATE DATABASE coverage OWNER coverage_admin")
+        try server.psql("CREATE EXTENSION postgis", database: "coverage")
+        let community = CommunityDatabase(try PostgresConnection(server.connectionString(user: "coverage_admin", password: "owner-password", database: "coverage")))
+        #expect(try community.migrate().to >= 1)
+        let alice = try community.addMapper("alice")
+        let connection = try PostgresConnection(server.connectionString(user: "alice", password: alice.password, database: "coverage"))
+        #expect(try connection.execute("SELECT count(*) FROM mtt.cells").value == "0")
+    }
+
     @Test func aWrongPasswordAndNoServerAreOneLineEach() async throws {
         let server = try await PostgresServer.start()
         #expect {
