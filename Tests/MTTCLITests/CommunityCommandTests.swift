@@ -14,6 +14,9 @@ struct CommunityCommandTests {
         let url = server.url(database: "coverage")
         let admin = ["PGPASSWORD": PostgresServer.adminPassword]
 
+        let early = try await mtt.run(["community", "add-mapper", "alice", "--url", url], environment: admin)
+        #expect(early.status == 1 && early.stderr == "mtt: this database has no community schema yet: run mtt community init first\n", "\(early.stderr)")
+
         let created = try await mtt.run(["community", "init", "--url", url], environment: admin)
         #expect(created.status == 0 && created.stdout.contains("has schema version 1 (created)"), "\(created.stdout)\(created.stderr)")
         let again = try await mtt.run(["community", "init", "--url", url], environment: admin)

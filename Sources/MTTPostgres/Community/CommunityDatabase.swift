@@ -88,7 +88,7 @@ public struct CommunityDatabase: Sendable {
     }
 
     private func addLogin(_ name: String, group: String) throws(PostgresError) -> Account {
-        guard try schemaVersion() > 0 else { throw PostgresError("this database has no community schema yet: run mtt community init first") }
+        guard try schemaVersion() > 0 else { throw PostgresError("this database has no community schema (schema mtt) yet") }
         guard (1...63).contains(name.utf8.count), name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) }) else {
             throw PostgresError("\(name) cannot be a role's name here: 1 to 63 letters, digits, _, - or .")
         }

@@ -39,6 +39,15 @@ struct Community: ParsableCommand {
                 throw RuntimeFailure("cannot reach the community database: \(error)")
             }
         }
+
+        /// The database, with its schema: adding roles before `init` is a step missed.
+        func openInitialized() throws -> CommunityDatabase {
+            let community = try open()
+            guard try community.schemaVersion() > 0 else {
+                throw RuntimeFailure("this database has no community schema yet: run mtt community init first")
+            }
+            return community
+        }
     }
 
     struct Initialize: ParsableCommand {
@@ -78,7 +87,7 @@ struct Community: ParsableCommand {
         @OptionGroup var connection: ConnectionOptions
 
         func run() throws {
-            let community = try connection.open()
+            let community = try connection.openInitialized()
             let account = try community.addMapper(name)
             Console.out(Community.handOver(account, role: "mapper", use: """
                   in mtt's configuration (~/.config/mtt/config.toml):
@@ -100,7 +109,7 @@ struct Community: ParsableCommand {
         @OptionGroup var connection: ConnectionOptions
 
         func run() throws {
-            let community = try connection.open()
+            let community = try connection.openInitialized()
             let account = try community.grantMap(name)
             Console.out(Community.handOver(account, role: "map reader", use: """
                   for QGIS (Layer › Add Layer › PostgreSQL): host \(account.host), port \(account.port), database \(account.database), user \(account.name)

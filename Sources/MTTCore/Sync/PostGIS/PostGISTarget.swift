@@ -21,7 +21,7 @@ extension SyncTarget {
         },
         prepare: { context in
             guard let url = context.url?.absoluteString ?? context.settings.text(.syncPostgisURL) else {
-                throw SyncTargetProblem("the community database needs its URL: [sync.postgis] url in the configuration, MTT_SYNC_POSTGIS_URL, or --url postgresql://USER@HOST/DB")
+                throw SyncTargetProblem("the community database needs its URL: [sync.postgis] url in the configuration, MTT_SYNC_POSTGIS_URL, or postgresql://USER@HOST/DB as the sync URL")
             }
             if let parsed = URL(string: url), parsed.password != nil {
                 throw SyncTargetProblem("the community database's URL carries a password, which others can read: put it in ~/.pgpass (mode 600), a passfile or PGPASSWORD")
