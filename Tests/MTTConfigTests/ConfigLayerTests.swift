@@ -71,7 +71,7 @@ struct ConfigLayerTests {
             ("[collect]\nevery = \"0s\"\n", 2, "collect.every: must be a length of time above 0, not 0"),
             ("[sync]\nconnections = 0\n", 2, "sync.connections: must be a whole number from 1 to 64, not 0"),
             ("[sync]\ntries = 2.5\n", 2, "sync.tries: must be a whole number from 1 to 1000, not 2.5"),
-            ("[sync]\ntarget = \"osm\"\n", 2, "sync.target: must be mapthethings or ttnmapper or file, not osm"),
+            ("[sync]\ntarget = \"osm\"\n", 2, "sync.target: must be mapthethings or ttnmapper or file or postgis, not osm"),
             ("[serve]\nport = 8080\n", 2, "serve.port: unknown setting (this section has: serve.listen, serve.token_file, serve.tiles)"),
             ("[[hooks]]\non = [\"lost\"]\ncommand = [\"true\"]\n\n[[hooks]]\non = [\"lost\"]\ncooldwn = \"1m\"\n", 7, "hooks[2].cooldwn: unknown setting"),
             ("[[hooks]]\non = [\"lost\"]\ncommand = [\"true\"]\n\n[[hooks]]\non = [\"coverage\"]\nurl = \"https://ntfy.sh/t\"\n", 6, "hooks[2].on: coverage is not an event type"),

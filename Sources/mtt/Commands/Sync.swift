@@ -26,7 +26,9 @@ struct Sync: AsyncParsableCommand {
     var target: SyncTarget?
 
     @Option(help: ArgumentHelp(
-        "Where to send: MapTheThings' base URL (default \(MapTheThingsDestination.defaultBaseURL.absoluteString)), with --target ttnmapper the URL documents are posted to (default \(TTNMapperDestination.defaultURL.absoluteString)), with --target file the file. Without --target, --url means MapTheThings only.",
+        "Where to send, with --target: "
+            + SyncTarget.registered.map { "\($0.name) \($0.urlForm)" + ($0.publicURL.map { " (default \($0.absoluteString))" } ?? "") }.joined(separator: "; ")
+            + ". Without --target, --url means MapTheThings only.",
         valueName: "url"))
     var url: String?
 
