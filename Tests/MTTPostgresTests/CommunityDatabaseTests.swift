@@ -67,24 +67,13 @@ struct CommunityDatabaseTests {
         }
     }
 
-    /// Inserts, as `mapper`'s connection, a local sample and its receptions as the sync target
-    /// will: keyed by the database's UUID and the record's id, a repeat ignored.
-    static func insert(_ sample: QueuedSample, session: Int64, db: String, as mapper: PostgresConnection) throws {
-        let u = sample.uplink
-        try mapper.execute("""
-            INSERT INTO mtt.sessions (db, id, mode, started_at) VALUES ($1, $2, 'active', $3) ON CONFLICT DO NOTHING
-            """, [db, String(session), RFC3339.string(sample.time)])
-        try mapper.execute("""
-            INSERT INTO mtt.samples (db, id, session_id, time, method, geom, network, device_id, dev_eui, f_cnt, sf)
-            VALUES ($1, $2, $3, $4, $5, ST_SetSRID(ST_MakePoint($6, $7), 4326), $8, $9, $10, $11, $12) ON CONFLICT DO NOTHING
-            """, [db, String(sample.id), String(session), RFC3339.string(sample.time), sample.method, String(sample.position.longitude),
-                  String(sample.position.latitude), u.networkID ?? "", u.deviceID, u.devEUI, u.fCnt.map { String($0) }, u.spreadingFactor.map { String($0) }])
-        for (n, r) in u.receptions.enumerated() {
-            try mapper.execute("""
-                INSERT INTO mtt.receptions (db, sample_id, n, gateway, antenna, rssi, snr, gateway_geom)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, ST_SetSRID(ST_MakePoint($8, $9), 4326)) ON CONFLICT DO NOTHING
-                """, [db, String(sample.id), String(n), r.gatewayID, String(r.antennaIndex ?? 0), r.rssi.map { String($0) }, r.snr.map { String($0) },
-                      r.location.map { String($0.longitude) }, r.location.map { String($0.latitude) }])
+    /// Uploads the local samples `ids` as the postgis target does (its destination's batch,
+    /// through its transport), as the mapper whose connection string is `url`.
+    static func upload(_ ids: [Int64], of store: Store, as url: String) async throws {
+        let destination = PostGISDestination(server: "test", databaseID: try store.databaseID())
+        let transport = PostgresSyncTransport(url)
+        for case .upload(let batch) in try destination.work(for: .sample, ids: ids, store: store) {
+            try await transport.send(batch.request)
         }
     }
 
@@ -112,16 +101,13 @@ struct CommunityDatabaseTests {
         let (server, community) = try await Self.community()
         try community.migrate()
         let alice = try community.addMapper("alice")
-        let connection = try PostgresConnection(server.connectionString(user: "alice", password: alice.password, database: "coverage"))
+        let aliceURL = server.connectionString(user: "alice", password: alice.password, database: "coverage")
+        let connection = try PostgresConnection(aliceURL)
         let folder = TemporaryDirectory("mtt-community")
         let store = try Store(path: folder.file("alice.sqlite"))
         try MapTestData.drive(store)
-        let db = try store.databaseID()
-        let samples = try store.queuedSamples(Array(1...40))
-        #expect(samples.count == 40)
-        for _ in 1...2 {
-            for sample in samples { try Self.insert(sample, session: 1, db: db, as: connection) }
-        }
+        #expect(try store.queuedSamples(Array(1...40)).count == 40)
+        for _ in 1...2 { try await Self.upload(Array(1...40), of: store, as: aliceURL) }
         let local = try Self.localCells(store)
         #expect(!local.isEmpty)
         #expect(try Self.communityCells(community.connection) == local)
@@ -160,8 +146,7 @@ struct CommunityDatabaseTests {
         let folder = TemporaryDirectory("mtt-community")
         let store = try Store(path: folder.file("alice.sqlite"))
         try MapTestData.drive(store)
-        let sample = try #require(try store.queuedSamples([1]).first)
-        try Self.insert(sample, session: 1, db: try store.databaseID(), as: a)
+        try await Self.upload([1], of: store, as: server.connectionString(user: alice.name, password: alice.password, database: "coverage"))
 
         func refused(_ connection: PostgresConnection, _ sql: String, _ reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
             #expect(sourceLocation: sourceLocation) {

@@ -28,7 +28,8 @@ public final class PostgresServer: @unchecked Sendable {
         let passwordFile = folder.file("admin-password")
         try Self.adminPassword.write(toFile: passwordFile, atomically: true, encoding: .utf8)
         if geteuid() == 0 {
-            try Self.run("/bin/chown", ["-R", "postgres:postgres", folder.path])
+            let owned = try ChildProcess.runBlocking("/bin/chown", ["-R", "postgres:postgres", folder.path])
+            guard owned.status == 0 else { throw PostgresServerError.setup("chown: \(owned.stderr)") }
         }
         try Self.run(binaries + "/initdb", [
             "-D", folder.file("data"), "-U", Self.admin, "--pwfile=\(passwordFile)", "--auth-host=scram-sha-256", "--auth-local=trust",
@@ -108,7 +109,7 @@ public final class PostgresServer: @unchecked Sendable {
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws {
-        let (command, all) = tool == "/bin/chown" ? (tool, arguments) : asServerUser(tool, arguments)
+        let (command, all) = asServerUser(tool, arguments)
         let result = try ChildProcess.runBlocking(command, all)
         guard result.status == 0 else {
             throw PostgresServerError.setup("\((tool as NSString).lastPathComponent): \(result.stderr.isEmpty ? result.stdout : result.stderr)")

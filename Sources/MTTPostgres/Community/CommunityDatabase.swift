@@ -55,7 +55,7 @@ public struct CommunityDatabase: Sendable {
             do throws(PostgresError) {
                 // Two administrators migrating at once: one waits, then finds the work done.
                 try connection.execute("SELECT pg_advisory_xact_lock(hashtext('mtt community schema'))")
-                let current = Int(try connection.execute("SELECT COALESCE(max(version), 0) FROM mtt.schema_version").value ?? "0") ?? 0
+                let current = try schemaVersion()
                 if from == nil { from = current }
                 guard current <= migrations.count else {
                     throw PostgresError("the community database's schema is version \(current), newer than this mtt knows (\(migrations.count)): update mtt")
@@ -77,9 +77,17 @@ public struct CommunityDatabase: Sendable {
     /// A mapper: a login role in this database's mapper group, which can insert its own rows and
     /// read its own raw rows and everybody's coverage.
     public func addMapper(_ name: String) throws(PostgresError) -> Account {
-        let account = try addLogin(name, group: try roles().mapperSQL)
-        try connection.execute("INSERT INTO mtt.mapper_accounts (name) VALUES ($1)", [name])
-        return account
+        // The role and its row in mtt.mapper_accounts together, or neither.
+        try connection.execute("BEGIN")
+        do throws(PostgresError) {
+            let account = try addLogin(name, group: try roles().mapperSQL)
+            try connection.execute("INSERT INTO mtt.mapper_accounts (name) VALUES ($1)", [name])
+            try connection.execute("COMMIT")
+            return account
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
     }
 
     /// A read-only role for the community map (`mtt serve --db postgresql://…`): the views only.
