@@ -1,5 +1,6 @@
 import Foundation
 import MTTCore
+import MTTPostgres
 import TestSupport
 import Testing
 
@@ -18,9 +19,9 @@ struct CommunityCommandTests {
         #expect(early.status == 1 && early.stderr == "mtt: this database has no community schema yet: run mtt community init first\n", "\(early.stderr)")
 
         let created = try await mtt.run(["community", "init", "--url", url], environment: admin)
-        #expect(created.status == 0 && created.stdout.contains("has schema version 1 (created)"), "\(created.stdout)\(created.stderr)")
+        #expect(created.status == 0 && created.stdout.contains("has schema version \(CommunityDatabase.latestSchemaVersion) (created)"), "\(created.stdout)\(created.stderr)")
         let again = try await mtt.run(["community", "init", "--url", url], environment: admin)
-        #expect(again.status == 0 && again.stdout.contains("is up to date (schema version 1)"), "\(again.stdout)\(again.stderr)")
+        #expect(again.status == 0 && again.stdout.contains("is up to date (schema version \(CommunityDatabase.latestSchemaVersion))"), "\(again.stdout)\(again.stderr)")
 
         let added = try await mtt.run(["community", "add-mapper", "alice", "--url", url], environment: admin)
         #expect(added.status == 0, "\(added.stderr)")

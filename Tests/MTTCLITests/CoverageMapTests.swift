@@ -56,6 +56,18 @@ struct CoverageMapTests {
         _ = try await browser.evaluate("(function () { var s = document.getElementById('\(select)'); s.value = '\(value)'; s.dispatchEvent(new Event('change')); })()")
     }
 
+    /// Waits until the page has drawn no cells for a second (a resize or a second view ends).
+    static func settled(_ browser: HeadlessBrowser) async throws -> Bool {
+        var last = try await drawn(browser, "cellsAt")
+        for _ in 0..<20 {
+            try await Task.sleep(for: .seconds(1))
+            let now = try await drawn(browser, "cellsAt")
+            if now == last { return true }
+            last = now
+        }
+        return false
+    }
+
     /// The page's cells after a change: waits until it drew again after `before` (`cellsAt`).
     static func redrawn(_ browser: HeadlessBrowser, after before: String) async throws -> Bool {
         try await browser.wait(until: "document.getElementById('drawn').dataset.cellsAt !== '\(before)'")
@@ -176,6 +188,8 @@ struct CoverageMapTests {
         let here = MapTestData.here
         let browser = try HeadlessBrowser(url: "file://" + report + "#view=\(here.latitude),\(here.longitude),14")
         #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.cells > 0"))
+        // The page's box may still settle (the header wraps), and the cells with it.
+        #expect(try await Self.settled(browser))
         let cells = try await Self.drawn(browser, "cells")
         let colours = try await Self.drawnColours(browser).keys.filter { $0.hasPrefix("#") }
         let full = try await MapServerTests.coloursOnTheMap(browser, shot: mtt.dir.file("full.png"))

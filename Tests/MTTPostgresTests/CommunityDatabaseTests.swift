@@ -1,6 +1,6 @@
 import Foundation
 import MTTCore
-import MTTPostgres
+@testable import MTTPostgres
 import TestSupport
 import Testing
 
@@ -38,6 +38,29 @@ struct CommunityDatabaseTests {
         }
     }
 
+    /// A database made by the first schema, with a mapper's rows in it, brought up to date: the
+    /// mappers' totals (version 2) count the rows already there, then the rows that come after,
+    /// a repeated upload not at all.
+    @Test func anUpgradedDatabaseCountsTheRowsItHadAndThoseThatCome() async throws {
+        let (server, community) = try await Self.community()
+        #expect(try community.migrate(through: 1).to == 1)
+        let alice = try community.addMapper("alice")
+        let aliceURL = server.connectionString(user: "alice", password: alice.password, database: "coverage")
+        let store = try Store(path: TemporaryDirectory("mtt-community").file("alice.sqlite"))
+        try MapTestData.drive(store)
+        try await Self.upload(Array(1...20), of: store, as: aliceURL, kind: .sample)
+        try await Self.upload(Array(1...30), of: store, as: aliceURL, kind: .attempt)
+        #expect(try community.migrate() == (from: 1, to: CommunityDatabase.latestSchemaVersion))
+        func totals() throws -> String? {
+            try community.connection.execute("SELECT concat_ws(' ', sessions, attempts, heard, samples, last_record) FROM mtt.mappers WHERE mapper = 'alice'").value
+        }
+        let heardOfFirst30 = try store.queuedAttempts(Array(1...30)).filter(\.heard).count
+        #expect(try totals() == "1 30 \(heardOfFirst30) 20 2026-06-21 10:07:15+00")
+        try await Self.upload(Array(1...40), of: store, as: aliceURL, kind: .sample)
+        try await Self.upload(Array(1...60), of: store, as: aliceURL, kind: .attempt)
+        #expect(try totals() == "1 60 40 40 2026-06-21 10:14:45+00")
+    }
+
     /// As docs/community.md sets a server up: the database's owner may create roles but is no
     /// superuser; PostGIS was created by one beforehand.
     @Test func theOwnerNeedNotBeASuperuser() async throws {
@@ -67,12 +90,12 @@ struct CommunityDatabaseTests {
         }
     }
 
-    /// Uploads the local samples `ids` as the postgis target does (its destination's batch,
+    /// Uploads the local records `ids` as the postgis target does (its destination's batch,
     /// through its transport), as the mapper whose connection string is `url`.
-    static func upload(_ ids: [Int64], of store: Store, as url: String) async throws {
+    static func upload(_ ids: [Int64], of store: Store, as url: String, kind: SyncRecordKind = .sample) async throws {
         let destination = PostGISDestination(server: "test", databaseID: try store.databaseID())
         let transport = PostgresSyncTransport(url)
-        for case .upload(let batch) in try destination.work(for: .sample, ids: ids, store: store) {
+        for case .upload(let batch) in try destination.work(for: kind, ids: ids, store: store) {
             try await transport.send(batch.request)
         }
     }

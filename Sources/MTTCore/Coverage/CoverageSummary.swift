@@ -33,6 +33,13 @@ public struct CoverageSummary: Sendable, Hashable, Encodable {
         public var at: GeoPoint
         public var time: Timestamp
 
+        public init(metres: Double, bearing: Double, at: GeoPoint, time: Timestamp) {
+            self.metres = metres
+            self.bearing = bearing
+            self.at = at
+            self.time = time
+        }
+
         enum CodingKeys: String, CodingKey {
             case metres, bearing, lat, lon, time
         }
@@ -62,6 +69,23 @@ public struct CoverageSummary: Sendable, Hashable, Encodable {
         public var estimated: Bool
         /// Of all records: a filter narrows the counts, not this.
         public var farthest: Farthest?
+
+        public init(
+            network: String, gateway: String, antenna: Int, cells: Int, receptions: Int, best: Double, firstHeard: Timestamp, lastHeard: Timestamp,
+            position: GeoPoint?, estimated: Bool, farthest: Farthest?
+        ) {
+            self.network = network
+            self.gateway = gateway
+            self.antenna = antenna
+            self.cells = cells
+            self.receptions = receptions
+            self.best = best
+            self.firstHeard = firstHeard
+            self.lastHeard = lastHeard
+            self.position = position
+            self.estimated = estimated
+            self.farthest = farthest
+        }
 
         enum CodingKeys: String, CodingKey {
             case network, gateway, antenna, cells, receptions, best, firstHeard = "first_heard", lastHeard = "last_heard", lat, lon, estimated, farthest

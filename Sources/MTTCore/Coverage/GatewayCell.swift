@@ -13,5 +13,20 @@ public struct GatewayCell: Sendable, Hashable {
     public var firstAt: Timestamp
     public var lastAt: Timestamp
 
+    public init(
+        tile: MapTile, network: String, gateway: String, antenna: Int, spreadingFactor: Int?, buckets: [Int], best: Double, firstAt: Timestamp,
+        lastAt: Timestamp
+    ) {
+        self.tile = tile
+        self.network = network
+        self.gateway = gateway
+        self.antenna = antenna
+        self.spreadingFactor = spreadingFactor
+        self.buckets = buckets
+        self.best = best
+        self.firstAt = firstAt
+        self.lastAt = lastAt
+    }
+
     public var receptions: Int { buckets.reduce(0, +) }
 }

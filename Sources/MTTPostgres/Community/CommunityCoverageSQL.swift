@@ -174,4 +174,43 @@ enum CommunityCoverageSQL {
             FOR EACH STATEMENT EXECUTE FUNCTION mtt.count_attempts();
         """
     }
+
+    /// Each mapper's sessions, attempts (and heard ones), samples and newest record, kept by
+    /// statement triggers as the rows arrive (a row inserted twice is not in `new_rows` again),
+    /// and made once from the rows already there.
+    static var mapperTotals: String {
+        func counting(_ table: String, _ columns: [(name: String, value: String)]) -> String {
+            let updates = columns.map { c in
+                c.name == "last_record" ? "last_record = GREATEST(t.last_record, excluded.last_record)" : "\(c.name) = t.\(c.name) + excluded.\(c.name)"
+            }
+            return """
+                CREATE FUNCTION mtt.count_mapper_\(table)() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = mtt, public AS $$
+                BEGIN
+                    INSERT INTO mtt.mapper_totals AS t (mapper, \(columns.map(\.name).joined(separator: ", ")))
+                    SELECT mapper, \(columns.map(\.value).joined(separator: ", ")) FROM new_rows GROUP BY mapper
+                    ON CONFLICT (mapper) DO UPDATE SET \(updates.joined(separator: ", "));
+                    RETURN NULL;
+                END
+                $$;
+                CREATE TRIGGER count_mapper_\(table) AFTER INSERT ON mtt.\(table) REFERENCING NEW TABLE AS new_rows
+                    FOR EACH STATEMENT EXECUTE FUNCTION mtt.count_mapper_\(table)();
+                """
+        }
+        return """
+            CREATE TABLE mtt.mapper_totals (
+                mapper name PRIMARY KEY, sessions bigint NOT NULL DEFAULT 0, attempts bigint NOT NULL DEFAULT 0,
+                heard bigint NOT NULL DEFAULT 0, samples bigint NOT NULL DEFAULT 0, last_record timestamptz
+            );
+            \(counting("sessions", [("sessions", "count(*)")]))
+            \(counting("attempts", [("attempts", "count(*)"), ("heard", "count(*) FILTER (WHERE heard)"), ("last_record", "max(sent_at)")]))
+            \(counting("samples", [("samples", "count(*)"), ("last_record", "max(time)")]))
+            INSERT INTO mtt.mapper_totals (mapper, sessions, attempts, heard, samples, last_record)
+            SELECT mapper, sum(sessions), sum(attempts), sum(heard), sum(samples), max(last_record) FROM (
+                SELECT mapper, count(*) AS sessions, 0 AS attempts, 0 AS heard, 0 AS samples, NULL::timestamptz AS last_record
+                FROM mtt.sessions GROUP BY mapper
+                UNION ALL SELECT mapper, 0, count(*), count(*) FILTER (WHERE heard), 0, max(sent_at) FROM mtt.attempts GROUP BY mapper
+                UNION ALL SELECT mapper, 0, 0, 0, count(*), max(time) FROM mtt.samples GROUP BY mapper) t
+            GROUP BY mapper;
+            """
+    }
 }

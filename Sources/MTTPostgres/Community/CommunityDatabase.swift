@@ -30,6 +30,9 @@ public struct CommunityDatabase: Sendable {
         self.connection = connection
     }
 
+    /// The schema version `migrate` brings a database to.
+    public static var latestSchemaVersion: Int { CommunitySchema.latest }
+
     /// The schema version this database has (0: none yet).
     public func schemaVersion() throws(PostgresError) -> Int {
         let exists = try connection.execute("SELECT to_regclass('mtt.schema_version') IS NOT NULL").value == "t"
@@ -42,6 +45,13 @@ public struct CommunityDatabase: Sendable {
     /// without PostGIS, each in one line.
     @discardableResult
     public func migrate() throws(PostgresError) -> (from: Int, to: Int) {
+        try migrate(through: CommunitySchema.latest)
+    }
+
+    /// Migrates up to version `last`, not beyond: how an older mtt's database is made (in tests
+    /// of the migrations after it).
+    @discardableResult
+    func migrate(through last: Int) throws(PostgresError) -> (from: Int, to: Int) {
         if try connection.execute("SELECT count(*) FROM pg_available_extensions WHERE name = 'postgis'").value == "0" {
             let major = (try connection.execute("SHOW server_version_num").value).flatMap { Int($0) }.map { String($0 / 10000) } ?? "NN"
             throw PostgresError("this PostgreSQL server has no PostGIS, which the community database needs: install it on the server (Debian: apt-get install postgresql-\(major)-postgis-3)")
@@ -60,7 +70,7 @@ public struct CommunityDatabase: Sendable {
                 guard current <= migrations.count else {
                     throw PostgresError("the community database's schema is version \(current), newer than this mtt knows (\(migrations.count)): update mtt")
                 }
-                guard current < migrations.count else {
+                guard current < min(last, migrations.count) else {
                     try connection.execute("COMMIT")
                     return (from ?? current, current)
                 }

@@ -20,7 +20,7 @@ enum CommunitySchema {
 
     /// Migration n is `migrations[n - 1]`.
     static func migrations(_ roles: Roles) -> [String] {
-        [version1(roles)]
+        [version1(roles), version2(roles)]
     }
 
     static var latest: Int { migrations(Roles(mapper: "", map: "", mapperSQL: "", mapSQL: "")).count }
@@ -150,6 +150,27 @@ enum CommunitySchema {
             GRANT SELECT ON mtt.mapper_accounts TO \(r.mapperSQL);
             GRANT SELECT ON mtt.cells, mtt.gateway_cells, mtt.unheard_cells, mtt.gateways, mtt.reach, mtt.reach_beams, mtt.mappers
                 TO \(r.mapperSQL), \(r.mapSQL);
+            """
+    }
+
+    /// What the community map (`mtt serve --db postgresql://…`) reads, as views its role may read:
+    /// the aggregates' rows per zoom-19 cell and spreading factor, and each mapper's totals, kept
+    /// as rows arrive (counting a million samples for each status would take a second).
+    private static func version2(_ r: Roles) -> String {
+        """
+            CREATE VIEW mtt.coverage_rows AS
+                SELECT x, y, network, gateway, antenna, sf, \(CommunityCoverageSQL.buckets.joined(separator: ", ")), best, first_at, last_at
+                FROM mtt.coverage_cells;
+            CREATE VIEW mtt.attempt_rows AS
+                SELECT x, y, sf, attempts, heard, network_known, first_at, last_at FROM mtt.coverage_attempts;
+
+            \(CommunityCoverageSQL.mapperTotals)
+
+            CREATE OR REPLACE VIEW mtt.mappers AS
+                SELECT m.name AS mapper, m.added_at, COALESCE(t.sessions, 0) AS sessions, COALESCE(t.attempts, 0) AS attempts,
+                       COALESCE(t.samples, 0) AS samples, COALESCE(t.heard, 0) AS heard, t.last_record
+                FROM mtt.mapper_accounts m LEFT JOIN mtt.mapper_totals t ON t.mapper = m.name;
+            GRANT SELECT ON mtt.coverage_rows, mtt.attempt_rows TO \(r.mapperSQL), \(r.mapSQL);
             """
     }
 

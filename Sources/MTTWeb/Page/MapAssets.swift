@@ -20,6 +20,8 @@ public struct MapAssets: Sendable {
     /// A tile URL template (`{z}/{x}/{y}`), or nil for no tiles at all.
     public var tiles: String?
     public var attribution: String
+    /// The page of a community's map (`mtt serve --db postgresql://…`): coverage only.
+    public var community = false
 
     public static func load(tiles: String? = openStreetMap, attribution: String? = nil) throws(Missing) -> MapAssets {
         for folder in leafletFolders {
@@ -43,13 +45,13 @@ public struct MapAssets: Sendable {
             "[\(JSONString.quoted($0.name)), \(JSONString.quoted($0.band.hexColor)), \(JSONString.quoted($0.label))]"
         }.joined(separator: ", ")
         let unheard = "{\"not-heard\": \(JSONString.quoted(CoverageLayer.notHeardColor)), \"unknown\": \(JSONString.quoted(CoverageLayer.unknownColor))}"
-        return "{\"tiles\": \(tiles), \"attribution\": \(JSONString.quoted(attribution)), \"bands\": [\(bands)], \"buckets\": [\(buckets)], \"unheard\": \(unheard)}"
+        return "{\"tiles\": \(tiles), \"attribution\": \(JSONString.quoted(attribution)), \"bands\": [\(bands)], \"buckets\": [\(buckets)], \"unheard\": \(unheard), \"community\": \(community)}"
     }
 
     /// The page as the server sends it: Leaflet, the script and the style by their fixed paths,
     /// the settings as data; it goes out with `MapPage.servedPolicy`.
     var servedPage: String {
-        MapPage.html(title: "mtt coverage", .init(
+        MapPage.html(title: community ? "mtt community coverage" : "mtt coverage", .init(
             head: #"<link rel="stylesheet" href="leaflet/leaflet.css"><link rel="stylesheet" href="app.css">"#,
             scripts: MapPage.dataBlock("mtt-config", configuration) + #"<script src="leaflet/leaflet.js"></script><script src="app.js"></script>"#))
     }

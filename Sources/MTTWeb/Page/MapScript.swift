@@ -184,7 +184,9 @@ enum MapScript {
   // Coverage. Below DOT_ZOOM the map draws cells: TTN Mapper's zoom-19 tiles summed into tiles
   // CELL_ZOOM_STEP zooms finer than the view (about 8 px wide), so a city reads as areas; from
   // DOT_ZOOM on, the dots of each attempt and sample.
-  var DOT_ZOOM = 16, CELL_ZOOM_STEP = 5;
+  // A community's map has no dots (nobody's drive is served): cells at every zoom.
+  var community = config.community === true;
+  var DOT_ZOOM = community ? Infinity : 16, CELL_ZOOM_STEP = 5;
   // [name, colour, range] of each signal bucket by index, and the colours of cells nobody heard,
   // from the server (MTTCore's SignalBucket and CoverageLayer), as the bands are.
   var BUCKETS = config.buckets || [], UNHEARD = config.unheard || {};
@@ -452,9 +454,13 @@ enum MapScript {
         .on('click', function () { $('gateway-filter').value = g.gateway; coverageChanged(); })
         .addTo(gatewayLayer);
     });
-    fillTable($('gateways'), ['gateway', 'uplinks', 'best RSSI', 'best SNR', 'position'], list.map(function (g) {
-      var where = g.lat !== null ? g.lat.toFixed(4) + ', ' + g.lon.toFixed(4) : 'not public';
-      return [gatewayName(g.gateway), g.uplinks, text(g.best_rssi, ' dBm'), text(g.best_snr, ' dB'), g.estimated ? '≈ ' + where + ' (estimated)' : where];
+    function where(g) { var w = g.lat !== null ? g.lat.toFixed(4) + ', ' + g.lon.toFixed(4) : 'not public'; return g.estimated ? '≈ ' + w + ' (estimated)' : w; }
+    // A community's gateways come from the coverage: cells and receptions, not uplinks.
+    if (community) fillTable($('gateways'), ['gateway', 'cells', 'receptions', 'best signal', 'position'], list.map(function (g) {
+      return [gatewayName(g.gateway), g.cells, g.receptions, text(g.best, ' dBm'), where(g)];
+    }));
+    else fillTable($('gateways'), ['gateway', 'uplinks', 'best RSSI', 'best SNR', 'position'], list.map(function (g) {
+      return [gatewayName(g.gateway), g.uplinks, text(g.best_rssi, ' dBm'), text(g.best_snr, ' dB'), where(g)];
     }));
     // The gateway filter lists them, keeping the choice.
     var chosen = $('gateway-filter').value;
@@ -483,13 +489,15 @@ enum MapScript {
       swatch.style.background = b[0];
       $('legend').appendChild(el('div', [swatch, b[1]]));
     });
-    $('legend').appendChild(el('div', [el('span', [], 'swatch gateway'), 'gateway that heard you (dashed: position estimated)']));
+    var who = community ? 'a mapper' : 'you';
+    $('legend').appendChild(el('div', [el('span', [], 'swatch gateway'), 'gateway that heard ' + who + (community ? '' : ' (dashed: position estimated)')]));
     var black = el('span', [], 'swatch cell'), grey = el('span', [], 'swatch cell');
     black.style.background = UNHEARD['not-heard'];
     grey.style.background = UNHEARD.unknown;
-    $('legend').appendChild(el('div', ['Zoomed out, cells: the colour of the signal most heard there (or the best); zoomed in, the dots.']));
-    $('legend').appendChild(el('div', [black, 'cell where you sent and nobody heard']));
-    $('legend').appendChild(el('div', [grey, 'cell where you sent without a network source: not known']));
+    $('legend').appendChild(el('div', [community ? 'Cells: the colour of the signal most heard there (or the best).'
+      : 'Zoomed out, cells: the colour of the signal most heard there (or the best); zoomed in, the dots.']));
+    $('legend').appendChild(el('div', [black, 'cell where ' + who + ' sent and nobody heard']));
+    $('legend').appendChild(el('div', [grey, 'cell where ' + who + ' sent without a network source: not known']));
     $('legend').appendChild(el('div', ['Click a cell for its gateways; choose a gateway (or click it) for its reach.']));
     if (state.nodes.length > 1) {
       $('legend').appendChild(el('div', ['Nodes, side by side from left to right: ' + state.nodes.map(function (k) { return state.nodeNames[k]; }).join(', ')]));
@@ -498,6 +506,7 @@ enum MapScript {
 
   // Under the title: where, and the totals of what the page shows.
   function summary() {
+    if (community) return;  // renderCommunity writes a community's
     var st = state.store, parts = [];
     if (state.place) parts.push('around ' + placeName(state.place));
     if (st) {
@@ -506,6 +515,24 @@ enum MapScript {
       parts.push(st.samples + ' samples', Object.keys(state.gateways).length + ' gateways');
     }
     $('summary').textContent = parts.join(' · ');
+  }
+
+  // A community's status: what each mapper gave, and the area mapped.
+  function renderCommunity(s, fit) {
+    var lines = s.mappers.map(function (m) {
+      return [m.name, m.samples + ' samples · ' + m.attempts + ' attempts · ' + m.heard + ' heard · ' + m.sessions + (m.sessions === 1 ? ' session' : ' sessions') +
+        (m.last_record ? ' · last ' + m.last_record.slice(0, 10) : '')];
+    });
+    lines.push(['Mapped', s.cells + ' cells · ' + s.heard_cells + ' heard · ' + s.gateways + ' gateways']);
+    lines.push(['Updated', new Date().toISOString().slice(0, 19) + 'Z']);
+    var samples = s.mappers.reduce(function (n, m) { return n + m.samples; }, 0);
+    $('summary').textContent = [s.mappers.length + ' mappers', samples + ' samples', s.cells + ' cells', s.gateways + ' gateways'].join(' · ');
+    var box = $('status');
+    box.replaceChildren(el('h2', ['Mappers']), el('table', lines.map(function (l) { return el('tr', [el('th', [l[0]]), el('td', [l[1]])]); })));
+    box.dataset.updates = String(Number(box.dataset.updates || 0) + 1);
+    box.dataset.mappers = String(s.mappers.length);
+    box.dataset.samples = String(samples);
+    if (fit && s.bounds) map.fitBounds([[s.bounds[1], s.bounds[0]], [s.bounds[3], s.bounds[2]]], { padding: [20, 20], maxZoom: 16 });
   }
 
   function renderStatus(s) {
@@ -550,6 +577,9 @@ enum MapScript {
   function problem(e) { $('problem').textContent = String(e && e.message || e); }
 
   function load(fit) {
+    if (community) {
+      return getJSON('api/gateways').then(function (list) { drawGateways(list); showLayers(); $('problem').textContent = ''; }).catch(problem);
+    }
     if (embedded) {
       drawTrack(embedded.track);
       drawGateways(embedded.gateways);
@@ -595,7 +625,17 @@ enum MapScript {
   $('apply').addEventListener('click', function () { readFilter(); load(true); });
   ['colour', 'gateway-filter', 'sf-filter', 'fade'].forEach(function (id) { $(id).addEventListener('change', coverageChanged); });
   var focused = focusFromHash();
-  if (embedded) {
+  if (community) {
+    // Everybody's coverage: no sessions, no time window, no samples by spreading factor; the
+    // cells and mappers' totals looked at again each minute.
+    $('filters').hidden = true;
+    $('sfs').parentNode.hidden = true;
+    getJSON('api/status').then(function (s) { renderCommunity(s, !focused); load(); }).catch(problem);
+    setInterval(function () {
+      getJSON('api/status').then(function (s) { renderCommunity(s, false); }).catch(problem);
+      loadCells();
+    }, 60000);
+  } else if (embedded) {
     sessions(embedded.sessions);
     $('filters').hidden = true;
     load(!focused);

@@ -3,28 +3,47 @@ import Glibc
 import MTTCore
 import Synchronization
 
-/// `mtt serve` and `mtt collect --web`: the map page, its JSON API, live events and metrics.
+/// `mtt serve` and `mtt collect --web`: the map page, its JSON API, live events and metrics; and
+/// `mtt serve --db postgresql://…`: a community's coverage map, without anybody's drive.
 /// Read-only: no request changes anything in the database.
 public final class MapServer: Sendable {
     public struct Problem: Error, CustomStringConvertible {
         public var description: String
     }
 
-    private let store: Store
+    private enum Source: Sendable {
+        /// This machine's database: drives, coverage, live status.
+        case local(Store, LiveFeed)
+        /// A community's database: coverage and what each mapper gave.
+        case community(any CommunityCoverageReader)
+    }
+
+    private let source: Source
+    private let coverage: any CoverageReader
     private let assets: MapAssets
     private let access: WebAccess
     private let listen: HostPort
-    private let live: LiveFeed
     private let metrics = MapMetrics()
     private let listener = Mutex<HTTPListener?>(nil)
 
     /// - Parameter run: the collection running in this process, for the status block.
     public init(store: Store, listen: HostPort, access: WebAccess, assets: MapAssets, run: RunView? = nil) {
-        self.store = store
+        source = .local(store, LiveFeed(store: store, run: run))
+        coverage = store
         self.assets = assets
         self.access = access
         self.listen = listen
-        live = LiveFeed(store: store, run: run)
+    }
+
+    /// A community's map: the page in its community form, and only the coverage routes.
+    public init(community: any CommunityCoverageReader, listen: HostPort, access: WebAccess, assets: MapAssets) {
+        source = .community(community)
+        coverage = community
+        var assets = assets
+        assets.community = true
+        self.assets = assets
+        self.access = access
+        self.listen = listen
     }
 
     /// Starts listening; returns the address, with the port the system chose for port 0.
@@ -38,7 +57,7 @@ public final class MapServer: Sendable {
 
     public func stop() {
         listener.withLock { $0?.stop() }
-        live.stop()
+        if case .local(_, let live) = source { live.stop() }
     }
 
     /// Routes from the fixed table; everything else is 404.
@@ -62,50 +81,83 @@ public final class MapServer: Sendable {
                 return .whole(
                     status: 200, type: "text/html; charset=utf-8", body: Array(assets.servedPage.utf8),
                     headers: ["Content-Security-Policy": MapPage.servedPolicy])
-            case "/api/status":
-                _ = try MapQuery(items)
-                return try Self.json(try store.status())
-            case "/api/sessions":
-                _ = try MapQuery(items)
-                return try Self.json(try store.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)))
-            case "/api/gateways":
-                return try Self.json(try store.gatewaySummaries(try MapQuery(items).filter))
-            case "/api/samples.geojson":
-                let filter = try MapQuery(items).filter
-                return .written(type: "application/geo+json") { [store] sink in try Exporter.export(store, as: .geojson, filter: filter, to: sink) }
-            case "/api/track.geojson":
-                let filter = try MapQuery(items).filter
-                return .written(type: "application/geo+json") { [store] sink in try TrackGeoJSONWriter.write(store, filter: filter, to: sink) }
             case "/api/cells":
-                let query = try CoverageQuery(items, .cells)
-                return .written(type: "application/geo+json") { [store] sink in
-                    let cells = try store.coverageCells(query.filter, zoom: query.range?.zoom ?? MapTile.cellZoom, within: query.range)
+                let query = try coverageQuery(items, .cells)
+                return .written(type: "application/geo+json") { [coverage] sink in
+                    let cells = try coverage.coverageCells(query.filter, zoom: query.range?.zoom ?? MapTile.cellZoom, within: query.range)
                     _ = try CoverageLayer.write(cells.map(CoverageLayer.feature), to: sink)
                 }
             case "/api/cell":
-                let query = try CoverageQuery(items, .cell)
-                return .written(type: "application/geo+json") { [store] sink in
+                let query = try coverageQuery(items, .cell)
+                return .written(type: "application/geo+json") { [coverage] sink in
                     var cells: [GatewayCell] = []
-                    try store.forEachGatewayCell(query.filter, zoom: query.range?.zoom ?? MapTile.cellZoom, within: query.range) { cells.append($0) }
+                    try coverage.forEachGatewayCell(query.filter, zoom: query.range?.zoom ?? MapTile.cellZoom, within: query.range, perSpreadingFactor: false) {
+                        cells.append($0)
+                    }
                     // Who heard you best first: what a click on a cell wants to know.
                     _ = try CoverageLayer.write(cells.sorted { ($1.receptions, $0.gateway) < ($0.receptions, $1.gateway) }.map(CoverageLayer.feature), to: sink)
                 }
             case "/api/reach":
-                let query = try CoverageQuery(items, .reach)
-                return .written(type: "application/geo+json") { [store] sink in
-                    _ = try CoverageLayer.writeGeoJSON(.reach, store, filter: query.filter, to: sink)
+                let query = try coverageQuery(items, .reach)
+                return .written(type: "application/geo+json") { [coverage] sink in
+                    _ = try CoverageLayer.write(try coverage.reach(gateway: query.filter.gateway).flatMap(CoverageLayer.features), to: sink)
                 }
-            case "/api/events":
-                _ = try MapQuery(items)
-                return .events(live.subscribe())
             default:
-                _ = try MapQuery(items)
-                return .whole(status: 200, type: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics.text(for: try live.status()).utf8))
+                switch source {
+                case .local(let store, let live): return try respond(to: request.path, items, store, live)
+                case .community(let community): return try respond(to: request.path, items, community)
+                }
             }
         } catch let invalid as MapQuery.Invalid {
             return .text(400, invalid.description + "\n")
         } catch {
             return .text(500, "\(error)\n")
+        }
+    }
+
+    /// A coverage route's query; a community's has no sessions and no time window to choose.
+    private func coverageQuery(_ items: [(name: String, value: String)], _ kind: CoverageQuery.Kind) throws(MapQuery.Invalid) -> CoverageQuery {
+        let query = try CoverageQuery(items, kind)
+        if case .community = source, query.filter.window != ExportFilter() {
+            throw MapQuery.Invalid(description: "a community map has no sessions and no time window: it shows everybody's coverage (gateway and sf choose)")
+        }
+        return query
+    }
+
+    private func respond(to path: String, _ items: [(name: String, value: String)], _ store: Store, _ live: LiveFeed) throws -> MapResponse {
+        switch path {
+        case "/api/status":
+            _ = try MapQuery(items)
+            return try Self.json(try store.status())
+        case "/api/sessions":
+            _ = try MapQuery(items)
+            return try Self.json(try store.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)))
+        case "/api/gateways":
+            return try Self.json(try store.gatewaySummaries(try MapQuery(items).filter))
+        case "/api/samples.geojson":
+            let filter = try MapQuery(items).filter
+            return .written(type: "application/geo+json") { sink in try Exporter.export(store, as: .geojson, filter: filter, to: sink) }
+        case "/api/track.geojson":
+            let filter = try MapQuery(items).filter
+            return .written(type: "application/geo+json") { sink in try TrackGeoJSONWriter.write(store, filter: filter, to: sink) }
+        case "/api/events":
+            _ = try MapQuery(items)
+            return .events(live.subscribe())
+        default:
+            _ = try MapQuery(items)
+            return .whole(status: 200, type: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics.text(for: try live.status()).utf8))
+        }
+    }
+
+    private func respond(to path: String, _ items: [(name: String, value: String)], _ community: any CommunityCoverageReader) throws -> MapResponse {
+        guard items.isEmpty else { throw MapQuery.Invalid(description: "\(path) of a community map takes no parameters") }
+        switch path {
+        case "/api/status":
+            return try Self.json(try community.communityStatus())
+        case "/api/gateways":
+            return try Self.json(try community.coverageGateways(CoverageFilter()))
+        default:
+            return .text(404, "a community map shows coverage, not anybody's drive: no \(path) (/api/status, /api/gateways, /api/cells, /api/cell, /api/reach)\n")
         }
     }
 

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import MTTCore
+import MTTPostgres
 import MTTSystem
+import MTTWeb
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,6 +19,11 @@ struct Serve: AsyncParsableCommand {
             API: /api/status (as mtt status --json), /api/sessions, /api/samples.geojson and \
             /api/track.geojson (?session=N&since=TIME&until=TIME), /api/gateways, /api/events \
             (Server-Sent Events), /metrics (Prometheus).
+
+            A community's map: --db postgresql://USER@HOST/DATABASE serves the coverage of a \
+            community database (mtt community) as a role made by mtt community grant-map, whose \
+            password comes from ~/.pgpass or PGPASSWORD. The page draws everybody's cells at every \
+            zoom, the gateways and their reach, and each mapper's totals; nobody's drive.
             """)
 
     @Option(help: ArgumentHelp("\(ConfigKey.serveListen.help) (default \(ConfigKey.serveListen.defaultText))", valueName: "host:port"))
@@ -31,6 +38,12 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
+    func validate() throws {
+        if let url = database.path, DatabaseOptions.isCommunityURL(url), PostgresConnection.hasPassword(url) {
+            throw ValidationError("--db carries a password, which every user of this machine can read on a command line: put it in ~/.pgpass (mode 600) or PGPASSWORD")
+        }
+    }
+
     func run() async throws {
         var flags: [ConfigKey: ConfigValue] = [:]
         flags[.serveListen] = listen.map { .text($0) }
@@ -38,8 +51,18 @@ struct Serve: AsyncParsableCommand {
         flags[.serveTiles] = tiles.map { .text($0) }
         let settings = try database.settings(flags)
         let serving = try MapServing.served(by: settings)
-        let store = try database.openStore(.readOnly, in: settings)
-        let (server, links) = try await serving.start(store: store)
+        let server: MapServer, links: [String]
+        if let url = database.path, DatabaseOptions.isCommunityURL(url) {
+            let community: CommunityMapReader
+            do {
+                community = try CommunityMapReader(url: url)
+            } catch {
+                throw RuntimeFailure("cannot serve the community map: \(error)")
+            }
+            (server, links) = try await serving.start(community: community)
+        } else {
+            (server, links) = try await serving.start(store: try database.openStore(.readOnly, in: settings))
+        }
         // Watched before the links are printed: a supervisor that stops mtt as soon as it says
         // where the map is gets a clean stop, not a death by signal.
         let stop = StopSignal()

@@ -30,8 +30,16 @@ struct DatabaseOptions: ParsableArguments {
         try Self.open(try (settings ?? self.settings()).text(.database), access)
     }
 
+    /// A community database's URL where a file was expected: only mtt serve reads one.
+    static func isCommunityURL(_ path: String) -> Bool {
+        path.hasPrefix("postgresql://") || path.hasPrefix("postgres://")
+    }
+
     /// The store at `path` (or the default), with the flag to check added to errors about the path.
     static func open(_ path: String?, _ access: Store.Access) throws -> Store {
+        if let path, isCommunityURL(path) {
+            throw RuntimeFailure("\(path) is a community database: mtt serve shows its map and mtt sync --target postgis uploads to it; this command reads a local database file (--db path)")
+        }
         do {
             return try Store(explicitPath: path, access: access)
         } catch let error as StoreError {

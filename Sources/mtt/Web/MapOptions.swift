@@ -57,6 +57,15 @@ struct MapServing {
     /// Starts the map over `store`; returns the server and the links to open (with the token,
     /// off loopback: printed once, never logged elsewhere).
     func start(store: Store, run: RunView? = nil) async throws -> (server: MapServer, links: [String]) {
+        try await start { MapServer(store: store, listen: $0, access: $1, assets: $2, run: run) }
+    }
+
+    /// Starts a community's map, read through `community`.
+    func start(community: any CommunityCoverageReader) async throws -> (server: MapServer, links: [String]) {
+        try await start { MapServer(community: community, listen: $0, access: $1, assets: $2) }
+    }
+
+    private func start(_ make: (HostPort, WebAccess, MapAssets) -> MapServer) async throws -> (server: MapServer, links: [String]) {
         let address = try Self.address(listen)
         var token: String?
         if !WebAccess.isLoopback(address.host) {
@@ -76,7 +85,7 @@ struct MapServing {
         let server: MapServer
         let bound: HostPort
         do {
-            server = MapServer(store: store, listen: address, access: WebAccess(token: token), assets: assets, run: run)
+            server = make(address, WebAccess(token: token), assets)
             bound = try server.start()
         } catch {
             throw RuntimeFailure("\(error)")

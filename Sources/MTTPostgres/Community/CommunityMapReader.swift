@@ -1,0 +1,246 @@
+import MTTCore
+import Synchronization
+
+/// The community map's reads (`mtt serve --db postgresql://…`): the same cells, gateway rows,
+/// reach and gateways as a local store gives, from the community database's views, as the map's
+/// role (which may read the views and nothing else), in a read-only session.
+///
+/// One connection, one query at a time (libpq's way): a community map's few viewers at once wait
+/// milliseconds for each other. A connection the server dropped is made again on the next read.
+public final class CommunityMapReader: CommunityCoverageReader {
+    private let url: String
+    private let connection: Mutex<PostgresConnection?>
+
+    /// Connects and checks that this role may read the map's views: a wrong password, no server,
+    /// no schema or a role without the right each stop here, in one line.
+    public init(url: String) throws(PostgresError) {
+        self.url = url
+        let first = try Self.connect(url)
+        connection = Mutex(first)
+        do throws(PostgresError) {
+            try first.execute("SELECT 1 FROM mtt.coverage_rows LIMIT 0; SELECT 1 FROM mtt.attempt_rows LIMIT 0; SELECT 1 FROM mtt.mappers LIMIT 0")
+        } catch where error.state == "42P01" || error.state == "3F000" {
+            throw PostgresError("this database has no community map (the views of schema mtt, version 2): run mtt community init on it", state: error.state)
+        } catch where error.state == "42501" {
+            throw PostgresError("role \(first.endpoint.user) may not read the community map (\(error.message)): mtt community grant-map makes a role that may", state: error.state)
+        }
+    }
+
+    private static func connect(_ url: String) throws(PostgresError) -> PostgresConnection {
+        let c = try PostgresConnection(url)
+        // Whatever role the URL names, this session writes nothing.
+        try c.execute("SET default_transaction_read_only = on")
+        return c
+    }
+
+    /// Runs a read on the connection, making it again once when the server had dropped it.
+    private func rows(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> [[String?]] {
+        let current = connection.withLock { $0 }
+        if let current, current.isOpen {
+            do throws(PostgresError) {
+                return try current.execute(sql, parameters).rows
+            } catch where current.isOpen {
+                throw error
+            } catch {
+                // Dropped during the read (a restarted server): once more on a new connection.
+            }
+        }
+        let fresh = try Self.connect(url)
+        connection.withLock { $0 = fresh }
+        return try fresh.execute(sql, parameters).rows
+    }
+
+    // MARK: Coverage
+
+    public func coverageCells(_ filter: CoverageFilter, zoom: Int, within range: TileRange?) throws -> [CoverageCell] {
+        precondition((0...MapTile.cellZoom).contains(zoom))
+        let shift = MapTile.cellZoom - zoom
+        var heard = Condition(filter, range, gateway: true)
+        let sums = CommunityCoverageSQL.buckets.map { "sum(\($0))::bigint" }.joined(separator: ", ")
+        var cells: [MapTile: CoverageCell] = [:]
+        for row in try rows("""
+            WITH per_cell AS (
+                SELECT x, y, \(CommunityCoverageSQL.buckets.map { "sum(\($0)) AS \($0)" }.joined(separator: ", ")), max(best) AS best,
+                       count(DISTINCT gateway) AS gateways, min(first_at) AS first_at, max(last_at) AS last_at
+                FROM mtt.coverage_rows WHERE \(heard.sql) GROUP BY x, y)
+            SELECT x >> \(shift), y >> \(shift), \(sums), max(best), max(gateways), \(Self.micros("min(first_at)")), \(Self.micros("max(last_at)"))
+            FROM per_cell GROUP BY 1, 2
+            """, heard.parameters) {
+            let values = Values(row)
+            let tile = MapTile(zoom: zoom, x: values.int(0), y: values.int(1))
+            let buckets = (0..<SignalBucket.allCases.count).map { values.int(2 + $0) }
+            let n = 2 + buckets.count
+            cells[tile] = CoverageCell(
+                tile: tile, buckets: buckets, best: values.double(n), gateways: values.int(n + 1), attempts: 0, heardAttempts: 0,
+                firstAt: values.time(n + 2), lastAt: values.time(n + 3), state: .heard)
+        }
+        heard = Condition(filter, range, gateway: false)
+        for row in try rows("""
+            SELECT x >> \(shift), y >> \(shift), sum(attempts), sum(heard), bool_or(network_known), \(Self.micros("min(first_at)")), \(Self.micros("max(last_at)"))
+            FROM mtt.attempt_rows WHERE \(heard.sql) GROUP BY 1, 2
+            """, heard.parameters) {
+            let values = Values(row)
+            let tile = MapTile(zoom: zoom, x: values.int(0), y: values.int(1))
+            let first = values.time(5), last = values.time(6)
+            if var cell = cells[tile] {
+                cell.attempts = values.int(2)
+                cell.heardAttempts = values.int(3)
+                cell.firstAt = min(cell.firstAt, first)
+                cell.lastAt = max(cell.lastAt, last)
+                cells[tile] = cell
+            } else {
+                cells[tile] = CoverageCell(
+                    tile: tile, buckets: [Int](repeating: 0, count: SignalBucket.allCases.count), best: nil, gateways: 0,
+                    attempts: values.int(2), heardAttempts: values.int(3), firstAt: first, lastAt: last,
+                    state: values.bool(4) ? .notHeard : .unknown)
+            }
+        }
+        return cells.values.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }
+    }
+
+    public func forEachGatewayCell(
+        _ filter: CoverageFilter, zoom: Int, within range: TileRange?, perSpreadingFactor: Bool, _ body: (GatewayCell) throws -> Void
+    ) throws {
+        precondition((0...MapTile.cellZoom).contains(zoom))
+        let shift = MapTile.cellZoom - zoom
+        let condition = Condition(filter, range, gateway: true)
+        let sf = perSpreadingFactor ? "sf" : "NULL::integer"
+        for row in try rows("""
+            SELECT x >> \(shift) AS tx, y >> \(shift) AS ty, network, gateway, antenna, \(sf) AS s,
+                   \(CommunityCoverageSQL.buckets.map { "sum(\($0))::bigint" }.joined(separator: ", ")),
+                   max(best), \(Self.micros("min(first_at)")), \(Self.micros("max(last_at)"))
+            FROM mtt.coverage_rows WHERE \(condition.sql)
+            GROUP BY tx, ty, network, gateway, antenna, s ORDER BY ty, tx, gateway, network, antenna, s
+            """, condition.parameters) {
+            let values = Values(row)
+            let n = 6 + SignalBucket.allCases.count
+            try body(GatewayCell(
+                tile: MapTile(zoom: zoom, x: values.int(0), y: values.int(1)), network: values.text(2), gateway: values.text(3),
+                antenna: values.int(4), spreadingFactor: row[5].flatMap { Int($0) }, buckets: (6..<n).map(values.int),
+                best: values.double(n), firstAt: values.time(n + 1), lastAt: values.time(n + 2)))
+        }
+    }
+
+    public func reach(gateway: String?) throws -> [GatewayReach] {
+        var reaches: [GatewayReach] = []
+        for row in try rows("""
+            SELECT b.network, b.gateway, b.antenna, ST_Y(g.geom), ST_X(g.geom), b.level, b.bearing, b.samples, b.distance_max, b.distance_2nd
+            FROM mtt.reach_beams b JOIN mtt.gateways g ON g.network = b.network AND g.gateway = b.gateway AND g.antenna = b.antenna
+            WHERE $1::text IS NULL OR b.gateway = $1
+            ORDER BY b.gateway, b.network, b.antenna, b.level, b.bearing
+            """, [gateway]) {
+            let values = Values(row)
+            let beam = GatewayReach.Beam(
+                level: ReachLevel(rawValue: values.int(5)) ?? .any, bearing: values.int(6), samples: values.int(7),
+                farthest: values.double(8), secondFarthest: values.double(9))
+            if let last = reaches.last, last.network == values.text(0), last.gateway == values.text(1), last.antenna == values.int(2) {
+                reaches[reaches.count - 1].beams.append(beam)
+            } else {
+                reaches.append(GatewayReach(
+                    network: values.text(0), gateway: values.text(1), antenna: values.int(2),
+                    position: GeoPoint(latitude: values.double(3), longitude: values.double(4)), beams: [beam]))
+            }
+        }
+        return reaches
+    }
+
+    /// Gateways as a local store lists them, but a gateway that publishes no position has none
+    /// here: estimating it takes the samples, which the map's role may not read.
+    public func coverageGateways(_ filter: CoverageFilter) throws -> [CoverageSummary.Gateway] {
+        let condition = Condition(filter, nil, gateway: true)
+        return try rows("""
+            WITH heard AS (
+                SELECT network, gateway, antenna, count(DISTINCT (x, y)) AS cells,
+                       sum(\(CommunityCoverageSQL.buckets.joined(separator: " + "))) AS receptions, max(best) AS best,
+                       min(first_at) AS first_at, max(last_at) AS last_at
+                FROM mtt.coverage_rows WHERE \(condition.sql) GROUP BY network, gateway, antenna)
+            SELECT h.network, h.gateway, h.antenna, h.cells, h.receptions, h.best, \(Self.micros("h.first_at")), \(Self.micros("h.last_at")),
+                   ST_Y(g.geom), ST_X(g.geom), f.distance_max, f.bearing, ST_Y(f.geom), ST_X(f.geom), \(Self.micros("f.max_at"))
+            FROM heard h
+            LEFT JOIN mtt.gateways g ON g.network = h.network AND g.gateway = h.gateway AND g.antenna = h.antenna
+            LEFT JOIN LATERAL (
+                SELECT distance_max, bearing, geom, max_at FROM mtt.reach_beams b
+                WHERE b.network = h.network AND b.gateway = h.gateway AND b.antenna = h.antenna
+                ORDER BY distance_max DESC, max_at, level, bearing LIMIT 1) f ON true
+            ORDER BY h.cells DESC, h.gateway
+            """, condition.parameters).map { row in
+            let values = Values(row)
+            let position = row[8] == nil ? nil : GeoPoint(latitude: values.double(8), longitude: values.double(9))
+            return CoverageSummary.Gateway(
+                network: values.text(0), gateway: values.text(1), antenna: values.int(2), cells: values.int(3), receptions: values.int(4),
+                best: values.double(5), firstHeard: values.time(6), lastHeard: values.time(7), position: position, estimated: false,
+                farthest: row[10] == nil ? nil : .init(
+                    metres: values.double(10), bearing: values.double(11), at: GeoPoint(latitude: values.double(12), longitude: values.double(13)),
+                    time: values.time(14)))
+        }
+    }
+
+    public func communityStatus() throws -> CommunityStatus {
+        let mappers = try rows("SELECT mapper, sessions, attempts, heard, samples, \(Self.micros("last_record")) FROM mtt.mappers ORDER BY mapper").map { row in
+            let values = Values(row)
+            return CommunityStatus.Mapper(
+                name: values.text(0), sessions: values.int(1), attempts: values.int(2), heard: values.int(3), samples: values.int(4),
+                lastRecord: row[5] == nil ? nil : values.time(5))
+        }
+        let area = Values(try rows("""
+            WITH heard AS (SELECT DISTINCT x, y FROM mtt.coverage_rows),
+                 mapped AS (SELECT x, y FROM heard UNION SELECT x, y FROM mtt.attempt_rows)
+            SELECT (SELECT count(*) FROM mapped), (SELECT count(*) FROM heard),
+                   (SELECT count(*) FROM (SELECT DISTINCT network, gateway FROM mtt.coverage_rows) g),
+                   min(x), min(y), max(x), max(y) FROM mapped
+            """).first ?? [])
+        var bounds: [Double]?
+        if area.row.count == 7, area.row[3] != nil {
+            // The outer edges of the outermost cells: west, south, east, north.
+            let northWest = MapTile(zoom: MapTile.cellZoom, x: area.int(3), y: area.int(4)).ring
+            let southEast = MapTile(zoom: MapTile.cellZoom, x: area.int(5), y: area.int(6)).ring
+            bounds = [
+                northWest.map(\.longitude).min()!, southEast.map(\.latitude).min()!,
+                southEast.map(\.longitude).max()!, northWest.map(\.latitude).max()!,
+            ]
+        }
+        return CommunityStatus(mappers: mappers, cells: area.int(0), heardCells: area.int(1), gateways: area.int(2), bounds: bounds)
+    }
+
+    /// A timestamptz as microseconds since 1970 (PostgreSQL keeps microseconds).
+    private static func micros(_ expression: String) -> String {
+        "(extract(epoch FROM \(expression)) * 1000000)::bigint"
+    }
+
+    /// The filter and tile range as a condition on the aggregates' rows. A community map has no
+    /// sessions and no time window: those the server refuses before asking.
+    private struct Condition {
+        var sql = "true"
+        var parameters: [String?] = []
+
+        init(_ filter: CoverageFilter, _ range: TileRange?, gateway: Bool) {
+            if let range {
+                let k = MapTile.cellZoom - range.zoom
+                add([range.minX << k, ((range.maxX + 1) << k) - 1]) { "x BETWEEN \($0[0]) AND \($0[1])" }
+                add([range.minY << k, ((range.maxY + 1) << k) - 1]) { "y BETWEEN \($0[0]) AND \($0[1])" }
+            }
+            if let sf = filter.spreadingFactor { add([sf]) { "sf = \($0[0])" } }
+            if gateway, let name = filter.gateway { add([name]) { "gateway = \($0[0])" } }
+        }
+
+        /// Adds a clause; it gets the placeholders (`$n`) of `values`.
+        private mutating func add(_ values: [any CustomStringConvertible], _ clause: ([String]) -> String) {
+            let placeholders = values.map { value in
+                parameters.append(value.description)
+                return "$\(parameters.count)"
+            }
+            sql += " AND " + clause(placeholders)
+        }
+    }
+
+    /// A row's values, read as the types the query made them.
+    private struct Values {
+        let row: [String?]
+        init(_ row: [String?]) { self.row = row }
+        func text(_ i: Int) -> String { row[i] ?? "" }
+        func int(_ i: Int) -> Int { row[i].flatMap { Int($0) } ?? 0 }
+        func double(_ i: Int) -> Double { row[i].flatMap { Double($0) } ?? 0 }
+        func bool(_ i: Int) -> Bool { row[i] == "t" }
+        func time(_ i: Int) -> Timestamp { Timestamp(nanosecondsSinceEpoch: Int64(row[i] ?? "0").map { $0 * 1000 } ?? 0) }
+    }
+}
