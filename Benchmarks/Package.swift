@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "MTTHTTP", package: "mtt"),
                 .product(name: "MTTSerial", package: "mtt"),
                 .product(name: "MTTWeb", package: "mtt"),
+                .product(name: "MTTPostgres", package: "mtt"),
                 "TestSupport",
             ],
             path: "Benchmarks/MTTBenchmarks",

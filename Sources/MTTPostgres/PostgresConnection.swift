@@ -7,7 +7,17 @@ import Synchronization
 /// TLS with `sslmode=verify-full`. The only file of the adapter that calls libpq. Calls block;
 /// one at a time (a lock), as libpq wants.
 public final class PostgresConnection: Sendable {
-    private let connection: Mutex<OpaquePointer>
+    /// The connection, and the statements prepared on it by their text.
+    private struct State: ~Copyable {
+        let c: OpaquePointer
+        var prepared: [String: String] = [:]
+    }
+
+    /// A statement with parameters is prepared the first time (parsed and planned once, then run
+    /// by name), up to this many: an upload's few statements, not whatever a caller makes up.
+    static let preparedLimit = 32
+
+    private let connection: Mutex<State>
 
     /// Connects; a refusal (no server, a wrong password, no such database) is one line from libpq.
     public init(_ url: String) throws(PostgresError) {
@@ -19,11 +29,11 @@ public final class PostgresConnection: Sendable {
         }
         // Notices ("extension postgis already exists, skipping") are for people at psql.
         PQsetNoticeProcessor(c, { _, _ in }, nil)
-        connection = Mutex(c)
+        connection = Mutex(State(c: c))
     }
 
     deinit {
-        connection.withLock { PQfinish($0) }
+        connection.withLock { PQfinish($0.c) }
     }
 
     /// Whether a URL or connection string carries a password: one on a command line can be read by
@@ -47,15 +57,26 @@ public final class PostgresConnection: Sendable {
     /// never spliced into the SQL. A statement the server refuses throws its own error, one line.
     @discardableResult
     public func execute(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> PostgresRows {
-        let outcome: Result<PostgresRows, PostgresError> = connection.withLock { c in
-            let result: OpaquePointer?
+        let outcome: Result<PostgresRows, PostgresError> = connection.withLock { state in
+            let c = state.c
+            var result: OpaquePointer?
             if parameters.isEmpty {
                 result = PQexec(c, sql)
             } else {
+                var name = state.prepared[sql]
+                if name == nil, state.prepared.count < Self.preparedLimit {
+                    let next = "mtt_\(state.prepared.count + 1)"
+                    let prepared = PQprepare(c, next, sql, Int32(parameters.count), nil)
+                    defer { PQclear(prepared) }
+                    guard PQresultStatus(prepared) == PGRES_COMMAND_OK else { return .failure(Self.error(of: prepared, c)) }
+                    state.prepared[sql] = next
+                    name = next
+                }
                 let values = parameters.map { $0.flatMap { strdup($0) } }
                 defer { values.forEach { free($0) } }
                 result = values.map { UnsafePointer($0) }.withUnsafeBufferPointer { buffer in
-                    PQexecParams(c, sql, Int32(buffer.count), nil, buffer.baseAddress, nil, nil, 0)
+                    if let name { PQexecPrepared(c, name, Int32(buffer.count), buffer.baseAddress, nil, nil, 0) }
+                    else { PQexecParams(c, sql, Int32(buffer.count), nil, buffer.baseAddress, nil, nil, 0) }
                 }
             }
             defer { PQclear(result) }
@@ -71,7 +92,8 @@ public final class PostgresConnection: Sendable {
 
     /// `text` quoted as an SQL identifier (a role's or database's name).
     public func identifier(_ text: String) throws(PostgresError) -> String {
-        try connection.withLock { c throws(PostgresError) in
+        try connection.withLock { state throws(PostgresError) in
+            let c = state.c
             guard let quoted = PQescapeIdentifier(c, text, text.utf8.count) else { throw PostgresError(Self.lastError(c)) }
             defer { PQfreemem(quoted) }
             return String(cString: quoted)
@@ -80,7 +102,8 @@ public final class PostgresConnection: Sendable {
 
     /// `text` quoted as an SQL string literal.
     public func literal(_ text: String) throws(PostgresError) -> String {
-        try connection.withLock { c throws(PostgresError) in
+        try connection.withLock { state throws(PostgresError) in
+            let c = state.c
             guard let quoted = PQescapeLiteral(c, text, text.utf8.count) else { throw PostgresError(Self.lastError(c)) }
             defer { PQfreemem(quoted) }
             return String(cString: quoted)
@@ -89,7 +112,8 @@ public final class PostgresConnection: Sendable {
 
     /// A password encrypted for `user` as the server stores passwords (`password_encryption`).
     public func encryptedPassword(_ password: String, user: String) throws(PostgresError) -> String {
-        try connection.withLock { c throws(PostgresError) in
+        try connection.withLock { state throws(PostgresError) in
+            let c = state.c
             guard let encrypted = PQencryptPasswordConn(c, password, user, nil) else { throw PostgresError(Self.lastError(c)) }
             defer { PQfreemem(encrypted) }
             return String(cString: encrypted)
@@ -98,13 +122,14 @@ public final class PostgresConnection: Sendable {
 
     /// Whether the connection still works: false once the server went away or closed it.
     public var isOpen: Bool {
-        connection.withLock { PQstatus($0) == CONNECTION_OK }
+        connection.withLock { PQstatus($0.c) == CONNECTION_OK }
     }
 
     /// Where the connection went: host (or socket folder), port, database, user.
     public var endpoint: (host: String, port: String, database: String, user: String) {
-        connection.withLock { c in
-            (String(cString: PQhost(c)), String(cString: PQport(c)), String(cString: PQdb(c)), String(cString: PQuser(c)))
+        connection.withLock { state in
+            let c = state.c
+            return (String(cString: PQhost(c)), String(cString: PQport(c)), String(cString: PQdb(c)), String(cString: PQuser(c)))
         }
     }
 

@@ -61,6 +61,20 @@ struct CommunityDatabaseTests {
         #expect(try totals() == "1 60 40 40 2026-06-21 10:14:45+00")
     }
 
+    /// Text travels as PostgreSQL arrays: quotes, backslashes, commas, braces, a device named
+    /// NULL and non-ASCII arrive as they were, and a value that is absent arrives as NULL.
+    @Test func awkwardTextArrivesAsItWas() async throws {
+        let (server, community) = try await Self.community()
+        try community.migrate()
+        let alice = try community.addMapper("alice")
+        let store = try Store(path: TemporaryDirectory("mtt-community").file("alice.sqlite"))
+        let gateway = #"gw "one", {two}\three Zürich"#
+        try MapTestData.heardSamples(store, at: [MapTestData.here], device: "NULL", receptions: [GatewayReception(gatewayID: gateway, rssi: -90, snr: 5)])
+        try await Self.upload([1], of: store, as: server.connectionString(user: "alice", password: alice.password, database: "coverage"))
+        let row = try community.connection.execute("SELECT s.device_id, s.dev_eui IS NULL, r.gateway, r.gateway_eui IS NULL FROM mtt.samples s JOIN mtt.receptions r ON r.db = s.db AND r.sample_id = s.id").rows
+        #expect(row == [["NULL", "t", gateway, "t"]])
+    }
+
     /// As docs/community.md sets a server up: the database's owner may create roles but is no
     /// superuser; PostGIS was created by one beforehand.
     @Test func theOwnerNeedNotBeASuperuser() async throws {

@@ -5,16 +5,17 @@ import TestSupport
 
 /// A city's worth of listener samples: `count` placed uplinks on a random walk through a 20 km
 /// square round Utrecht, each heard by one to three of eight gateways with public positions, at a
-/// signal that falls with distance. Made once and kept in /tmp between runs (it takes a while).
-func storeWithCitySamples(_ count: Int) throws -> Store {
-    let path = "/tmp/mtt-benchmark-\(count)-city-samples.sqlite"
+/// signal that falls with distance; each seed another walk. Made once and kept in /tmp between
+/// runs (it takes a while).
+func storeWithCitySamples(_ count: Int, seed: UInt64 = 28) throws -> Store {
+    let path = "/tmp/mtt-benchmark-\(count)-city-samples" + (seed == 28 ? "" : "-\(seed)") + ".sqlite"
     if FileManager.default.fileExists(atPath: path), let store = try? Store(path: path), try store.status().samples == count {
         return store
     }
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     let store = try Store(path: path)
     var left = count, index = 0
-    var generator = SplitMix64(seed: 28)
+    var generator = SplitMix64(seed: seed)
     var here = CitySamples.centre
     while left > 0 {
         let chunk = min(left, 50_000)

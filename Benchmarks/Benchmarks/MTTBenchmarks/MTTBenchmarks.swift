@@ -184,4 +184,5 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     coverageBenchmarks()
+    communityBenchmarks()
 }

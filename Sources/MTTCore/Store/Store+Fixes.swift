@@ -30,6 +30,13 @@ extension Store {
         }
     }
 
+    /// The fix the statement finds first, if any.
+    static func fix(_ statement: Statement, _ arguments: StatementArguments) throws -> Fix? {
+        // A cursor's row is read from its statement: the cursor must outlive the reading.
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        return try withExtendedLifetime(rows) { try rows.next().map(fix(from:)) }
+    }
+
     static func fix(from row: Row) -> Fix {
         Fix(
             time: Timestamp(nanosecondsSinceEpoch: row["time"]), latitude: row["lat"], longitude: row["lon"],

@@ -40,7 +40,7 @@ public struct QueuedFix: Sendable, Hashable {
 extension Store {
     public func queuedAttempts(_ ids: [Int64]) throws -> [QueuedAttempt] {
         try read { db in
-            try Row.fetchAll(
+            try Array(Row.fetchCursor(
                 db,
                 sql: """
                     SELECT a.id, a.session_id, a.sent_at, a.dev_eui, a.node, a.f_cnt, a.state, a.spreading_factor,
@@ -57,13 +57,13 @@ extension Store {
                     position: GeoPoint(latitude: row["lat"], longitude: row["lon"], altitude: row["alt"]),
                     state: Attempt.State(rawValue: row["state"]) ?? .pending, spreadingFactor: row["spreading_factor"],
                     heard: row["heard"], networkKnown: row["known"] ?? false)
-            }
+            })
         }
     }
 
     public func queuedSamples(_ ids: [Int64]) throws -> [QueuedSample] {
         try read { db in
-            let rows = try Row.fetchAll(
+            let rows = try Row.fetchCursor(
                 db,
                 sql: """
                     SELECT id, session_id, uplink_id, time, lat, lon, alt, method FROM samples
@@ -71,30 +71,29 @@ extension Store {
                     ORDER BY id
                     """,
                 arguments: [Self.jsonArray(ids)])
-            return try rows.compactMap { row -> QueuedSample? in
-                guard let uplink = try Self.uplink(row["uplink_id"], db) else { return nil }
+            var samples: [QueuedSample] = []
+            while let row = try rows.next() {
+                guard let uplink = try Self.uplink(row["uplink_id"], db) else { continue }
                 let time: Int64 = row["time"]
                 let session: Int64 = row["session_id"]
-                let nearest = try Row.fetchOne(
-                    db.cachedStatement(sql: "SELECT * FROM fixes WHERE session_id = ? AND time <= ? ORDER BY time DESC LIMIT 1"),
-                    arguments: [session, time])
-                    ?? Row.fetchOne(
-                        db.cachedStatement(sql: "SELECT * FROM fixes WHERE session_id = ? AND time > ? ORDER BY time LIMIT 1"),
-                        arguments: [session, time])
-                return QueuedSample(
+                let nearest = try Self.fix(
+                    db.cachedStatement(sql: "SELECT * FROM fixes WHERE session_id = ? AND time <= ? ORDER BY time DESC LIMIT 1"), [session, time])
+                    ?? Self.fix(db.cachedStatement(sql: "SELECT * FROM fixes WHERE session_id = ? AND time > ? ORDER BY time LIMIT 1"), [session, time])
+                samples.append(QueuedSample(
                     id: row["id"], sessionID: session, time: Timestamp(nanosecondsSinceEpoch: time),
                     position: GeoPoint(latitude: row["lat"], longitude: row["lon"], altitude: row["alt"]),
-                    method: row["method"], uplink: uplink, nearestFix: nearest.map(Self.fix(from:)))
+                    method: row["method"], uplink: uplink, nearestFix: nearest))
             }
+            return samples
         }
     }
 
     public func queuedFixes(_ ids: [Int64]) throws -> [QueuedFix] {
         try read { db in
-            try Row.fetchAll(
+            try Array(Row.fetchCursor(
                 db, sql: "SELECT * FROM fixes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
                 arguments: [Self.jsonArray(ids)]
-            ).map { row in QueuedFix(id: row["id"], sessionID: row["session_id"], fix: Self.fix(from: row)) }
+            ).map { row in QueuedFix(id: row["id"], sessionID: row["session_id"], fix: Self.fix(from: row)) })
         }
     }
 

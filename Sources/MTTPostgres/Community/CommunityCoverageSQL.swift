@@ -12,42 +12,50 @@ enum CommunityCoverageSQL {
         let n = 1 << MapTile.cellZoom
         let levels = ReachLevel.allCases.compactMap { level in level.threshold.map { "WHEN s > \($0.plainText) THEN \(level.rawValue)" } }
         return """
-            CREATE FUNCTION mtt.tile_x(lon double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            CREATE OR REPLACE FUNCTION mtt.tile_x(lon double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT LEAST(GREATEST(floor((lon + 180) / 360 * \(n))::integer, 0), \(n - 1))
             $$;
-            CREATE FUNCTION mtt.tile_y(lat double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            CREATE OR REPLACE FUNCTION mtt.tile_y(lat double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT LEAST(GREATEST(floor((1 - ln(tan(radians(LEAST(GREATEST(lat, -\(MapTile.maximumLatitude)), \(MapTile.maximumLatitude))))
                     + 1 / cos(radians(LEAST(GREATEST(lat, -\(MapTile.maximumLatitude)), \(MapTile.maximumLatitude))))) / pi()) / 2 * \(n))::integer, 0), \(n - 1))
             $$;
             -- A zoom-19 tile's outline, for QGIS.
-            CREATE FUNCTION mtt.tile_polygon(x integer, y integer) RETURNS geometry LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            CREATE OR REPLACE FUNCTION mtt.tile_polygon(x integer, y integer) RETURNS geometry LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT ST_MakeEnvelope(x / \(Double(n)) * 360 - 180, degrees(atan(sinh(pi() * (1 - 2 * (y + 1) / \(Double(n)))))),
                                        (x + 1) / \(Double(n)) * 360 - 180, degrees(atan(sinh(pi() * (1 - 2 * y / \(Double(n)))))), 4326)
             $$;
-            CREATE FUNCTION mtt.bucket(s double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            CREATE OR REPLACE FUNCTION mtt.bucket(s double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT CASE WHEN s > -95 THEN \(SignalBucket.high.rawValue) WHEN s <= -145 THEN \(SignalBucket.low.rawValue)
                             ELSE LEAST(GREATEST(floor((-95 - s) / 5)::integer + 1, 1), 10) END
             $$;
-            CREATE FUNCTION mtt.reach_level(s double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+            CREATE OR REPLACE FUNCTION mtt.reach_level(s double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT CASE \(levels.joined(separator: " ")) ELSE \(ReachLevel.any.rawValue) END
             $$;
             -- Haversine over the same sphere as GeoPoint.distance, in metres.
-            CREATE FUNCTION mtt.distance(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision)
+            CREATE OR REPLACE FUNCTION mtt.distance(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision)
             RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT 2 * \(GeoPoint.earthRadius) * asin(LEAST(1, sqrt(
                     sin(radians(lat2 - lat1) / 2) ^ 2 + cos(radians(lat1)) * cos(radians(lat2)) * sin(radians(lon2 - lon1) / 2) ^ 2)))
             $$;
-            -- The initial bearing in whole degrees, 0…359, as GeoPoint.bearing rounded down.
-            CREATE FUNCTION mtt.bearing(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision)
+            -- The initial bearing, as GeoPoint.bearing: azimuth in degrees (-180…180], then whole
+            -- degrees 0…359. Two functions, each inlined where its arguments are plain columns (one
+            -- function over both was not, and ran as a call per reception).
+            CREATE OR REPLACE FUNCTION mtt.azimuth(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision)
+            RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                SELECT degrees(atan2(sin(radians(lon2 - lon1)) * cos(radians(lat2)),
+                       cos(radians(lat1)) * sin(radians(lat2)) - sin(radians(lat1)) * cos(radians(lat2)) * cos(radians(lon2 - lon1))))
+            $$;
+            CREATE OR REPLACE FUNCTION mtt.whole_degrees(t double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+                SELECT CASE WHEN t < 0 THEN CASE WHEN t + 360 >= 360 THEN 0 ELSE floor(t + 360)::integer END
+                            WHEN t >= 360 THEN 0 ELSE floor(t)::integer END
+            $$;
+            CREATE OR REPLACE FUNCTION mtt.bearing(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision)
             RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-                SELECT CASE WHEN b >= 360 THEN 0 ELSE floor(b)::integer END FROM (
-                    SELECT CASE WHEN t < 0 THEN t + 360 ELSE t END AS b FROM (
-                        SELECT degrees(atan2(sin(radians(lon2 - lon1)) * cos(radians(lat2)),
-                               cos(radians(lat1)) * sin(radians(lat2)) - sin(radians(lat1)) * cos(radians(lat2)) * cos(radians(lon2 - lon1)))) AS t) a) b
+                SELECT mtt.whole_degrees(mtt.azimuth(lat1, lon1, lat2, lon2))
             $$;
             -- Why a reception does not count (CoverageRules.leftOut), or NULL; d is the distance to the
             -- gateway's position, NULL when it keeps it to itself.
-            CREATE FUNCTION mtt.left_out(lat double precision, lon double precision, rssi double precision, d double precision)
+            CREATE OR REPLACE FUNCTION mtt.left_out(lat double precision, lon double precision, rssi double precision, d double precision)
             RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT CASE
                     WHEN lat IS NULL OR lon IS NULL OR abs(lat) > 85 OR (lat = 0 AND lon = 0) THEN \(lit(.position))
@@ -95,23 +103,35 @@ enum CommunityCoverageSQL {
     /// in it, so nothing is counted twice), summed per cell, beam and gateway as mtt's own
     /// accumulator sums a transaction. A trigger per row cost 1,300 records/s. The functions run
     /// as their owner: mappers can write no aggregate themselves.
-    static var triggers: String {
+    ///
+    /// Each upsert takes its rows in key order, so uploads at once (several mappers) lock the
+    /// aggregates' rows in the same order and never deadlock on them.
+    ///
+    /// The plans: each step over the statement's rows is materialized, so the formulas see plain
+    /// columns and PostgreSQL inlines them (over expressions it called each as a function, a row
+    /// at a time); and a reception finds its sample by the primary key, never by reading the
+    /// samples: the statistics of tables being filled lag behind them (autovacuum analyzes them
+    /// later), and the plan made on them hashed the whole table for every batch: 60 % of an
+    /// upload's time, growing with the table.
+    static var triggerFunctions: String {
         """
-        CREATE FUNCTION mtt.count_receptions() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = mtt, public AS $$
+        CREATE OR REPLACE FUNCTION mtt.count_receptions() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+            SET search_path = mtt, public SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off AS $$
         BEGIN
             IF EXISTS (SELECT 1 FROM new_rows r WHERE NOT EXISTS (SELECT 1 FROM mtt.samples s WHERE s.db = r.db AND s.id = r.sample_id)) THEN
                 RAISE EXCEPTION 'receptions of samples that are not stored' USING ERRCODE = 'foreign_key_violation';
             END IF;
             -- One statement (no temporary table, which a mapper's session could have shadowed).
-            WITH located AS (
+            WITH located AS MATERIALIZED (
                 SELECT r.sample_id, r.n, s.network, r.gateway, r.antenna, COALESCE(s.sf, 0) AS sf, s.time, s.geom,
                        ST_Y(s.geom) AS lat, ST_X(s.geom) AS lon, ST_Y(r.gateway_geom) AS glat, ST_X(r.gateway_geom) AS glon,
                        r.rssi, r.rssi + LEAST(COALESCE(r.snr, 0), 0) AS signal
                 FROM new_rows r JOIN mtt.samples s ON s.db = r.db AND s.id = r.sample_id),
             -- Each rule and formula once per reception.
+            measured AS MATERIALIZED (
+                SELECT *, mtt.distance(glat, glon, lat, lon) AS d, mtt.azimuth(glat, glon, lat, lon) AS azimuth FROM located),
             rows AS MATERIALIZED (
-                SELECT *, mtt.left_out(lat, lon, rssi, d) AS why, mtt.bucket(signal) AS bucket
-                FROM (SELECT *, mtt.distance(glat, glon, lat, lon) AS d FROM located) measured),
+                SELECT *, mtt.left_out(lat, lon, rssi, d) AS why, mtt.bucket(signal) AS bucket FROM measured),
             -- Where each gateway antenna said it is, the newest of the statement.
             positions AS (
                 INSERT INTO mtt.gateway_positions AS g (network, gateway, antenna, geom, reported_at)
@@ -121,14 +141,14 @@ enum CommunityCoverageSQL {
                 WHERE excluded.reported_at >= g.reported_at),
             left_out AS (
                 INSERT INTO mtt.coverage_left_out AS o (gateway, reason, receptions)
-                SELECT gateway, why, count(*) FROM rows WHERE why IS NOT NULL GROUP BY gateway, why
+                SELECT gateway, why, count(*) FROM rows WHERE why IS NOT NULL GROUP BY gateway, why ORDER BY 1, 2
                 ON CONFLICT (gateway, reason) DO UPDATE SET receptions = o.receptions + excluded.receptions),
             cells AS (
                 INSERT INTO mtt.coverage_cells AS c (x, y, network, gateway, antenna, sf, \(buckets.joined(separator: ", ")), best, first_at, last_at)
                 SELECT mtt.tile_x(lon), mtt.tile_y(lat), network, gateway, antenna, sf,
                        \(SignalBucket.allCases.map { "count(*) FILTER (WHERE bucket = \($0.rawValue))" }.joined(separator: ", ")),
                        max(signal), min(time), max(time)
-                FROM rows WHERE why IS NULL GROUP BY 1, 2, 3, 4, 5, 6
+                FROM rows WHERE why IS NULL GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
                 ON CONFLICT (x, y, network, gateway, antenna, sf) DO UPDATE SET
                     \(buckets.map { "\($0) = c.\($0) + excluded.\($0)" }.joined(separator: ", ")),
                     best = GREATEST(c.best, excluded.best), first_at = LEAST(c.first_at, excluded.first_at), last_at = GREATEST(c.last_at, excluded.last_at))
@@ -138,10 +158,10 @@ enum CommunityCoverageSQL {
             SELECT network, gateway, antenna, level, bearing, count(*), max(d), COALESCE(max(d) FILTER (WHERE rank = 2), 0),
                    (array_agg(geom) FILTER (WHERE rank = 1))[1], max(time) FILTER (WHERE rank = 1)
             FROM (SELECT *, row_number() OVER (PARTITION BY network, gateway, antenna, level, bearing ORDER BY d DESC, sample_id, n) AS rank
-                  FROM (SELECT network, gateway, antenna, mtt.reach_level(signal) AS level, mtt.bearing(glat, glon, lat, lon) AS bearing,
+                  FROM (SELECT network, gateway, antenna, mtt.reach_level(signal) AS level, mtt.whole_degrees(azimuth) AS bearing,
                                d, geom, time, sample_id, n
                         FROM rows WHERE why IS NULL AND glat IS NOT NULL) beams) ranked
-            GROUP BY 1, 2, 3, 4, 5
+            GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
             ON CONFLICT (network, gateway, antenna, level, bearing) DO UPDATE SET
                 samples = r.samples + excluded.samples,
                 distance_2nd = CASE WHEN excluded.distance_max > r.distance_max THEN GREATEST(r.distance_max, excluded.distance_2nd)
@@ -152,17 +172,15 @@ enum CommunityCoverageSQL {
             RETURN NULL;
         END
         $$;
-        CREATE TRIGGER count_receptions AFTER INSERT ON mtt.receptions REFERENCING NEW TABLE AS new_rows
-            FOR EACH STATEMENT EXECUTE FUNCTION mtt.count_receptions();
 
-        CREATE FUNCTION mtt.count_attempts() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = mtt, public AS $$
+        CREATE OR REPLACE FUNCTION mtt.count_attempts() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = mtt, public AS $$
         BEGIN
             INSERT INTO mtt.coverage_attempts AS a (x, y, sf, attempts, heard, network_known, first_at, last_at)
             SELECT mtt.tile_x(ST_X(geom)), mtt.tile_y(ST_Y(geom)), COALESCE(sf, 0), count(*), count(*) FILTER (WHERE heard),
                    bool_or(network_known), min(sent_at), max(sent_at)
             FROM new_rows
             WHERE state = 'confirmed' AND abs(ST_Y(geom)) <= 85 AND NOT (ST_Y(geom) = 0 AND ST_X(geom) = 0)
-            GROUP BY 1, 2, 3
+            GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
             ON CONFLICT (x, y, sf) DO UPDATE SET
                 attempts = a.attempts + excluded.attempts, heard = a.heard + excluded.heard,
                 network_known = a.network_known OR excluded.network_known,
@@ -170,6 +188,13 @@ enum CommunityCoverageSQL {
             RETURN NULL;
         END
         $$;
+        """
+    }
+
+    static var triggers: String {
+        """
+        CREATE TRIGGER count_receptions AFTER INSERT ON mtt.receptions REFERENCING NEW TABLE AS new_rows
+            FOR EACH STATEMENT EXECUTE FUNCTION mtt.count_receptions();
         CREATE TRIGGER count_attempts AFTER INSERT ON mtt.attempts REFERENCING NEW TABLE AS new_rows
             FOR EACH STATEMENT EXECUTE FUNCTION mtt.count_attempts();
         """

@@ -81,6 +81,7 @@ enum CommunitySchema {
 
             \(CommunityCoverageSQL.functions)
             \(CommunityCoverageSQL.tables)
+            \(CommunityCoverageSQL.triggerFunctions)
             \(CommunityCoverageSQL.triggers)
 
             -- What QGIS and the map read: everybody's coverage, nobody's drive.
@@ -156,8 +157,14 @@ enum CommunitySchema {
     /// What the community map (`mtt serve --db postgresql://…`) reads, as views its role may read:
     /// the aggregates' rows per zoom-19 cell and spreading factor, and each mapper's totals, kept
     /// as rows arrive (counting a million samples for each status would take a second).
+    ///
+    /// And the functions as this mtt has them (each `CREATE OR REPLACE`, so a migration can bring
+    /// them again): a database made by the first version had triggers that read every sample for
+    /// each batch and called the formulas a row at a time.
     private static func version2(_ r: Roles) -> String {
         """
+            \(CommunityCoverageSQL.functions)
+            \(CommunityCoverageSQL.triggerFunctions)
             CREATE VIEW mtt.coverage_rows AS
                 SELECT x, y, network, gateway, antenna, sf, \(CommunityCoverageSQL.buckets.joined(separator: ", ")), best, first_at, last_at
                 FROM mtt.coverage_cells;

@@ -10,28 +10,59 @@ public struct DatabaseBatch: Sendable {
             self.parameters = parameters
         }
 
-        /// One INSERT of many rows: `values` is each column's expression with `?` for the row's
-        /// parameters in order (a point is `ST_SetSRID(ST_MakePoint(?, ?), 4326)`, two of them),
-        /// `rows` the parameters of each row; `suffix` follows the VALUES (`ON CONFLICT DO NOTHING`).
-        public static func insert(into table: String, columns: [String], values: [String], rows: [[String?]], suffix: String) -> Statement {
-            var parameters: [String?] = []
-            parameters.reserveCapacity(rows.count * columns.count)
-            var tuples: [String] = []
-            tuples.reserveCapacity(rows.count)
-            for row in rows {
-                var next = row.makeIterator()
-                let tuple = values.map { expression in
-                    expression.split(separator: "?", omittingEmptySubsequences: false).enumerated().map { index, piece in
-                        guard index > 0 else { return String(piece) }
-                        parameters.append(next.next() ?? nil)
-                        return "$\(parameters.count)" + piece
-                    }.joined()
-                }
-                tuples.append("(" + tuple.joined(separator: ", ") + ")")
+        /// A value of each row of a many-row insert: its name and the SQL type it is read as.
+        public struct Value: Sendable, Hashable {
+            public var name: String
+            public var type: String
+
+            public init(_ name: String, _ type: String) {
+                self.name = name
+                self.type = type
             }
+        }
+
+        /// One INSERT of many rows, each value as one array parameter (`unnest`): the text is the
+        /// same for every batch, so the server parses and plans it once (a VALUES list of 500
+        /// rows, each parameter its own, was parsed and planned again for every batch). `rows` are
+        /// the values of each row in the order of `values`; `columns` are the table's columns, each
+        /// made by its expression over the values' names, or without one the value of its name;
+        /// `suffix` follows (`ON CONFLICT DO NOTHING`).
+        public static func insert(
+            into table: String, values: [Value], columns: [(name: String, expression: String?)], rows: [[String?]], suffix: String
+        ) -> Statement {
+            let arrays = values.indices.map { i in arrayLiteral(rows.lazy.map { $0[i] }) }
+            let unnest = values.enumerated().map { i, value in "$\(i + 1)::\(value.type)[]" }.joined(separator: ", ")
             return Statement(
-                sql: "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES " + tuples.joined(separator: ", ") + " " + suffix,
-                parameters: parameters)
+                sql: "INSERT INTO \(table) (\(columns.map(\.name).joined(separator: ", "))) SELECT \(columns.map { $0.expression ?? $0.name }.joined(separator: ", "))"
+                    + " FROM unnest(\(unnest)) AS row(\(values.map(\.name).joined(separator: ", "))) \(suffix)",
+                parameters: arrays)
+        }
+
+        /// PostgreSQL's text form of a one-dimensional array: every element quoted (`"`, `\`
+        /// escaped), NULL bare.
+        static func arrayLiteral(_ elements: some Sequence<String?>) -> String {
+            var text = "{"
+            var first = true
+            for element in elements {
+                if !first { text.append(",") }
+                first = false
+                guard let element else {
+                    text.append("NULL")
+                    continue
+                }
+                text.append("\"")
+                if element.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                    for c in element.unicodeScalars {
+                        if c == "\"" || c == "\\" { text.append("\\") }
+                        text.unicodeScalars.append(c)
+                    }
+                } else {
+                    text.append(element)
+                }
+                text.append("\"")
+            }
+            text.append("}")
+            return text
         }
     }
 

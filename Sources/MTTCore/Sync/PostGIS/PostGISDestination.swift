@@ -1,4 +1,4 @@
-/// The postgis target's requests: a batch of records as multi-row INSERTs into schema `mtt`, with
+/// The postgis target's requests: a batch of records as many-row INSERTs into schema `mtt`, with
 /// their sessions, in one transaction. Every row is keyed by this database's UUID and the
 /// record's id and inserted `ON CONFLICT DO NOTHING`: a batch sent again (a crash before the
 /// ledger was written) changes nothing, and the database's triggers count each record once.
@@ -14,8 +14,22 @@ public struct PostGISDestination: SyncDestination {
 
     public func batchSize(for kind: SyncRecordKind) -> Int { 500 }
 
-    private static let point = "ST_SetSRID(ST_MakePoint(?::float8, ?::float8), 4326)"
     private static let ignoreRepeats = "ON CONFLICT DO NOTHING"
+
+    private typealias Value = DatabaseBatch.Statement.Value
+
+    /// Values and the table's columns: each value its own column but `lon` and `lat`, which make
+    /// the point `geom` (`gateway_lon` and `gateway_lat`, `gateway_geom`).
+    private static func insert(into table: String, _ values: [Value], rows: [[String?]]) -> DatabaseBatch.Statement {
+        let points = ["lon": ("geom", "lat"), "gateway_lon": ("gateway_geom", "gateway_lat")]
+        let latitudes = Set(points.values.map(\.1))
+        let columns = values.compactMap { value -> (name: String, expression: String?)? in
+            if latitudes.contains(value.name) { return nil }
+            guard let (column, latitude) = points[value.name] else { return (value.name, nil) }
+            return (column, "ST_SetSRID(ST_MakePoint(\(value.name), \(latitude)), 4326)")
+        }
+        return .insert(into: table, values: values, columns: columns, rows: rows, suffix: ignoreRepeats)
+    }
 
     public func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork<DatabaseBatch>] {
         var statements: [DatabaseBatch.Statement] = []
@@ -24,68 +38,69 @@ public struct PostGISDestination: SyncDestination {
         switch kind {
         case .attempt:
             let attempts = try store.queuedAttempts(ids)
-            statements.append(.insert(
-                into: "mtt.attempts",
-                columns: ["db", "id", "session_id", "sent_at", "state", "heard", "network_known", "node", "dev_eui", "f_cnt", "sf", "geom"],
-                values: Array(repeating: "?", count: 11) + [Self.point],
+            statements.append(Self.insert(
+                into: "mtt.attempts", [
+                    Value("db", "uuid"), Value("id", "bigint"), Value("session_id", "bigint"), Value("sent_at", "timestamptz"), Value("state", "text"),
+                    Value("heard", "boolean"), Value("network_known", "boolean"), Value("node", "text"), Value("dev_eui", "text"),
+                    Value("f_cnt", "bigint"), Value("sf", "integer"), Value("lon", "float8"), Value("lat", "float8"),
+                ],
                 rows: attempts.map { a in
                     [databaseID, String(a.id), String(a.sessionID), Self.time(a.sentAt), a.state.rawValue, Self.bool(a.heard), Self.bool(a.networkKnown),
                      a.node, a.devEUI, a.fCnt.map { String($0) }, a.spreadingFactor.map { String($0) },
                      String(a.position.longitude), String(a.position.latitude)]
-                },
-                suffix: Self.ignoreRepeats))
+                }))
             settled = attempts.map(\.id)
             sessions = Set(attempts.map(\.sessionID))
         case .sample:
             let samples = try store.queuedSamples(ids)
-            statements.append(.insert(
-                into: "mtt.samples",
-                columns: ["db", "id", "session_id", "time", "method", "network", "device_id", "dev_eui", "f_cnt", "sf", "frequency", "geom"],
-                values: Array(repeating: "?", count: 11) + [Self.point],
+            statements.append(Self.insert(
+                into: "mtt.samples", [
+                    Value("db", "uuid"), Value("id", "bigint"), Value("session_id", "bigint"), Value("time", "timestamptz"), Value("method", "text"),
+                    Value("network", "text"), Value("device_id", "text"), Value("dev_eui", "text"), Value("f_cnt", "bigint"), Value("sf", "integer"),
+                    Value("frequency", "bigint"), Value("lon", "float8"), Value("lat", "float8"),
+                ],
                 rows: samples.map { s in
                     let u = s.uplink
                     return [databaseID, String(s.id), String(s.sessionID), Self.time(s.time), s.method, u.networkID ?? "", u.deviceID, u.devEUI,
                             u.fCnt.map { String($0) }, u.spreadingFactor.map { String($0) }, u.frequency.map { String($0) },
                             String(s.position.longitude), String(s.position.latitude)]
-                },
-                suffix: Self.ignoreRepeats))
+                }))
             let receptions = samples.flatMap { s in
                 s.uplink.receptions.enumerated().map { n, r -> [String?] in
                     [databaseID, String(s.id), String(n), r.gatewayID, r.gatewayEUI, String(r.antennaIndex ?? 0),
                      r.rssi.map { String($0) }, r.snr.map { String($0) }, r.location.map { String($0.longitude) }, r.location.map { String($0.latitude) }]
                 }
             }
-            // Rows of a few hundred: a statement's parameters stay far below PostgreSQL's 65,535.
-            for chunk in stride(from: 0, to: receptions.count, by: 1_000) {
-                statements.append(.insert(
-                    into: "mtt.receptions",
-                    columns: ["db", "sample_id", "n", "gateway", "gateway_eui", "antenna", "rssi", "snr", "gateway_geom"],
-                    values: Array(repeating: "?", count: 8) + [Self.point],
-                    rows: Array(receptions[chunk..<min(chunk + 1_000, receptions.count)]),
-                    suffix: Self.ignoreRepeats))
-            }
+            statements.append(Self.insert(
+                into: "mtt.receptions", [
+                    Value("db", "uuid"), Value("sample_id", "bigint"), Value("n", "integer"), Value("gateway", "text"), Value("gateway_eui", "text"),
+                    Value("antenna", "integer"), Value("rssi", "float8"), Value("snr", "float8"), Value("gateway_lon", "float8"), Value("gateway_lat", "float8"),
+                ],
+                rows: receptions))
             settled = samples.map(\.id)
             sessions = Set(samples.map(\.sessionID))
         case .fix:
             let fixes = try store.queuedFixes(ids)
-            statements.append(.insert(
-                into: "mtt.tracks",
-                columns: ["db", "id", "session_id", "time", "eph", "satellites", "geom"],
-                values: Array(repeating: "?", count: 6) + [Self.point],
+            statements.append(Self.insert(
+                into: "mtt.tracks", [
+                    Value("db", "uuid"), Value("id", "bigint"), Value("session_id", "bigint"), Value("time", "timestamptz"), Value("eph", "float8"),
+                    Value("satellites", "integer"), Value("lon", "float8"), Value("lat", "float8"),
+                ],
                 rows: fixes.map { q in
                     [databaseID, String(q.id), String(q.sessionID), Self.time(q.fix.time), q.fix.eph.map { String($0) }, q.fix.satellites.map { String($0) },
                      String(q.fix.longitude), String(q.fix.latitude)]
-                },
-                suffix: Self.ignoreRepeats))
+                }))
             settled = fixes.map(\.id)
             sessions = Set(fixes.map(\.sessionID))
         }
         guard !settled.isEmpty else { return [] }
         let known = try sessions.sorted().compactMap { try store.session($0) }
-        let sessionRows = DatabaseBatch.Statement.insert(
-            into: "mtt.sessions", columns: ["db", "id", "mode", "started_at", "ended_at", "name"], values: Array(repeating: "?", count: 6),
-            rows: known.map { [databaseID, String($0.id), $0.mode.rawValue, Self.time($0.startedAt), $0.endedAt.map(Self.time), $0.name] },
-            suffix: Self.ignoreRepeats)
+        let sessionRows = Self.insert(
+            into: "mtt.sessions", [
+                Value("db", "uuid"), Value("id", "bigint"), Value("mode", "text"), Value("started_at", "timestamptz"), Value("ended_at", "timestamptz"),
+                Value("name", "text"),
+            ],
+            rows: known.map { [databaseID, String($0.id), $0.mode.rawValue, Self.time($0.startedAt), $0.endedAt.map(Self.time), $0.name] })
         return [.upload(SyncBatch(kind: kind, recordIDs: settled, request: DatabaseBatch(statements: (known.isEmpty ? [] : [sessionRows]) + statements)))]
     }
 
