@@ -72,6 +72,23 @@ struct CommunitySyncTests {
             .map { $0[0] ?? "" }.sorted()
     }
 
+    /// The cells' totals the triggers keep (what the map reads without a filter) that differ from
+    /// the totals of the cell rows, as text rows; empty when they agree.
+    static func totalsNotAsTheCells(_ community: CommunityDatabase) throws -> [String] {
+        let columns = SignalBucket.allCases.map { "b_\($0.name)" }
+        return try community.connection.execute("""
+            (SELECT x, y, \(columns.joined(separator: ", ")), best, gateways, first_at, last_at FROM mtt.coverage_totals
+             EXCEPT
+             SELECT x, y, \(columns.map { "sum(\($0))::integer" }.joined(separator: ", ")), max(best), count(DISTINCT gateway)::integer, min(first_at), max(last_at)
+             FROM mtt.coverage_cells GROUP BY x, y)
+            UNION ALL
+            (SELECT x, y, \(columns.map { "sum(\($0))::integer" }.joined(separator: ", ")), max(best), count(DISTINCT gateway)::integer, min(first_at), max(last_at)
+             FROM mtt.coverage_cells GROUP BY x, y
+             EXCEPT
+             SELECT x, y, \(columns.joined(separator: ", ")), best, gateways, first_at, last_at FROM mtt.coverage_totals)
+            """).rows.map { $0.map { $0 ?? "NULL" }.joined(separator: " ") }
+    }
+
     static func count(_ table: String, _ community: CommunityDatabase) throws -> Int {
         Int(try community.connection.execute("SELECT count(*) FROM mtt.\(table)").value ?? "") ?? -1
     }
@@ -106,6 +123,7 @@ struct CommunitySyncTests {
         #expect(try local.allSatisfy { try $0.queueCount(.postgis) == 0 })
         #expect(try Self.communityCells(community) == Self.summedLocalCells(local))
         #expect(try Self.communityAttempts(community) == Self.summedLocalAttempts(local))
+        #expect(try Self.totalsNotAsTheCells(community).isEmpty)
 
         // Again: nothing more to send, nothing counted twice.
         let again = try await alice.sync()
@@ -140,6 +158,7 @@ struct CommunitySyncTests {
         #expect(again.status == 0 && again.stdout.contains(" 0 still queued"), "\(again.stdout)\(again.stderr)")
         #expect(try Self.count("samples", community) == 30_000)
         #expect(try Self.communityCells(community) == Self.summedLocalCells([store]))
+        #expect(try Self.totalsNotAsTheCells(community).isEmpty)
         #expect(try store.queueCount(.postgis) == 0)
     }
 

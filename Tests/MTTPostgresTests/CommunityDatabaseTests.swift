@@ -56,6 +56,10 @@ struct CommunityDatabaseTests {
         }
         let heardOfFirst30 = try store.queuedAttempts(Array(1...30)).filter(\.heard).count
         #expect(try totals() == "1 30 \(heardOfFirst30) 20 2026-06-21 10:07:15+00")
+        // The cells' totals (version 2) are the cells' own.
+        #expect(try community.connection.execute("SELECT count(*) FROM mtt.coverage_totals").value
+            == community.connection.execute("SELECT count(*) FROM (SELECT DISTINCT x, y FROM mtt.coverage_cells) c").value)
+        #expect(try community.connection.execute("SELECT count(*) FROM mtt.coverage_totals").value != "0")
         try await Self.upload(Array(1...40), of: store, as: aliceURL, kind: .sample)
         try await Self.upload(Array(1...60), of: store, as: aliceURL, kind: .attempt)
         #expect(try totals() == "1 60 40 40 2026-06-21 10:14:45+00")

@@ -70,6 +70,40 @@ enum CommunityCoverageSQL {
 
     private static func lit(_ reason: CoverageRules.LeftOut) -> String { "'\(reason.rawValue)'" }
 
+    /// Each zoom-19 cell's totals over gateways, antennas and SFs, and the gateways that heard in
+    /// it (which count its gateways). The first migration makes them in a database created now;
+    /// the second makes them where an earlier mtt's first migration did not, and fills them again
+    /// from the cells (`rebuildTotals`).
+    static var totalsTables: String {
+        """
+        CREATE TABLE IF NOT EXISTS mtt.coverage_totals (
+            x integer NOT NULL, y integer NOT NULL, \(buckets.map { "\($0) integer NOT NULL DEFAULT 0" }.joined(separator: ", ")),
+            best double precision NOT NULL, gateways integer NOT NULL, first_at timestamptz NOT NULL, last_at timestamptz NOT NULL,
+            PRIMARY KEY (x, y)
+        );
+        CREATE TABLE IF NOT EXISTS mtt.coverage_cell_gateways (
+            x integer NOT NULL, y integer NOT NULL, gateway text NOT NULL, PRIMARY KEY (x, y, gateway)
+        );
+        """
+    }
+
+    /// The totals made again from the cells.
+    static var rebuildTotals: String {
+        """
+        DELETE FROM mtt.coverage_cell_gateways;
+        INSERT INTO mtt.coverage_cell_gateways (x, y, gateway) SELECT DISTINCT x, y, gateway FROM mtt.coverage_cells;
+        DELETE FROM mtt.coverage_totals;
+        INSERT INTO mtt.coverage_totals (x, y, \(buckets.joined(separator: ", ")), best, gateways, first_at, last_at)
+        SELECT x, y, \(buckets.map { "sum(\($0))" }.joined(separator: ", ")), max(best), count(DISTINCT gateway), min(first_at), max(last_at)
+        FROM mtt.coverage_cells GROUP BY x, y;
+        """
+    }
+
+    /// Receptions per bucket among a group of `rows`.
+    private static var bucketCounts: String {
+        SignalBucket.allCases.map { "count(*) FILTER (WHERE bucket = \($0.rawValue))" }.joined(separator: ", ")
+    }
+
     /// The aggregates, over every mapper: what the map and QGIS read.
     static var tables: String {
         """
@@ -94,6 +128,7 @@ enum CommunityCoverageSQL {
             max_geom geometry(Point, 4326) NOT NULL, max_at timestamptz NOT NULL,
             PRIMARY KEY (network, gateway, antenna, level, bearing)
         );
+        \(totalsTables)
         """
     }
 
@@ -131,7 +166,8 @@ enum CommunityCoverageSQL {
             measured AS MATERIALIZED (
                 SELECT *, mtt.distance(glat, glon, lat, lon) AS d, mtt.azimuth(glat, glon, lat, lon) AS azimuth FROM located),
             rows AS MATERIALIZED (
-                SELECT *, mtt.left_out(lat, lon, rssi, d) AS why, mtt.bucket(signal) AS bucket FROM measured),
+                SELECT *, mtt.left_out(lat, lon, rssi, d) AS why, mtt.bucket(signal) AS bucket, mtt.tile_x(lon) AS x, mtt.tile_y(lat) AS y
+                FROM measured),
             -- Where each gateway antenna said it is, the newest of the statement.
             positions AS (
                 INSERT INTO mtt.gateway_positions AS g (network, gateway, antenna, geom, reported_at)
@@ -145,13 +181,25 @@ enum CommunityCoverageSQL {
                 ON CONFLICT (gateway, reason) DO UPDATE SET receptions = o.receptions + excluded.receptions),
             cells AS (
                 INSERT INTO mtt.coverage_cells AS c (x, y, network, gateway, antenna, sf, \(buckets.joined(separator: ", ")), best, first_at, last_at)
-                SELECT mtt.tile_x(lon), mtt.tile_y(lat), network, gateway, antenna, sf,
-                       \(SignalBucket.allCases.map { "count(*) FILTER (WHERE bucket = \($0.rawValue))" }.joined(separator: ", ")),
-                       max(signal), min(time), max(time)
+                SELECT x, y, network, gateway, antenna, sf, \(bucketCounts), max(signal), min(time), max(time)
                 FROM rows WHERE why IS NULL GROUP BY 1, 2, 3, 4, 5, 6 ORDER BY 1, 2, 3, 4, 5, 6
                 ON CONFLICT (x, y, network, gateway, antenna, sf) DO UPDATE SET
                     \(buckets.map { "\($0) = c.\($0) + excluded.\($0)" }.joined(separator: ", ")),
-                    best = GREATEST(c.best, excluded.best), first_at = LEAST(c.first_at, excluded.first_at), last_at = GREATEST(c.last_at, excluded.last_at))
+                    best = GREATEST(c.best, excluded.best), first_at = LEAST(c.first_at, excluded.first_at), last_at = GREATEST(c.last_at, excluded.last_at)),
+            -- Each cell's totals over gateways and SFs, what a map without a filter reads: the sums
+            -- added, the gateways counted by the gateways new to the cell.
+            new_gateways AS (
+                INSERT INTO mtt.coverage_cell_gateways (x, y, gateway)
+                SELECT DISTINCT x, y, gateway FROM rows WHERE why IS NULL ORDER BY 1, 2, 3
+                ON CONFLICT DO NOTHING RETURNING x, y),
+            totals AS (
+                INSERT INTO mtt.coverage_totals AS t (x, y, \(buckets.joined(separator: ", ")), best, gateways, first_at, last_at)
+                SELECT r.x, r.y, \(bucketCounts), max(signal), COALESCE(max(g.n), 0), min(time), max(time)
+                FROM rows r LEFT JOIN (SELECT x, y, count(*) AS n FROM new_gateways GROUP BY x, y) g ON g.x = r.x AND g.y = r.y
+                WHERE why IS NULL GROUP BY r.x, r.y ORDER BY 1, 2
+                ON CONFLICT (x, y) DO UPDATE SET
+                    \(buckets.map { "\($0) = t.\($0) + excluded.\($0)" }.joined(separator: ", ")), gateways = t.gateways + excluded.gateways,
+                    best = GREATEST(t.best, excluded.best), first_at = LEAST(t.first_at, excluded.first_at), last_at = GREATEST(t.last_at, excluded.last_at))
             -- Per beam the farthest and second-farthest of the statement (the first stored of equally
             -- far ones stays the farthest), merged with what is kept as mtt's addBeam merges them.
             INSERT INTO mtt.coverage_reach AS r (network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd, max_geom, max_at)

@@ -58,11 +58,15 @@ public final class CommunityMapReader: CommunityCoverageReader {
         var heard = Condition(filter, range, gateway: true)
         let sums = CommunityCoverageSQL.buckets.map { "sum(\($0))::bigint" }.joined(separator: ", ")
         var cells: [MapTile: CoverageCell] = [:]
+        // Each zoom-19 cell's totals: kept for all gateways and SFs (mtt.cells), else summed from
+        // the rows the filter selects.
+        let perCell = filter == CoverageFilter() ? "SELECT * FROM mtt.cells WHERE \(heard.sql)" : """
+            SELECT x, y, \(CommunityCoverageSQL.buckets.map { "sum(\($0)) AS \($0)" }.joined(separator: ", ")), max(best) AS best,
+                   count(DISTINCT gateway) AS gateways, min(first_at) AS first_at, max(last_at) AS last_at
+            FROM mtt.coverage_rows WHERE \(heard.sql) GROUP BY x, y
+            """
         for row in try rows("""
-            WITH per_cell AS (
-                SELECT x, y, \(CommunityCoverageSQL.buckets.map { "sum(\($0)) AS \($0)" }.joined(separator: ", ")), max(best) AS best,
-                       count(DISTINCT gateway) AS gateways, min(first_at) AS first_at, max(last_at) AS last_at
-                FROM mtt.coverage_rows WHERE \(heard.sql) GROUP BY x, y)
+            WITH per_cell AS (\(perCell))
             SELECT x >> \(shift), y >> \(shift), \(sums), max(best), max(gateways), \(Self.micros("min(first_at)")), \(Self.micros("max(last_at)"))
             FROM per_cell GROUP BY 1, 2
             """, heard.parameters) {

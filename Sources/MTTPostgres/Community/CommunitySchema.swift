@@ -85,12 +85,7 @@ enum CommunitySchema {
             \(CommunityCoverageSQL.triggers)
 
             -- What QGIS and the map read: everybody's coverage, nobody's drive.
-            CREATE VIEW mtt.cells AS
-                SELECT x, y, mtt.tile_polygon(x, y)::geometry(Polygon, 4326) AS geom,
-                       sum(\(CommunityCoverageSQL.buckets.joined(separator: " + "))) AS receptions,
-                       \(CommunityCoverageSQL.buckets.map { "sum(\($0))::integer AS \($0)" }.joined(separator: ", ")),
-                       max(best) AS best, count(DISTINCT gateway) AS gateways, min(first_at) AS first_at, max(last_at) AS last_at
-                FROM mtt.coverage_cells GROUP BY x, y;
+            \(cellsView)
             CREATE VIEW mtt.gateway_cells AS
                 SELECT x, y, network, gateway, antenna, mtt.tile_polygon(x, y)::geometry(Polygon, 4326) AS geom,
                        \(CommunityCoverageSQL.buckets.map { "sum(\($0))::integer AS \($0)" }.joined(separator: ", ")),
@@ -165,6 +160,9 @@ enum CommunitySchema {
         """
             \(CommunityCoverageSQL.functions)
             \(CommunityCoverageSQL.triggerFunctions)
+            \(CommunityCoverageSQL.totalsTables)
+            \(CommunityCoverageSQL.rebuildTotals)
+            \(cellsView)
             CREATE VIEW mtt.coverage_rows AS
                 SELECT x, y, network, gateway, antenna, sf, \(CommunityCoverageSQL.buckets.joined(separator: ", ")), best, first_at, last_at
                 FROM mtt.coverage_cells;
@@ -179,6 +177,17 @@ enum CommunitySchema {
                 FROM mtt.mapper_accounts m LEFT JOIN mtt.mapper_totals t ON t.mapper = m.name;
             GRANT SELECT ON mtt.coverage_rows, mtt.attempt_rows TO \(r.mapperSQL), \(r.mapSQL);
             """
+    }
+
+    /// Every cell heard, from its totals: QGIS's layer and the unfiltered map.
+    private static var cellsView: String {
+        """
+        CREATE OR REPLACE VIEW mtt.cells AS
+            SELECT x, y, mtt.tile_polygon(x, y)::geometry(Polygon, 4326) AS geom,
+                   (\(CommunityCoverageSQL.buckets.joined(separator: " + ")))::bigint AS receptions,
+                   \(CommunityCoverageSQL.buckets.joined(separator: ", ")), best, gateways::bigint AS gateways, first_at, last_at
+            FROM mtt.coverage_totals;
+        """
     }
 
     private static func quote(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }

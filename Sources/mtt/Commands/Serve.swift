@@ -17,8 +17,9 @@ struct Serve: AsyncParsableCommand {
             changes data.
 
             API: /api/status (as mtt status --json), /api/sessions, /api/samples.geojson and \
-            /api/track.geojson (?session=N&since=TIME&until=TIME), /api/gateways, /api/events \
-            (Server-Sent Events), /metrics (Prometheus).
+            /api/track.geojson (?session=N&since=TIME&until=TIME), /api/gateways, /api/cells \
+            (?z=ZOOM&bbox=W,S,E,N, coverage tiles), /api/cell (?z=&x=&y=, its gateways), /api/reach \
+            (?gateway=ID), /api/events (Server-Sent Events), /metrics (Prometheus).
 
             A community's map: --db postgresql://USER@HOST/DATABASE serves the coverage of a \
             community database (mtt community) as a role made by mtt community grant-map, whose \
