@@ -52,6 +52,29 @@ public struct CoverageCell: Sendable, Hashable {
 
     /// The bucket of the best signal: the other way to colour a cell.
     public var bestBucket: SignalBucket? { best.map(SignalBucket.init(signal:)) }
+
+    /// Adds a tile's attempts to the tiles heard: to its heard tile, or as a tile nobody heard
+    /// (mapped, not heard; not known when no network source could say).
+    public static func add(
+        attempts: Int, heard: Int, networkKnown: Bool, firstAt: Timestamp, lastAt: Timestamp, in tile: MapTile, to cells: inout [MapTile: CoverageCell]
+    ) {
+        if var cell = cells[tile] {
+            cell.attempts = attempts
+            cell.heardAttempts = heard
+            cell.firstAt = min(cell.firstAt, firstAt)
+            cell.lastAt = max(cell.lastAt, lastAt)
+            cells[tile] = cell
+        } else {
+            cells[tile] = CoverageCell(
+                tile: tile, buckets: [Int](repeating: 0, count: SignalBucket.allCases.count), best: nil, gateways: 0, attempts: attempts,
+                heardAttempts: heard, firstAt: firstAt, lastAt: lastAt, state: networkKnown ? .notHeard : .unknown)
+        }
+    }
+
+    /// The tiles row by row, west to east: the order the map's API answers in.
+    public static func inRows(_ cells: [MapTile: CoverageCell]) -> [CoverageCell] {
+        cells.values.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }
+    }
 }
 
 /// A rectangle of tiles at one zoom, both corners included: what a map view asks for.

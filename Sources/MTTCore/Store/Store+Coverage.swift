@@ -226,8 +226,7 @@ extension Store {
         precondition((0...MapTile.cellZoom).contains(zoom))
         let shift = MapTile.cellZoom - zoom
         return try read { db in
-            struct Key: Hashable { var x: Int, y: Int }
-            var cells: [Key: CoverageCell] = [:]
+            var cells: [MapTile: CoverageCell] = [:]
             let heard = Self.coverageCondition(filter, table: "c", gateway: true)
             let (inHeard, heardBounds) = Self.tileBounds(range, table: "c")
             // Each zoom-19 cell's totals: kept for all sessions, gateways and SFs, else summed from
@@ -237,42 +236,35 @@ extension Store {
                         COUNT(DISTINCT c.gateway) AS gateways, MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
                  FROM coverage_cells c WHERE \(heard.sql)\(inHeard) GROUP BY c.x, c.y) c
                 """
-            for row in try Row.fetchAll(db, sql: """
+            // Cursors: a cursor's row finds a column by name in a table made once (a fetched copy
+            // lowercases every column name on each lookup).
+            let heardRows = try Row.fetchCursor(db, sql: """
                 SELECT c.x >> \(shift) AS tx, c.y >> \(shift) AS ty, \(CoverageSQL.bucketSums("c")), MAX(c.best) AS best, MAX(c.gateways) AS gateways,
                        MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
                 FROM \(totals) GROUP BY tx, ty
-                """, arguments: StatementArguments(filter == CoverageFilter() ? heardBounds : heard.arguments + heardBounds)) {
+                """, arguments: StatementArguments(filter == CoverageFilter() ? heardBounds : heard.arguments + heardBounds))
+            while let row = try heardRows.next() {
                 let tile = MapTile(zoom: zoom, x: row["tx"], y: row["ty"])
-                cells[Key(x: tile.x, y: tile.y)] = CoverageCell(
+                cells[tile] = CoverageCell(
                     tile: tile, buckets: (0..<SignalBucket.allCases.count).map { row[2 + $0] }, best: row["best"], gateways: row["gateways"],
                     attempts: 0, heardAttempts: 0, firstAt: Timestamp(nanosecondsSinceEpoch: row["first_at"]),
                     lastAt: Timestamp(nanosecondsSinceEpoch: row["last_at"]), state: .heard)
             }
             let tried = Self.coverageCondition(filter, table: "a", gateway: false)
             let (inTried, triedBounds) = Self.tileBounds(range, table: "a")
-            for row in try Row.fetchAll(db, sql: """
+            let triedRows = try Row.fetchCursor(db, sql: """
                 SELECT a.x >> \(shift) AS tx, a.y >> \(shift) AS ty, SUM(a.attempts) AS attempts, SUM(a.heard) AS heard,
                        MAX(\(CoverageSQL.networkKnown)) AS known,
                        MIN(a.first_at) AS first_at, MAX(a.last_at) AS last_at
                 FROM coverage_attempts a WHERE \(tried.sql)\(inTried) GROUP BY tx, ty
-                """, arguments: StatementArguments(tried.arguments + triedBounds)) {
-                let tile = MapTile(zoom: zoom, x: row["tx"], y: row["ty"])
-                let first = Timestamp(nanosecondsSinceEpoch: row["first_at"]), last = Timestamp(nanosecondsSinceEpoch: row["last_at"])
-                let key = Key(x: tile.x, y: tile.y)
-                if var cell = cells[key] {
-                    cell.attempts = row["attempts"]
-                    cell.heardAttempts = row["heard"]
-                    cell.firstAt = min(cell.firstAt, first)
-                    cell.lastAt = max(cell.lastAt, last)
-                    cells[key] = cell
-                } else {
-                    cells[key] = CoverageCell(
-                        tile: tile, buckets: [Int](repeating: 0, count: SignalBucket.allCases.count), best: nil, gateways: 0,
-                        attempts: row["attempts"], heardAttempts: row["heard"], firstAt: first, lastAt: last,
-                        state: (row["known"] as Bool? ?? false) ? .notHeard : .unknown)
-                }
+                """, arguments: StatementArguments(tried.arguments + triedBounds))
+            while let row = try triedRows.next() {
+                CoverageCell.add(
+                    attempts: row["attempts"], heard: row["heard"], networkKnown: row["known"] as Bool? ?? false,
+                    firstAt: Timestamp(nanosecondsSinceEpoch: row["first_at"]), lastAt: Timestamp(nanosecondsSinceEpoch: row["last_at"]),
+                    in: MapTile(zoom: zoom, x: row["tx"], y: row["ty"]), to: &cells)
             }
-            return cells.values.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }
+            return CoverageCell.inRows(cells)
         }
     }
 

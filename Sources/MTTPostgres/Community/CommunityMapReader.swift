@@ -84,22 +84,11 @@ public final class CommunityMapReader: CommunityCoverageReader {
             FROM mtt.attempt_rows WHERE \(heard.sql) GROUP BY 1, 2
             """, heard.parameters) {
             let values = Values(row)
-            let tile = MapTile(zoom: zoom, x: values.int(0), y: values.int(1))
-            let first = values.time(5), last = values.time(6)
-            if var cell = cells[tile] {
-                cell.attempts = values.int(2)
-                cell.heardAttempts = values.int(3)
-                cell.firstAt = min(cell.firstAt, first)
-                cell.lastAt = max(cell.lastAt, last)
-                cells[tile] = cell
-            } else {
-                cells[tile] = CoverageCell(
-                    tile: tile, buckets: [Int](repeating: 0, count: SignalBucket.allCases.count), best: nil, gateways: 0,
-                    attempts: values.int(2), heardAttempts: values.int(3), firstAt: first, lastAt: last,
-                    state: values.bool(4) ? .notHeard : .unknown)
-            }
+            CoverageCell.add(
+                attempts: values.int(2), heard: values.int(3), networkKnown: values.bool(4), firstAt: values.time(5), lastAt: values.time(6),
+                in: MapTile(zoom: zoom, x: values.int(0), y: values.int(1)), to: &cells)
         }
-        return cells.values.sorted { ($0.tile.y, $0.tile.x) < ($1.tile.y, $1.tile.x) }
+        return CoverageCell.inRows(cells)
     }
 
     public func forEachGatewayCell(

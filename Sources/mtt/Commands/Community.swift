@@ -112,6 +112,7 @@ struct Community: ParsableCommand {
             let community = try connection.openInitialized()
             let account = try community.grantMap(name)
             Console.out(Community.handOver(account, role: "map reader", use: """
+                  for the map: mtt serve --db \(account.url)
                   for QGIS (Layer › Add Layer › PostgreSQL): host \(account.host), port \(account.port), database \(account.database), user \(account.name)
                 """))
         }
