@@ -58,7 +58,13 @@ extension ConfigKey {
     public static let mode = ConfigKey("collect.mode", .text, nil, choices: ["active", "matching", "listener"], "active, matching or listener.")
     public static let nodes = ConfigKey("collect.nodes", .list, .list([]), "The nodes to drive: \(NodeSpec.forms).")
     public static let gps = ConfigKey("collect.gps", .text, .text("gpsd"), "Where positions come from: gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake.")
-    public static let network = ConfigKey("collect.network", .text, nil, choices: ["fake"], "fake: simulated gateways that hear this run's emulated nodes (--node fake[:N], fake-KIND) and nothing else.")
+    public static let network = ConfigKey(
+        "collect.network", .text, nil, choices: ["fake", "chirpstack", "fake?format=chirpstack"],
+        "Which network: The Things Stack when not given (with mqtt_url); chirpstack: ChirpStack v4 or Helium (with mqtt_url, application); fake: simulated gateways that hear this run's emulated nodes (--node fake[:N], fake-KIND) and nothing else, publishing as The Things Stack through mqtt_url if given (fake?format=chirpstack: as ChirpStack).")
+    public static let application = ConfigKey("collect.application", .text, nil, "ChirpStack: the application ID (a UUID) whose devices to hear, or + for all.")
+    public static let networkID = ConfigKey(
+        "collect.network_id", .text, nil,
+        "ChirpStack: the network id every sample carries, NS_CHIRP://HOST (default the MQTT server's host) or NS_HELIUM://000024 on Helium; a bare host name means NS_CHIRP://HOST.")
     public static let mqttURL = ConfigKey("collect.mqtt_url", .text, nil, "The TTN MQTT server, mqtt://HOST:1883 or mqtts://HOST:8883.")
     public static let mqttUser = ConfigKey("collect.mqtt_user", .text, nil, "MQTT username, APP_ID@ttn.")
     public static let mqttPasswordFile = ConfigKey("collect.mqtt_password_file", .secretFile, nil, "File holding the API key (mode 600); or MTT_MQTT_PASSWORD.")
@@ -101,7 +107,7 @@ extension ConfigKey {
 
     /// Every setting, in the order `mtt config show` lists them.
     public static let all: [ConfigKey] = [
-        database, mode, nodes, gps, network, mqttURL, mqttUser, mqttPasswordFile, mqttCA, devices, interval, web, webTokenFile,
+        database, mode, nodes, gps, network, mqttURL, mqttUser, mqttPasswordFile, mqttCA, devices, application, networkID, interval, web, webTokenFile,
         every, maxFixAge, maxEPH, minDistance, minInterval,
         syncTarget, syncURL, syncExperiment, syncCredentialsFile, syncCA, syncTimeout, syncConnections, syncTries,
     ] + SyncTarget.registered.flatMap(\.configKeys) + [

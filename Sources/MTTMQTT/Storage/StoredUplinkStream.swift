@@ -100,7 +100,7 @@ final class StoredUplinkStream: @unchecked Sendable {
                 readable += 1
                 if latest.map({ uplink.receivedAt > $0 }) ?? true { latest = uplink.receivedAt }
                 deliver(.uplink(uplink))
-            case .simulated, .notAnUplink:
+            case .simulated, .notAnUplink, .unsupported:
                 readable += 1
                 deliver(.skipped)
             }

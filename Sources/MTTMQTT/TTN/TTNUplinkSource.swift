@@ -2,12 +2,13 @@ import Logging
 import MTTCore
 import Synchronization
 
-/// Uplinks heard by The Things Stack, over its MQTT server. Decoding happens here, off
-/// libmosquitto's thread; a message that cannot be decoded is counted, logged once per topic,
-/// and never stops the stream.
+/// Uplinks heard by The Things Stack (or ChirpStack, `format`), over its MQTT server. Decoding
+/// happens here, off libmosquitto's thread; a message that cannot be decoded is counted, logged
+/// once per topic, and never stops the stream.
 public struct TTNUplinkSource: UplinkSource {
     public let subscription: MQTTSubscription
     public let counters: UplinkCounters
+    public let format: UplinkFormat
     /// Messages received but not yet decoded, for `queuedEvents()`: the rest of a burst waits in
     /// the broker. 1,024 stored no faster in `scripts/load` and held 2 MB more.
     public static let undecodedLimit = 256
@@ -15,8 +16,9 @@ public struct TTNUplinkSource: UplinkSource {
     /// commit: 256 stored 10 % fewer uplinks a second than 1,024 in `scripts/load`.
     public static let decodedLimit = 1024
 
-    public init(settings: MQTTSettings, topics: [String], counters: UplinkCounters = UplinkCounters()) {
+    public init(settings: MQTTSettings, topics: [String], format: UplinkFormat = .theThingsStack, counters: UplinkCounters = UplinkCounters()) {
         subscription = MQTTSubscription(settings: settings, topics: topics)
+        self.format = format
         self.counters = counters
     }
 
@@ -24,11 +26,11 @@ public struct TTNUplinkSource: UplinkSource {
 
     public func events() -> AsyncStream<UplinkEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: UplinkEvent.self)
-        let task = Task { [subscription, counters] in
+        let task = Task { [subscription, counters, format] in
             var relay = Relay(subscription: subscription, counters: counters)
             for await batch in subscription.events() {
                 for event in batch {
-                    if let out = relay.handle(event, decoded: Self.decoding(event)) { continuation.yield(out) }
+                    if let out = relay.handle(event, decoded: Self.decoding(event, format)) { continuation.yield(out) }
                 }
             }
             continuation.finish()
@@ -44,12 +46,12 @@ public struct TTNUplinkSource: UplinkSource {
         let credits = MessageCredits(limit: Self.undecodedLimit)
         let limited = MQTTSubscription(settings: subscription.settings, topics: subscription.topics, credits: credits)
         let queue = DrainingQueue<UplinkEvent>(capacity: Self.decodedLimit)
-        let task = Task { [counters] in
+        let task = Task { [counters, format] in
             let (raw, pump) = DrainingQueue.pumping(batches: limited.events())
             defer { pump.cancel() }
             var relay = Relay(subscription: limited, counters: counters)
             while let batch = await raw.next() {
-                var decoded = await Self.decode(batch)
+                var decoded = await Self.decode(batch, format)
                 var out: [UplinkEvent] = []
                 out.reserveCapacity(batch.count)
                 for index in batch.indices {
@@ -66,17 +68,18 @@ public struct TTNUplinkSource: UplinkSource {
     }
 
     /// Each message's decoding, in order; a large batch is split between two tasks.
-    private static func decode(_ batch: [MQTTEvent]) async -> [Result<UplinkDecoding, UplinkDecodeError>?] {
-        guard batch.count >= 64 else { return batch.map(decoding) }
+    private static func decode(_ batch: [MQTTEvent], _ format: UplinkFormat) async -> [Result<UplinkDecoding, UplinkDecodeError>?] {
+        guard batch.count >= 64 else { return batch.map { decoding($0, format) } }
         let middle = batch.count / 2
-        async let first = batch[..<middle].map(decoding)
-        let second = batch[middle...].map(decoding)
+        async let first = batch[..<middle].map { decoding($0, format) }
+        let second = batch[middle...].map { decoding($0, format) }
         return await first + second
     }
 
     /// A message's decoding; nil for connection events.
-    private static func decoding(_ event: MQTTEvent) -> Result<UplinkDecoding, UplinkDecodeError>? {
-        event.payload.map { payload in Result { () throws(UplinkDecodeError) in try UplinkDecoder.decode(payload) } }
+    private static func decoding(_ event: MQTTEvent, _ format: UplinkFormat) -> Result<UplinkDecoding, UplinkDecodeError>? {
+        guard case .message(let topic, let payload) = event else { return nil }
+        return Result { () throws(UplinkDecodeError) in try format.decode(topic: topic, payload) }
     }
 
     /// What the consumer hears of each MQTT event, with the counting and the once-per-topic warnings.
@@ -86,6 +89,7 @@ public struct TTNUplinkSource: UplinkSource {
         let logger = Logger(label: "mtt.mqtt")
         var loggedTopics = Set<String>()
         var loggedSimulated = false
+        var loggedReasons = Set<String>()
 
         mutating func handle(_ event: MQTTEvent, decoded: consuming Result<UplinkDecoding, UplinkDecodeError>?) -> UplinkEvent? {
             switch event {
@@ -103,7 +107,7 @@ public struct TTNUplinkSource: UplinkSource {
                         switch decoding {
                         case .uplink: c.uplinks += 1
                         case .simulated: c.simulated += 1
-                        case .notAnUplink: c.ignored += 1
+                        case .notAnUplink, .unsupported: c.ignored += 1
                         }
                     }
                     switch decoding {
@@ -115,6 +119,9 @@ public struct TTNUplinkSource: UplinkSource {
                         }
                         return nil
                     case .notAnUplink: return nil
+                    case .unsupported(let reason):
+                        if loggedReasons.insert(reason).inserted { logger.warning("skipping messages on \(topic): \(reason)") }
+                        return nil
                     }
                 case .failure(let error):
                     counters.update { c in

@@ -8,6 +8,8 @@ public enum UplinkDecoding: Sendable, Hashable {
     case simulated
     /// Valid JSON of another kind (a join, a downlink event).
     case notAnUplink
+    /// A format mtt does not read (ChirpStack v3, protobuf): the reason, said once by the source.
+    case unsupported(String)
 }
 
 /// A message that could not be read as an uplink, in one line.
@@ -32,7 +34,7 @@ public enum UplinkDecoder {
     }
 
     /// The message as `body` reads it, or the reason it cannot, in words (found by a second read).
-    private static func read<T>(_ payload: [UInt8], _ body: (inout JSONReader) throws(JSONReader.Mismatch) -> T) throws(UplinkDecodeError) -> T {
+    static func read<T>(_ payload: [UInt8], _ body: (inout JSONReader) throws(JSONReader.Mismatch) -> T) throws(UplinkDecodeError) -> T {
         do throws(JSONReader.Mismatch) {
             return try JSONReader.read(payload, body)
         } catch {
@@ -123,13 +125,13 @@ public enum UplinkDecoder {
 
     /// An EUI of 16 hex digits, in capitals as mtt stores them; nil for anything else (the
     /// `YOUR_EUI` and `xxxxxxxxxxxxxxxx` placeholders of example messages).
-    private static func eui(_ text: String?) -> String? { hexIdentifier(text, digits: 16) }
+    static func eui(_ text: String?) -> String? { hexIdentifier(text, digits: 16) }
 
     /// A DevAddr of 8 hex digits, in capitals; nil for anything else.
     private static func devAddr(_ text: String?) -> String? { hexIdentifier(text, digits: 8) }
 
     /// The Things Stack already sends capitals: then the text is kept rather than copied.
-    private static func hexIdentifier(_ text: String?, digits: Int) -> String? {
+    static func hexIdentifier(_ text: String?, digits: Int) -> String? {
         guard let text else { return nil }
         // The string's own bytes: a generic walk over its UTF-8 view cost as much as reading the
         // whole EUI from the JSON.
@@ -178,12 +180,12 @@ public enum UplinkDecoder {
 
     /// A gateway's clock as it said; whether to believe it is `Uplink.earliestReceiveTime`'s call.
     /// A time that is no time at all is left out rather than refusing the uplink.
-    private static func gatewayTime(_ field: TTSUplinkMessage.Time) -> Timestamp? {
+    static func gatewayTime(_ field: TTSUplinkMessage.Time) -> Timestamp? {
         guard case .time(let time) = field else { return nil }
         return time
     }
 
-    private static func time(_ field: TTSUplinkMessage.Time, _ name: String) throws(UplinkDecodeError) -> Timestamp {
+    static func time(_ field: TTSUplinkMessage.Time, _ name: String) throws(UplinkDecodeError) -> Timestamp {
         switch field {
         case .time(let time): time
         case .text(let text): try time(text, name)
@@ -218,7 +220,7 @@ public enum UplinkDecoder {
         return seconds
     }
 
-    private static func base64(_ text: String?) throws(UplinkDecodeError) -> [UInt8] {
+    static func base64(_ text: String?) throws(UplinkDecodeError) -> [UInt8] {
         guard let text, !text.isEmpty else { return [] }
         guard let bytes = Base64.decode(text) else { throw UplinkDecodeError(description: "the payload is not base64") }
         return bytes

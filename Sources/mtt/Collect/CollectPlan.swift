@@ -13,6 +13,8 @@ struct CollectPlan {
     var fakeNetwork: Bool
     var mqtt: MQTTSettings?
     var topics: [String]
+    /// How the network's MQTT server writes uplinks: The Things Stack's, or ChirpStack's.
+    var format: UplinkFormat = .theThingsStack
     /// The TTS device IDs to hear (+ for all); kept with the session for `mtt fetch`.
     var devices: [String] = []
     /// The MQTT user, also without --mqtt-url: it names the application `mtt fetch` reads.
@@ -69,7 +71,7 @@ final class CollectPorts: @unchecked Sendable {
                 : SimulatedNetwork(gateways: plan.fakeGateways)
             var forward: (@Sendable (Uplink) -> Void)?
             if let mqtt = plan.mqtt {
-                let publisher = try TTNUplinkPublisher(settings: mqtt)
+                let publisher = try TTNUplinkPublisher(settings: mqtt, format: plan.format)
                 self.publisher = publisher
                 forward = { publisher.publish($0) }
             } else {
@@ -80,7 +82,7 @@ final class CollectPorts: @unchecked Sendable {
             publisher = nil
         }
         if let mqtt = plan.mqtt {
-            uplinks = TTNUplinkSource(settings: mqtt, topics: plan.topics)
+            uplinks = TTNUplinkSource(settings: mqtt, topics: plan.topics, format: plan.format)
         } else {
             uplinks = feed
         }

@@ -53,8 +53,14 @@ struct Collect: AsyncParsableCommand {
     @Option(name: .customLong("mqtt-topic"), help: ArgumentHelp("Subscribe to this topic instead of v3/USER/devices/ID/up (repeatable).", valueName: "topic"))
     var mqttTopic: [String] = []
 
-    @Option(help: ArgumentHelp("A TTN device ID to hear (repeatable; + for all); kept with the session for mtt fetch.", valueName: "id"))
+    @Option(help: ArgumentHelp("A TTN device ID to hear, or on ChirpStack a DevEUI (repeatable; + for all); kept with the session for mtt fetch.", valueName: "id"))
     var device: [String] = []
+
+    @Option(help: ArgumentHelp(ConfigKey.application.help, valueName: "id"))
+    var application: String?
+
+    @Option(name: .customLong("network-id"), help: ArgumentHelp(ConfigKey.networkID.help, valueName: "id"))
+    var networkID: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this long, e.g. 90s, 10m, 2h: real time, also under --speed.", valueName: "duration"))
     var duration: DurationArgument?
@@ -113,6 +119,8 @@ struct Collect: AsyncParsableCommand {
         put(.mqttPasswordFile, mqttPasswordFile.map { .text($0) })
         put(.mqttCA, mqttCA.map { .text($0) })
         put(.devices, device.isEmpty ? nil : .list(device))
+        put(.application, application.map { .text($0) })
+        put(.networkID, networkID.map { .text($0) })
         put(.interval, interval.map { .number($0.seconds) })
         put(.web, web.map { .text($0) })
         put(.webTokenFile, webTokenFile.map { .text($0) })
@@ -145,24 +153,38 @@ struct Collect: AsyncParsableCommand {
         let node = settings.list(.nodes), gps = settings.text(.gps) ?? ConfigKey.gps.defaultText, network = settings.text(.network)
         let mqttURL = settings.text(.mqttURL), mqttUser = settings.text(.mqttUser), mqttCA = settings.text(.mqttCA)
         let device = settings.list(.devices), web = settings.text(.web), webTokenFile = settings.text(.webTokenFile)
+        let application = settings.text(.application), networkID = settings.text(.networkID)
         let nodes = try node.map { text in try spec { try NodeOpener.parse(text) } }
         let gpsSpec = try spec { try GPSSpec(parsing: gps) }
         if let problem = mode.nodeProblem(nodes) { throw ValidationError(problem) }
-        if let network, network != "fake" { throw ValidationError("--network takes only fake (a simulated network)") }
+        let fakeNetwork = network == "fake" || network == "fake?format=chirpstack"
+        let chirpStack = network == "chirpstack" || network == "fake?format=chirpstack"
         var mqtt: MQTTSettings?
         var topics: [String] = []
+        var format = UplinkFormat.theThingsStack
         if let mqttURL {
             var settings = MQTTSettings(endpoint: try spec { try MQTTEndpoint(parsing: mqttURL) })
             settings.username = mqttUser
             settings.caFile = mqttCA
             mqtt = settings
+            let devices = device.isEmpty && fakeNetwork ? ["+"] : device
+            if chirpStack {
+                format = .chirpStack(networkID: Self.chirpStackNetworkID(networkID, host: settings.endpoint.host))
+            }
             if !mqttTopic.isEmpty {
                 topics = mqttTopic
+            } else if chirpStack {
+                guard let application = application ?? (fakeNetwork ? ChirpStackTopics.demoApplication : nil) else {
+                    throw ValidationError("give --application ID: the ChirpStack application (a UUID, on its console) whose devices to hear, or + for all")
+                }
+                if devices.isEmpty { throw ValidationError("give --device DEV_EUI for each device to hear (or --device + for all of the application's)") }
+                topics = try spec { try ChirpStackTopics.uplinks(application: application, devices: devices) }
             } else {
-                let devices = device.isEmpty && network == "fake" ? ["+"] : device
                 if devices.isEmpty { throw ValidationError("give --device ID for each device to hear (or --device + for all of the application's)") }
                 topics = try spec { try TTNTopics.uplinks(username: mqttUser ?? TTNUplinkPublisher.demoUsername, devices: devices) }
             }
+        } else if network == "chirpstack" {
+            throw ValidationError("--network chirpstack needs its MQTT server: --mqtt-url mqtt://HOST:1883 (with --application and --device)")
         }
         // Without --mqtt-url (no network in the field) matching and listener modes record the track,
         // and the session keeps --mqtt-user and --device for `mtt fetch`.
@@ -181,9 +203,9 @@ struct Collect: AsyncParsableCommand {
             }
             return point
         }).gateways
-        if !gateways.isEmpty && network != "fake" { throw ValidationError("--fake-gateway goes with --network fake") }
+        if !gateways.isEmpty && !fakeNetwork { throw ValidationError("--fake-gateway goes with --network fake") }
         var plan = CollectPlan(
-            mode: mode, nodes: nodes, gps: gpsSpec, fakeNetwork: network == "fake", mqtt: mqtt, topics: topics,
+            mode: mode, nodes: nodes, gps: gpsSpec, fakeNetwork: fakeNetwork, mqtt: mqtt, topics: topics, format: format,
             databasePath: settings.text(.database), policy: policy, interval: settings.number(.interval) ?? mode.defaultTrackInterval, speed: speed)
         plan.fakeGateways = gateways
         plan.duration = duration?.seconds
@@ -312,5 +334,14 @@ extension CollectSession {
     static func flagsFor(_ failure: any Error) -> String {
         guard case CollectError.network = failure else { return "" }
         return " (MQTT settings: --mqtt-url, --mqtt-user, --mqtt-password-file or MTT_MQTT_PASSWORD, --mqtt-ca)"
+    }
+}
+
+extension Collect {
+    /// The network id of a ChirpStack server's samples: as given (`NS_HELIUM://000024`), a host
+    /// given bare as `NS_CHIRP://HOST`, else the MQTT server's host.
+    static func chirpStackNetworkID(_ given: String?, host: String) -> String {
+        guard let given else { return "NS_CHIRP://" + host }
+        return given.contains("://") ? given : "NS_CHIRP://" + given
     }
 }

@@ -1,0 +1,124 @@
+import Foundation
+import MTTCore
+import MTTMQTT
+import TestSupport
+import Testing
+
+/// `mtt collect --network chirpstack` (issue 31): the simulated network publishing ChirpStack v4
+/// events to a real mosquitto (`--network fake?format=chirpstack`), mtt subscribing to them as it
+/// would to a ChirpStack or Helium server.
+@Suite("ChirpStack as the network", .serialized)
+struct ChirpStackCollectTests {
+    let mtt = MTTCommand()
+    static let application = ChirpStackTopics.demoApplication
+
+    /// The ChirpStack events mosquitto_sub saw, decoded as mtt decodes them.
+    static func published(_ wire: ChildProcess.Running, networkID: String) throws -> [Uplink] {
+        try wire.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.compactMap { line in
+            let topic = "application/\(application)/device/0000000000000000/event/up"
+            guard case .uplink(let uplink) = try ChirpStackDecoder.decode(topic: topic, Array(line.utf8), networkID: networkID) else { return nil }
+            return uplink
+        }
+    }
+
+    /// Active mode: each attempt joined to the uplink ChirpStack reported (DevEUI and FCnt), with
+    /// its gateways by EUI, and every sample carrying the server's network id.
+    @Test func activeModeOnChirpStackThroughARealBroker() async throws {
+        let broker = try await MosquittoBroker.start()
+        let wire = try await broker.subscribe(topic: "application/+/device/+/event/up")
+        defer { wire.stop() }
+        let result = try await mtt.run([
+            "collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake?format=chirpstack",
+            "--mqtt-url", "mqtt://127.0.0.1:\(broker.port)", "--speed", "20", "--duration", "8s", "--db", mtt.database,
+        ])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let store = try Store(path: mtt.database)
+        let stored = try store.status().uplinks
+        #expect(stored > 0)
+        #expect(await eventually(timeout: 10) { wire.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.count >= stored })
+        let heard = Dictionary(try Self.published(wire, networkID: "NS_CHIRP://127.0.0.1").map { ($0.fCnt ?? 0, $0) }) { first, _ in first }
+        let attempts = try store.attempts(session: 1)
+        #expect(attempts.count >= 8)
+        for match in attempts.dropLast() {
+            let counter = try #require(match.attempt.frameCounter)
+            #expect((match.uplinkID != nil) == (heard[counter] != nil), "f_cnt \(counter)")
+            if let uplinkID = match.uplinkID, let sent = heard[counter] {
+                let uplink = try #require(try store.uplink(uplinkID))
+                #expect(uplink.networkID == "NS_CHIRP://127.0.0.1")
+                #expect(uplink.receptions.map(\.gatewayEUI) == sent.receptions.map(\.gatewayEUI))
+                #expect(uplink.receptions.allSatisfy { $0.gatewayEUI?.hasPrefix(SimulatedNetwork.Gateway.euiPrefix) == true })
+                #expect(uplink.receptions.map(\.rssi) == sent.receptions.map(\.rssi))
+            }
+        }
+    }
+
+    /// A ChirpStack v4 uplink event of device 0004a30b001c0530, heard by two gateways.
+    static func event(_ fCnt: Int, at time: Timestamp) -> String {
+        #"{"time":"\#(RFC3339.string(time, fractionDigits: 6))","deviceInfo":{"applicationId":"\#(application)","deviceName":"tracker-7","devEui":"0004a30b001c0530"},"fCnt":\#(fCnt),"fPort":1,"data":"AQ==","rxInfo":[{"gatewayId":"b827ebfffe000001","rssi":-97,"snr":7.5,"location":{"latitude":52.1,"longitude":5.1}},{"gatewayId":"0016c001ff1a2b3c","rssi":-118}],"txInfo":{"frequency":868100000,"modulation":{"lora":{"bandwidth":125000,"spreadingFactor":9,"codeRate":"CR_4_5"}}}}"#
+    }
+
+    /// Listener mode on a Helium server: each uplink placed, carrying the network id given by
+    /// --network-id and its gateways by EUI; a join event on the same prefix ignored, a ChirpStack
+    /// v3 message said once.
+    @Test func listenerModeOnHeliumThroughARealBroker() async throws {
+        let broker = try await MosquittoBroker.start()
+        let run = try mtt.start([
+            "collect", "--mode", "listener", "--gps", "fixed:52.09,5.12", "--network", "chirpstack",
+            "--mqtt-url", "mqtt://127.0.0.1:\(broker.port)", "--application", Self.application, "--device", "+",
+            "--network-id", "NS_HELIUM://000024", "--db", mtt.database,
+        ])
+        defer { run.stop() }
+        #expect(await run.waitForOutput(timeout: 30) { $0.contains("network connected") }, "\(run.stderr)")
+        let prefix = "application/\(Self.application)/device/0004a30b001c0530/event/"
+        let v3 = try String(contentsOfFile: FixtureFiles.own("chirpstack/v3.json"), encoding: .utf8).replacingOccurrences(of: "\n", with: "")
+        try await broker.publish(topic: prefix + "join", lines: [try String(contentsOfFile: FixtureFiles.own("chirpstack/join.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: "")])
+        try await broker.publish(topic: prefix + "up", lines: [v3, v3] + (1...3).map { Self.event($0, at: .now()) })
+        #expect(await run.waitForOutput(timeout: 20) { $0.contains("heard tracker-7 f_cnt 3") }, "\(run.stdout)\(run.stderr)")
+        run.signal(SIGTERM)
+        #expect(await run.wait(timeout: 20))
+        #expect(run.result.status == 0, "\(run.stderr)")
+        #expect(run.stderr.components(separatedBy: "ChirpStack v3 is not supported").count == 2, "\(run.stderr)")
+        let store = try Store(path: mtt.database, access: .readOnly)
+        #expect(try store.status().uplinks == 3)
+        let samples = try store.queuedSamples([1, 2, 3])
+        #expect(samples.count == 3, "not all placed: \(samples.map(\.id))")
+        for sample in samples {
+            #expect(sample.uplink.networkID == "NS_HELIUM://000024" && sample.uplink.spreadingFactor == 9)
+            #expect(sample.uplink.receptions.map(\.gatewayEUI) == ["B827EBFFFE000001", "0016C001FF1A2B3C"])
+        }
+
+        // To TTN Mapper (an experiment: a fixed position passes no quality gate), with Helium's
+        // network id and each gateway by its id as ChirpStack names it, and its EUI.
+        let server = try LoopbackHTTPServer { _ in .status(200, #"{"success":true}"#) }
+        defer { server.stop() }
+        let sync = try await mtt.run(["sync", "--target", "ttnmapper", "--url", server.baseURL + "/android/v4", "--experiment", "helium-test", "--db", mtt.database])
+        #expect(sync.status == 0 && sync.stdout.contains("ttnmapper: 3 sent"), "\(sync.stdout)\(sync.stderr)")
+        let documents = server.requests.compactMap { try? JSONSerialization.jsonObject(with: Data($0.body)) as? [String: Any] }
+        #expect(documents.count == 3)
+        for document in documents {
+            #expect(document["network_id"] as? String == "NS_HELIUM://000024" && document["experiment"] as? String == "helium-test")
+            let gateways = document["gateways"] as? [[String: Any]] ?? []
+            #expect(gateways.compactMap { $0["gtw_id"] as? String } == ["b827ebfffe000001", "0016c001ff1a2b3c"])
+            #expect(gateways.compactMap { $0["gtw_eui"] as? String } == ["B827EBFFFE000001", "0016C001FF1A2B3C"])
+        }
+    }
+
+    /// What keeps a ChirpStack run from starting, each said in one line before anything opens.
+    @Test func chirpStackNeedsItsServerApplicationAndDevices() async throws {
+        let noServer = try await mtt.run(["collect", "--mode", "listener", "--gps", "fake", "--network", "chirpstack", "--db", mtt.database])
+        #expect(noServer.status == 64 && noServer.stderr.contains("--network chirpstack needs its MQTT server"), "\(noServer.stderr)")
+        let noApplication = try await mtt.run([
+            "collect", "--mode", "listener", "--gps", "fake", "--network", "chirpstack", "--mqtt-url", "mqtt://127.0.0.1:1", "--device", "+",
+            "--db", mtt.database,
+        ])
+        #expect(noApplication.status == 64 && noApplication.stderr.contains("give --application ID"), "\(noApplication.stderr)")
+        let badDevice = try await mtt.run([
+            "collect", "--mode", "listener", "--gps", "fake", "--network", "chirpstack", "--mqtt-url", "mqtt://127.0.0.1:1",
+            "--application", Self.application, "--device", "mapper-node-1", "--db", mtt.database,
+        ])
+        #expect(badDevice.status == 64 && badDevice.stderr.contains("ChirpStack names devices by their DevEUI"), "\(badDevice.stderr)")
+        let badNetwork = try await mtt.run(["collect", "--mode", "listener", "--gps", "fake", "--network", "loriot", "--db", mtt.database])
+        #expect(badNetwork.status == 64 && badNetwork.stderr.contains("--network must be fake or chirpstack or fake?format=chirpstack, not loriot"), "\(badNetwork.stderr)")
+    }
+}
