@@ -47,6 +47,24 @@ struct ChirpStackDecoderTests {
         #expect(second.snr == 0 && second.rssi == -119 && second.antennaIndex == 1 && second.time == nil)
     }
 
+    /// What the simulated network publishes as ChirpStack reads back as the uplink it was.
+    @Test func theEncoderWritesWhatTheDecoderReads() throws {
+        let network = SimulatedNetwork.around(SimulatedDrive.defaultStart)
+        let sent = try #require(network.uplink(
+            deviceID: "fake-1", devEUI: "0004A30B001C0531", devAddr: "260B0001", frameCounter: 42, spreadingFactor: 9, payload: [2, 1, 2, 3],
+            from: SimulatedDrive.defaultStart, at: Timestamp(nanosecondsSinceEpoch: 1_782_036_903_498_765_432)))
+        #expect(!sent.receptions.isEmpty)
+        let json = ChirpStackEncoder.json(sent, applicationID: ChirpStackTopics.demoApplication)
+        guard case .uplink(let read) = try Self.decode(json) else { throw TTNFixtures.NotAnUplink() }
+        #expect(read.deviceID == sent.deviceID && read.devEUI == sent.devEUI && read.devAddr == sent.devAddr && read.fCnt == sent.fCnt)
+        #expect(read.payload == sent.payload && read.receivedAt == sent.receivedAt && read.networkID == Self.network)
+        #expect(read.spreadingFactor == sent.spreadingFactor && read.bandwidth == sent.bandwidth && read.codingRate == sent.codingRate)
+        #expect(read.frequency == sent.frequency)
+        #expect(read.receptions.map(\.gatewayEUI) == sent.receptions.map(\.gatewayEUI))
+        #expect(read.receptions.map(\.rssi) == sent.receptions.map(\.rssi) && read.receptions.map(\.snr) == sent.receptions.map(\.snr))
+        #expect(read.receptions.map(\.time) == sent.receptions.map(\.time) && read.receptions.map(\.location) == sent.receptions.map(\.location))
+    }
+
     @Test func fskHasNoSpreadingFactor() throws {
         let u = try Self.uplink("fsk.json")
         #expect(u.spreadingFactor == nil && u.bandwidth == nil && u.codingRate == nil)

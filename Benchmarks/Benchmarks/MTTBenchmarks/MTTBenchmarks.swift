@@ -12,6 +12,14 @@ let message: [UInt8] = {
     return [UInt8](FileManager.default.contents(atPath: path) ?? Data())
 }()
 
+/// A ChirpStack v4 uplink event (two gateways), as the project's own fixture has it.
+let chirpStackMessage: [UInt8] = {
+    let path = FixtureFiles.own("chirpstack/two-gateways.json")
+    return [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+}()
+
+let chirpStackTopic = "application/17c82e96-be03-4f38-aef3-f83d48582d97/device/0004a30b001c0530/event/up"
+
 func decodedUplink() -> Uplink {
     guard case .uplink(let uplink)? = try? UplinkDecoder.decode(message) else { fatalError("the fixture does not decode") }
     return uplink
@@ -52,6 +60,28 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             blackHole(try UplinkDecoder.decode(message))
         }
+    }
+
+    Benchmark("ChirpStack v4 uplink decode", configuration: .init(scalingFactor: .kilo)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try ChirpStackDecoder.decode(topic: chirpStackTopic, chirpStackMessage, networkID: "NS_CHIRP://chirpstack.example.org"))
+        }
+    }
+
+    Benchmark("ChirpStack uplink decode + store, 500 per transaction", configuration: .init(scalingFactor: .kilo, maxIterations: 20)) { benchmark, store in
+        let session = try store.startSession(mode: .listener)
+        for _ in 0..<(benchmark.scaledIterations.count / 500) {
+            let uplinks = (0..<500).compactMap { _ -> Uplink? in
+                let decoded = try? ChirpStackDecoder.decode(topic: chirpStackTopic, chirpStackMessage, networkID: "NS_CHIRP://chirpstack.example.org")
+                guard case .uplink(let uplink)? = decoded else { return nil }
+                return uplink
+            }
+            try store.batch { batch in
+                for uplink in uplinks { blackHole(try batch.record(uplink, session: session)) }
+            }
+        }
+    } setup: {
+        try Store(path: TemporaryDirectory("mtt-bench").file("chirpstack-batched.sqlite"))
     }
 
     Benchmark("TTN uplink decode + store, one transaction per uplink", configuration: .init(scalingFactor: .one, maxIterations: 300)) { benchmark, store in

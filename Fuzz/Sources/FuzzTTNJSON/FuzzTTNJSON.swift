@@ -2,8 +2,8 @@ import Foundation
 import FuzzDriver
 @testable import MTTMQTT
 
-/// A TTN MQTT message: the uplink decoder and the reader's skipping must take any bytes without
-/// crashing, and whatever JSONDecoder reads as a v3 message the one-pass reader must read alike
+/// A network's MQTT message: the TTS and ChirpStack decoders and the reader's skipping must take
+/// any bytes without crashing, and whatever JSONDecoder reads as a v3 message the one-pass reader must read alike
 /// (JSONReaderTests checks the same on every fixture; here on every input the fuzzer makes).
 @main
 enum Fuzzer {
@@ -14,6 +14,7 @@ enum Fuzzer {
 func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = fuzzInput(data, size)
     _ = try? UplinkDecoder.decode(bytes)
+    _ = try? ChirpStackDecoder.decode(topic: "application/a/device/0004a30b001c0530/event/up", bytes, networkID: "NS_CHIRP://fuzz")
     // Compared only on JSON as RFC 8259 has it: JSONDecoder lets through raw control bytes in
     // strings and numbers with leading zeros, which the reader refuses and no encoder writes.
     let strictJSON = (try? JSONReader.read(bytes) { r throws(JSONReader.Mismatch) in try r.skip() }) != nil

@@ -16,10 +16,13 @@ struct CoverageAggregateTests {
 
     /// A heard uplink at `point`, placed there, in `session`; returns the uplink.
     @discardableResult
-    func heard(_ store: Store, _ session: Int64, at point: GeoPoint, seconds: Double, sf: Int = 7, _ receptions: [GatewayReception]) throws -> Int64 {
+    func heard(
+        _ store: Store, _ session: Int64, at point: GeoPoint, seconds: Double, sf: Int = 7, network: String = "NS_TTS_V3://ttn@000013",
+        _ receptions: [GatewayReception]
+    ) throws -> Int64 {
         let time = start.adding(seconds: seconds)
         let uplink = Uplink(deviceID: "node", devEUI: "0004A30B001C0530", fCnt: UInt32(seconds), spreadingFactor: sf, receivedAt: time,
-                            networkID: "NS_TTS_V3://ttn@000013", receptions: receptions)
+                            networkID: network, receptions: receptions)
         let id = try store.record(uplink, session: session)
         try store.record(Sample(sessionID: session, subject: .uplink(id), time: time, position: point, method: .interpolated))
         return id
@@ -42,6 +45,20 @@ struct CoverageAggregateTests {
         for (table, rows) in kept {
             #expect(rows == rebuilt[table], "\(table): kept \(rows.count) rows, rebuilt \(rebuilt[table]?.count ?? 0)", sourceLocation: sourceLocation)
         }
+    }
+
+    /// The same gateway EUI heard through The Things Stack and through ChirpStack is two antennas:
+    /// the coverage keeps gateways apart by network (issue 31).
+    @Test func oneGatewayEUIOnTwoNetworksIsTwoAntennas() throws {
+        let store = try store()
+        let session = try store.startSession(mode: .listener, at: start)
+        let gateway = GatewayReception(gatewayID: "b827ebfffe000001", gatewayEUI: "B827EBFFFE000001", rssi: -90, snr: 5, location: here.offset(metres: 800, bearing: 0))
+        try heard(store, session, at: here, seconds: 0, [gateway])
+        try heard(store, session, at: here, seconds: 10, network: "NS_CHIRP://chirpstack.example.org", [gateway])
+        let gateways = try store.coverageGateways(CoverageFilter())
+        #expect(gateways.map(\.network).sorted() == ["NS_CHIRP://chirpstack.example.org", "NS_TTS_V3://ttn@000013"])
+        #expect(gateways.allSatisfy { $0.receptions == 1 && $0.cells == 1 })
+        try expectRebuildKeeps(store)
     }
 
     @Test func receptionsTooFarFromOrAtTheirGatewayAreLeftOutAndCounted() throws {
