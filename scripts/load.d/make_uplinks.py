@@ -1,7 +1,8 @@
 """Writes N TTN v3 uplink messages, one per line, for mosquitto_pub -l (device load-1, f_cnt 0..N-1):
-10 ms apart, ending a minute ago; or from START (RFC 3339, UTC) STEP microseconds apart.
+10 ms apart, ending a minute ago; or from START (RFC 3339, UTC) STEP microseconds apart. With
+FORMAT=chirpstack in the environment, ChirpStack v4 uplink events with the same content.
     make_uplinks.py N [START STEP]"""
-import json, sys
+import json, os, sys
 from datetime import datetime, timedelta, timezone
 
 n = int(sys.argv[1])
@@ -11,8 +12,22 @@ if len(sys.argv) > 3:
 else:
     start = datetime.now(timezone.utc) - timedelta(seconds=n // 100 + 60)
     step = timedelta(milliseconds=10)
+chirpstack = os.environ.get("FORMAT") == "chirpstack"
 for i in range(n):
     t = (start + step * i).strftime("%Y-%m-%dT%H:%M:%S.%f") + "123Z"
+    if chirpstack:
+        print(json.dumps({
+            "deduplicationId": "3ac7e3c4-4401-4b8d-9386-%012d" % i, "time": t,
+            "deviceInfo": {"tenantId": "52f14cd4-c6f1-4fbd-8f87-4025e1d49242", "applicationId": "17c82e96-be03-4f38-aef3-f83d48582d97",
+                           "applicationName": "load", "deviceName": "load-1", "devEui": "0004a30b001c0530"},
+            "devAddr": "260b1234", "dr": 5, "fCnt": i, "fPort": 1, "data": "AtY3DlYcBw==",
+            "rxInfo": [
+                {"gatewayId": "b827ebfffe000001", "uplinkId": 1000 + i, "gwTime": t, "nsTime": t, "rssi": -97, "snr": 7.25,
+                 "channel": 3, "location": {"latitude": 52.09, "longitude": 5.12, "altitude": 12}, "crcStatus": "CRC_OK"},
+                {"gatewayId": "b827ebfffe000002", "uplinkId": 2000 + i, "gwTime": t, "nsTime": t, "rssi": -118, "snr": -9.5, "crcStatus": "CRC_OK"}],
+            "txInfo": {"frequency": 868100000, "modulation": {"lora": {"bandwidth": 125000, "spreadingFactor": 7, "codeRate": "CR_4_5"}}}},
+            separators=(",", ":")))
+        continue
     print(json.dumps({
         "end_device_ids": {"device_id": "load-1", "application_ids": {"application_id": "load"},
                            "dev_eui": "0004A30B001C0530", "dev_addr": "260B1234"},

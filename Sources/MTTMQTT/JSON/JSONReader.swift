@@ -379,7 +379,8 @@ struct JSONReader {
         }
         if isInteger, let value = integer {
             let signed = negative ? -value : value
-            return (Double(signed), signed)
+            // -0 is a double of its own (the fuzzer found JSONDecoder keeping its sign).
+            return (negative && value == 0 ? -0.0 : Double(signed), signed)
         }
         if !hasExponent, let whole = integer, let value = Self.exactDecimal(whole: whole, fraction: source[fraction]) {
             return (negative ? -value : value, nil)
