@@ -4,8 +4,9 @@ import Foundation
 /// which only exist beside a checkout that has shared/ (CI always does).
 public enum FixtureFiles {
     public static let repositoryRoot: String = {
-        // Tests/Support/FixtureFiles.swift → repository root.
-        let here = #filePath as NSString
+        // Tests/Support/FixtureFiles.swift → repository root. The benchmarks build this file through
+        // a link (Benchmarks/Benchmarks/TestSupport): resolved, so their fixtures are found too.
+        let here = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().path as NSString
         return ((here.deletingLastPathComponent as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
     }()
 
