@@ -76,11 +76,12 @@ struct MapTheThingsNodeTests {
     }
 
     @Test func aSendDroppedByTheBusyNodeIsAFailedAttempt() async throws {
-        // A node slower on the air than mtt waits (airtime 3 s, timeout 2 s): the first send is given
+        // A node slower on the air than mtt waits (airtime 8 s, timeout 2 s): the first send is given
         // up while its radio is still busy, so the node drops the second without a word. 2 s: the
-        // send after them must get its result within the same timeout on a busy machine.
+        // send after them must get its result within the same timeout on a busy machine. 8 s: a
+        // loaded machine fired the 2 s timer more than a second late (CI saw the 3 s airtime end first).
         let fake = try await EmulatedNode.start(sendTimeout: 2)
-        await fake.emulator.configure { $0.airtime = 3 }
+        await fake.emulator.configure { $0.airtime = 8 }
         let givenUp = try await fake.node.send(Self.payload)
         #expect(givenUp.outcome == .failed(reason: "no TX result within 2 s (the node reports only successes)"))
         let dropped = try await fake.node.send(Self.payload)

@@ -16,8 +16,19 @@ public final class MosquittoBroker: @unchecked Sendable {
     private var process: ChildProcess.Running?
 
     /// Writes the configuration, starts the broker and returns once it listens.
+    /// A free port can be taken by another test's server between being found and being bound:
+    /// then once more on another.
     public static func start(credentials: Credentials? = nil, tls: TestCertificates? = nil) async throws -> MosquittoBroker {
-        try await offThePool { try MosquittoBroker(credentials: credentials, tls: tls, port: LoopbackPort.free()) }
+        try await offThePool {
+            for _ in 1..<3 {
+                do {
+                    return try MosquittoBroker(credentials: credentials, tls: tls, port: LoopbackPort.free())
+                } catch MosquittoBrokerError.setup(let message) where message.contains("Address already in use") {
+                    continue
+                }
+            }
+            return try MosquittoBroker(credentials: credentials, tls: tls, port: LoopbackPort.free())
+        }
     }
 
     private init(credentials: Credentials?, tls: TestCertificates?, port: Int) throws {
