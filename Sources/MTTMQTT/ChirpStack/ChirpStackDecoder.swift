@@ -57,10 +57,7 @@ public enum ChirpStackDecoder {
                 gatewayID: r.gatewayId ?? GatewayReception.unknownID, gatewayEUI: UplinkDecoder.eui(r.gatewayId),
                 rssi: r.rssi ?? 0, snr: r.snr ?? 0, time: r.gwTime.flatMap(UplinkDecoder.gatewayTime),
                 channelIndex: r.channel ?? 0, antennaIndex: r.antenna ?? 0,
-                location: r.location.flatMap { l in
-                    guard l.latitude != nil || l.longitude != nil else { return nil }
-                    return GeoPoint(latitude: l.latitude ?? 0, longitude: l.longitude ?? 0, altitude: l.altitude ?? 0)
-                })
+                location: r.location?.point)
         }
         return Uplink(
             deviceID: e.deviceInfo?.deviceName ?? devEUI.lowercased(), applicationID: e.deviceInfo?.applicationId, devEUI: devEUI,

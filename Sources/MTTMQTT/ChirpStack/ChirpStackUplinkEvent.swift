@@ -109,17 +109,7 @@ extension ChirpStackUplinkEvent.RxInfo {
             } else if key.matches("antenna") {
                 rx.antenna = try r.integer()
             } else if key.matches("location") {
-                var location = TTSUplinkMessage.RxMetadata.Location()
-                guard try r.object({ key, r throws(ChirpStackUplinkEvent.Mismatch) in
-                    if key.matches("latitude") {
-                        location.latitude = try r.double()
-                    } else if key.matches("longitude") {
-                        location.longitude = try r.double()
-                    } else if key.matches("altitude") {
-                        location.altitude = try r.double()
-                    }
-                }) else { return }
-                rx.location = location
+                rx.location = try TTSUplinkMessage.RxMetadata.Location(reading: &r)
             }
         }) else { return nil }
         self = rx

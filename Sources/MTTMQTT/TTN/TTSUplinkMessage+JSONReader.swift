@@ -146,21 +146,33 @@ extension TTSUplinkMessage.RxMetadata {
             } else if key.matches("antenna_index") {
                 m.antenna_index = try r.integer()
             } else if key.matches("location") {
-                var location = Location()
-                if try r.object({ key, r throws(TTSUplinkMessage.Mismatch) in
-                    if key.matches("latitude") {
-                        location.latitude = try r.double()
-                    } else if key.matches("longitude") {
-                        location.longitude = try r.double()
-                    } else if key.matches("altitude") {
-                        location.altitude = try r.double()
-                    }
-                }) {
-                    m.location = location
-                }
+                m.location = try Location(reading: &r)
             }
         }) else { return nil }
         self = m
+    }
+}
+
+extension TTSUplinkMessage.RxMetadata.Location {
+    /// A gateway's `location` object (The Things Stack's and ChirpStack's alike); nil for null.
+    init?(reading r: inout JSONReader) throws(TTSUplinkMessage.Mismatch) {
+        var location = Self()
+        guard try r.object({ key, r throws(TTSUplinkMessage.Mismatch) in
+            if key.matches("latitude") {
+                location.latitude = try r.double()
+            } else if key.matches("longitude") {
+                location.longitude = try r.double()
+            } else if key.matches("altitude") {
+                location.altitude = try r.double()
+            }
+        }) else { return nil }
+        self = location
+    }
+
+    /// Where the gateway is, when the object says (an empty one does not).
+    var point: GeoPoint? {
+        guard latitude != nil || longitude != nil else { return nil }
+        return GeoPoint(latitude: latitude ?? 0, longitude: longitude ?? 0, altitude: altitude ?? 0)
     }
 }
 

@@ -80,10 +80,7 @@ public enum UplinkDecoder {
                 time: r.time.flatMap(gatewayTime),
                 concentratorTimestamp: r.timestamp ?? (viaPacketBroker ? nil : 0),
                 channelIndex: r.channel_index ?? 0, antennaIndex: r.antenna_index ?? 0,
-                location: r.location.flatMap { l in
-                    guard l.latitude != nil || l.longitude != nil else { return nil }
-                    return GeoPoint(latitude: l.latitude ?? 0, longitude: l.longitude ?? 0, altitude: l.altitude ?? 0)
-                },
+                location: r.location?.point,
                 viaPacketBroker: viaPacketBroker)
         }
         return Uplink(
