@@ -1,4 +1,5 @@
 import FoundationEssentials
+import MTTCore
 import CMalloc
 import Glibc
 
@@ -12,7 +13,8 @@ public enum StartUpPages {
     /// only pages no other process maps, so libraries others use stay. On an older kernel the call
     /// fails and nothing changes.
     public static func release() {
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return }
+        guard let bytes = try? ReadOnlyFile(path: "/proc/self/maps")?.readToEnd() else { return }
+        let maps = String(decoding: bytes, as: UTF8.self)
         for line in maps.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 6, fields[5].hasPrefix("/"), !fields[1].hasPrefix("rw") else { continue }
