@@ -14,6 +14,8 @@ public final class MosquittoBroker: @unchecked Sendable {
     public let port: Int
     public let folder: TemporaryDirectory
     private var process: ChildProcess.Running?
+    /// The broker's process, for a test that looks at its memory.
+    public var pid: Int32? { process?.pid }
 
     /// Writes the configuration, starts the broker and returns once it listens.
     /// A free port can be taken by another test's server between being found and being bound:

@@ -22,4 +22,9 @@ public enum CollectEvent: Sendable {
     case nodeBack(node: String, outage: Double)
     /// A node's battery level in percent, when the node reports one (read at connect and each minute).
     case battery(node: String, percent: Int)
+    /// Another program holds the database's write lock: the run keeps what it has and tries again
+    /// (uplinks wait in the broker meanwhile); said once each time it starts.
+    case storeBusy(reason: String)
+    /// The database took the run's records again after `outage` seconds.
+    case storeBack(outage: Double)
 }

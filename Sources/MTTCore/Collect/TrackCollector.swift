@@ -22,6 +22,8 @@ actor TrackCollector {
     private var track: [Fix] = []
     private var lastStored: Fix?
     private var waiting: [(id: Int64, time: Timestamp)] = []
+    /// Since when another program has held the database's write lock, while it does.
+    private var storeBusySince: ContinuousClock.Instant?
 
     init(
         store: Store, session: Int64, fixes: any FixSource, uplinks: (any UplinkSource)?, settings: Settings,
@@ -67,11 +69,11 @@ actor TrackCollector {
             let due = lastStored.map { fix.time.seconds(since: $0.time) >= settings.interval } ?? true
             let fast = (fix.speed ?? 0) > settings.fastSpeed
             guard due || fast else { continue }
-            try store.record(fix, session: session)
+            try await whileStoreBusy { try store.record(fix, session: session) }
             track.append(fix)
             lastStored = fix
             emit(.trackPoint(fix))
-            try storeSamples(positionCovered())
+            try await whileStoreBusy { try storeSamples(positionCovered()) }
         }
         try await Task.sleep(for: .seconds(365 * 86_400))
     }
@@ -93,11 +95,12 @@ actor TrackCollector {
                 case .lost(let reason):
                     emit(.network(connected: false, detail: reason))
                 case .failed(let reason):
-                    try storeHeard(heard)
+                    try await whileStoreBusy { try storeHeard(heard) }
                     throw CollectError.network(reason)
                 }
             }
-            try storeHeard(heard)
+            // Not taking the next batch while this one waits is what leaves a burst in the broker.
+            try await whileStoreBusy { try storeHeard(heard) }
         }
     }
 
@@ -132,7 +135,32 @@ actor TrackCollector {
             let expired = waiting.filter { now.seconds(since: $0.time) > settings.placement.maximumGap }
             guard !expired.isEmpty else { continue }
             waiting.removeAll { w in expired.contains { $0.id == w.id } }
-            try storeSamples(expired.map { position($0) })
+            let samples = expired.map { position($0) }
+            try await whileStoreBusy { try storeSamples(samples) }
+        }
+    }
+
+    /// Runs a write again while another program holds the database's write lock past SQLite's own
+    /// wait: said once, the records in hand kept, then said again when the database takes them.
+    /// A stop ends the wait. (A `sqlite3` shell left in a transaction, or a long rebuild, stopped
+    /// the run and lost the uplinks it had taken from the broker.)
+    private func whileStoreBusy(_ write: () throws -> Void) async throws {
+        while true {
+            do {
+                try write()
+                if let since = storeBusySince {
+                    storeBusySince = nil
+                    emit(.storeBack(outage: (ContinuousClock.now - since) / .seconds(1)))
+                }
+                return
+            } catch StoreError.busy {
+                if storeBusySince == nil {
+                    // SQLite waited its timeout before it gave up.
+                    storeBusySince = .now - .seconds(Store.busyTimeout)
+                    emit(.storeBusy(reason: StoreError.busy.description))
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
         }
     }
 

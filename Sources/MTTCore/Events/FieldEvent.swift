@@ -182,6 +182,8 @@ public struct FieldEvent: Sendable, Hashable, Codable {
         case .networkLost: return "network lost: \(detail ?? "")"
         case .batteryLow: return "battery of \(node ?? "?") low: \(battery ?? 0) %"
         case .stale: return "\(node ?? "?") not sending: \(reason ?? "")"
+        case .storeBusy: return "database busy: \(reason ?? "")"
+        case .storeBack: return "database writable again after \(Int((outage ?? 0).rounded())) s"
         case .coverageLost:
             let why = missed.map { "\($0) attempts in a row not heard" } ?? silence.map { "no uplink for \(Int($0.rounded())) s" } ?? "not heard"
             return "coverage lost\(near): \(why)"

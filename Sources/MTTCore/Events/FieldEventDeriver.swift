@@ -126,6 +126,10 @@ public struct FieldEventDeriver: Sendable {
             return [make(connected ? .networkConnected : .networkLost) { $0.detail = detail }]
         case .stale(let node, let reason):
             return [make(.stale) { $0.node = node; $0.reason = reason; $0.place(latestFix?.point) }]
+        case .storeBusy(let reason):
+            return [make(.storeBusy) { $0.reason = reason }]
+        case .storeBack(let outage):
+            return [make(.storeBack) { $0.outage = outage }]
         case .nodeLost(let node, let reason):
             return [make(.nodeLost) { $0.node = node; $0.reason = reason; $0.place(latestFix?.point) }]
         case .nodeBack(let node, let outage):

@@ -8,6 +8,7 @@ public enum FieldEventType: String, Sendable, Hashable, Codable, CaseIterable {
     case gpsConnected = "gps_connected", gpsLost = "gps_lost", gpsBack = "gps_back"
     case networkConnected = "network_connected", networkLost = "network_lost"
     case batteryLow = "battery_low", stale
+    case storeBusy = "store_busy", storeBack = "store_back"
     // What the mapper wants to know while driving.
     case coverageLost = "coverage_lost", coverageBack = "coverage_back", newGateway = "new_gateway"
     // After an upload.

@@ -118,6 +118,9 @@ public final class CollectionRun: Sendable {
         ContinuousClock.now - lastBeat.withLock { $0 } <= .seconds(seconds)
     }
 
+    /// A stop was asked for (the collecting task is cancelled first).
+    private var isStopping: Bool { work.withLock { $0?.isCancelled ?? true } }
+
     /// Whether the collecting ended by itself (a failure only a stop can follow, or a mode with
     /// nothing to collect).
     public var hasEnded: Bool { ended.withLock { $0 } }
@@ -130,11 +133,15 @@ public final class CollectionRun: Sendable {
         }
         work.withLock { $0 = task }
         let store = self.store, eventLog = self.eventLog
-        let writer = Task {
+        let writer = Task { [weak self] in
             while let batch = await eventLog.next() {
                 // The events are a log of the records, which are stored already: a database that
-                // cannot take them is said by the records' own writes.
-                try? store.recordEvents(batch)
+                // cannot take them is said by the records' own writes. One another program holds
+                // locked gets them once it lets go, unless the run stops first.
+                while case .failure(StoreError.busy) = Result(catching: { try store.recordEvents(batch) }),
+                      !(self?.isStopping ?? true) {
+                    try? await Task.sleep(for: .milliseconds(500))
+                }
                 // One commit (one fsync) in half a second at most, whatever the rate of events: in
                 // a burst the records' own commits go first.
                 try? await Task.sleep(for: .milliseconds(500))

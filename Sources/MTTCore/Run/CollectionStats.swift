@@ -22,9 +22,11 @@ public struct CollectionStats: Sendable {
     public var lostNodes: [String: String] = [:]
     /// Times each node came back after a loss.
     public var reconnects: [String: Int] = [:]
-    /// The latest uplinks not joined to an attempt yet, by id: the network can hear a send before
-    /// the node reports its result, and the join that comes then names only the uplink's id.
-    private var unjoined: [Int64: Uplink] = [:]
+    /// The latest uplinks not joined to an attempt yet: the network can hear a send before the
+    /// node reports its result, and the join that comes then names only the uplink's id. A ring of
+    /// the last 256, the newest overwriting the oldest (a dictionary that dropped its smallest key
+    /// searched all 256 keys for every uplink of a listener burst).
+    private var unjoined = UnjoinedUplinks()
 
     public init() {}
 
@@ -45,7 +47,7 @@ public struct CollectionStats: Sendable {
             lastFix = nil
         // Whether the last fix is stale follows from its age (`SendPolicy.staleness`); the event
         // only says when it starts.
-        case .trackPoint, .sample, .stale, .battery: break
+        case .trackPoint, .sample, .stale, .battery, .storeBusy, .storeBack: break
         case .nodeLost(let node, let reason): lostNodes[node] = reason
         case .nodeBack(let node, _):
             lostNodes[node] = nil
@@ -63,15 +65,37 @@ public struct CollectionStats: Sendable {
             if attemptID != nil {
                 lastSuccess = (uplink.receivedAt, uplink)
             } else {
-                unjoined[uplinkID] = uplink
-                if unjoined.count > 256, let oldest = unjoined.keys.min() { unjoined[oldest] = nil }
+                unjoined.add(uplink, id: uplinkID)
             }
         case .joined(_, let uplinkID):
             heard += 1
-            if let uplink = unjoined.removeValue(forKey: uplinkID) { lastSuccess = (uplink.receivedAt, uplink) }
+            if let uplink = unjoined.take(uplinkID) { lastSuccess = (uplink.receivedAt, uplink) }
         case .network(let connected, let detail):
             network = connected ? "connected: \(detail)" : (networkSeen ? "lost: " : "not reachable: ") + detail
             if connected { networkSeen = true }
         }
+    }
+}
+
+/// The last uplinks heard without an attempt, for the join that may still name them.
+private struct UnjoinedUplinks {
+    static let capacity = 256
+    private var slots: [(id: Int64, uplink: Uplink)?] = []
+    private var next = 0
+
+    mutating func add(_ uplink: Uplink, id: Int64) {
+        if slots.count < Self.capacity {
+            slots.append((id, uplink))
+        } else {
+            slots[next] = (id, uplink)
+        }
+        next = (next + 1) % Self.capacity
+    }
+
+    /// The uplink with this id, taken out; nil when it was never here or has been overwritten.
+    mutating func take(_ id: Int64) -> Uplink? {
+        guard let index = slots.firstIndex(where: { $0?.id == id }) else { return nil }
+        defer { slots[index] = nil }
+        return slots[index]?.uplink
     }
 }

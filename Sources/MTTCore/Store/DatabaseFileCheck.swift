@@ -40,7 +40,7 @@ enum DatabaseFileCheck {
         var config = Configuration()
         config.readonly = true
         // Another process may be writing to it (or still creating it): wait as the store does.
-        config.busyMode = .timeout(10)
+        config.busyMode = .timeout(Store.busyTimeout)
         do {
             let queue = try DatabaseQueue(path: path, configuration: config)
             // Asked through SQLite, not read from the header bytes: after a crash the header

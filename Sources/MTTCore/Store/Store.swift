@@ -20,6 +20,8 @@ public final class Store: Sendable {
 
     public let path: String
     let pool: DatabasePool
+    /// Seconds a write waits for another program's write lock before it fails with `StoreError.busy`.
+    public static let busyTimeout = 10.0
 
     /// Opens the database at `path`. An existing file that is not an mtt database, or not a
     /// regular file at all (a FIFO, /dev/null), is refused and left untouched.
@@ -41,7 +43,7 @@ public final class Store: Sendable {
 
         var config = Configuration()
         config.readonly = access == .readOnly
-        config.busyMode = .timeout(10)
+        config.busyMode = .timeout(Self.busyTimeout)
         // SQLite's default. mtt only appends, each record referring to rows the same code wrote in
         // the same transaction; checking those references on every insert took about a tenth of
         // a listener burst's store time. `integrityCheck()` checks them all on demand instead.

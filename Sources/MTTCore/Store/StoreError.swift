@@ -11,6 +11,8 @@ public enum StoreError: Error, CustomStringConvertible {
     case missing(path: String)
     case notAFile(path: String, kind: String)
     case database(String)
+    /// Another program held the database's write lock past SQLite's wait (`busyTimeout`).
+    case busy
 
     public var description: String {
         switch self {
@@ -32,6 +34,8 @@ public enum StoreError: Error, CustomStringConvertible {
             return "\(path) is \(kind), not a database file; mtt left it untouched"
         case .database(let message):
             return "database error: \(message)"
+        case .busy:
+            return "the database is locked: another program has held its write lock for more than \(Int(Store.busyTimeout)) s"
         }
     }
 
@@ -39,6 +43,7 @@ public enum StoreError: Error, CustomStringConvertible {
     static func wrapping(_ error: any Error) -> any Error {
         if let error = error as? DatabaseError {
             if error.resultCode == .SQLITE_FULL { return StoreError.database("the disk is full") }
+            if error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED { return StoreError.busy }
             if error.extendedResultCode == .SQLITE_IOERR_WRITE || error.extendedResultCode == .SQLITE_IOERR_FSYNC {
                 // ENOSPC shows as SQLITE_FULL; a full disk or a file-size limit can also fail the write itself.
                 return StoreError.database("cannot write the database file: the disk is full or the file may not grow (\(error.message ?? "disk I/O error"))")

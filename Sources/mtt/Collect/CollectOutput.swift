@@ -152,6 +152,8 @@ final class CollectOutput: Sendable {
         case .nodeLost(let node, let reason): return "node \(node) lost: \(reason) (reconnecting)"
         case .nodeBack(let node, let outage): return String(format: "node %@ back after %.1f s", node, outage)
         case .stale(let node, let reason): return "\(node) is not sending, GPS STALE: \(reason)"
+        case .storeBusy(let reason): return "database busy: \(reason); mtt keeps what it has and tries again"
+        case .storeBack(let outage): return "database writable again after \(Int(outage.rounded())) s"
         case .battery, .joined: return nil
         }
     }
@@ -161,7 +163,9 @@ final class CollectOutput: Sendable {
         // One flusher at a time, so lines come out in the order of their events.
         writing.withLock { seen in
             let batch = events.withLock { list -> [(Timestamp, Item)] in
-                defer { list = [] }
+                // Emptied at its size: grown again from nothing, the list was reallocated some nine
+                // times per flush in a burst.
+                defer { list.removeAll(keepingCapacity: true) }
                 return list
             }
             guard !batch.isEmpty else { return }

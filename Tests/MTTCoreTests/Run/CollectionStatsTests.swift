@@ -42,4 +42,19 @@ struct CollectionStatsTests {
         stats.count(.heard(uplinkID: 12, uplink: uplink(5), attemptID: nil))
         #expect(stats.heard == 0 && stats.uplinks == 1 && stats.lastSuccess == nil)
     }
+
+    /// The last 256 unjoined uplinks are remembered for a late join; older ones are let go, so a
+    /// listener's hours of uplinks do not pile up.
+    @Test func aLateJoinFindsOneOfTheLast256UplinksOnly() {
+        var stats = CollectionStats()
+        for id in Int64(1)...300 { stats.count(.heard(uplinkID: id, uplink: uplink(UInt32(id)), attemptID: nil)) }
+        stats.count(.joined(attempt: 1, uplink: 44))
+        #expect(stats.heard == 1 && stats.lastSuccess == nil, "uplink 44 was one of the 44 let go")
+        stats.count(.joined(attempt: 2, uplink: 45))
+        #expect(stats.heard == 2 && stats.lastSuccess?.uplink.fCnt == 45)
+        stats.count(.joined(attempt: 3, uplink: 300))
+        #expect(stats.lastSuccess?.uplink.fCnt == 300)
+        stats.count(.joined(attempt: 4, uplink: 45))
+        #expect(stats.heard == 4 && stats.lastSuccess?.uplink.fCnt == 300, "a joined uplink is taken out")
+    }
 }
