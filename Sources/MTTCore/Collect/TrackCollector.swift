@@ -73,7 +73,9 @@ actor TrackCollector {
             track.append(fix)
             lastStored = fix
             emit(.trackPoint(fix))
-            try await whileStoreBusy { try storeSamples(positionCovered()) }
+            // Taken off the waiting list once, then stored however long the database is locked.
+            let covered = positionCovered()
+            try await whileStoreBusy { try storeSamples(covered) }
         }
         try await Task.sleep(for: .seconds(365 * 86_400))
     }
