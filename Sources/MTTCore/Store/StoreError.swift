@@ -35,7 +35,7 @@ public enum StoreError: Error, CustomStringConvertible {
         case .database(let message):
             return "database error: \(message)"
         case .busy:
-            return "the database is locked: another program has held its write lock for more than \(Int(Store.busyTimeout)) s"
+            return "another program has held the database's write lock for more than \(Int(Store.busyTimeout)) s"
         }
     }
 
