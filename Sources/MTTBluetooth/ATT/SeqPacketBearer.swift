@@ -7,13 +7,15 @@ import Synchronization
 /// the socket and hands copies to the stream.
 public final class SeqPacketBearer: ATTBearer {
     public let name: String
+    public let mtuLimit: UInt16?
     private let fd: Int32
     private let state = Mutex<(closed: Bool, reason: String?)>((false, nil))
 
     /// Takes ownership of `fd`.
-    public init(fd: Int32, name: String) {
+    public init(fd: Int32, name: String, mtuLimit: UInt16? = nil) {
         self.fd = fd
         self.name = name
+        self.mtuLimit = mtuLimit
     }
 
     // The descriptor is released only here, when no thread can use it any more (the reader

@@ -46,8 +46,23 @@ public struct AdvertisingData: Sendable, Hashable {
         }
     }
 
+    /// The AD structures a peripheral advertises: its 16-bit services, then its complete name,
+    /// shortened where the 31 bytes of an advertisement would not hold it (the kernel adds the
+    /// Flags structure, 3 bytes, before these).
+    public static func encode(name: String, services: [BluetoothUUID]) -> [UInt8] {
+        let shorts = services.filter { if case .short = $0 { true } else { false } }.flatMap(\.wire)
+        var data: [UInt8] = shorts.isEmpty ? [] : [UInt8(shorts.count + 1), 0x03] + shorts
+        let room = 31 - 3 - data.count - 2
+        let bytes = Array(name.utf8)
+        if room > 0, !bytes.isEmpty {
+            let fits = bytes.count <= room
+            data += [UInt8(min(bytes.count, room) + 1), fits ? 0x09 : 0x08] + bytes.prefix(room)
+        }
+        return data
+    }
+
     /// A MapTheThings node: its LoRa service in the list, or its name.
     public var isMapTheThingsNode: Bool {
-        serviceUUIDs.contains(MapTheThingsProfile.loraService) || name == "MapTheThings"
+        serviceUUIDs.contains(MapTheThingsProfile.loraService) || name == MapTheThingsProfile.advertisedName
     }
 }

@@ -16,15 +16,17 @@ public enum BlueZ {
         var remote = sockaddr_l2()
         remote.l2_family = sa_family_t(AF_BLUETOOTH)
         guard str2ba(address, &remote.l2_bdaddr) == 0 else { throw BluetoothError.system(call: "str2ba", errno: EINVAL, message: "bad address \(address)") }
-        let type = addressType ?? (remote.l2_bdaddr.b.5 >= 0xC0 ? .leRandom : .lePublic)
+        let type = addressType ?? (BLEAddressType.guess(address) == .random ? .leRandom : .lePublic)
         // PSM 0 and CID 4: the fixed ATT channel. Giving both a PSM and a CID makes the kernel answer EINVAL.
         remote.l2_psm = 0
         remote.l2_cid = attChannel.littleEndian
         remote.l2_bdaddr_type = type == .leRandom ? UInt8(BDADDR_LE_RANDOM) : UInt8(BDADDR_LE_PUBLIC)
 
-        let fd = try BluetoothSocket.openL2CAP()
         var local = sockaddr_l2()
         local.l2_family = sa_family_t(AF_BLUETOOTH)
+        // From the central adapter; without the right to ask (no CAP_NET_ADMIN) the kernel chooses.
+        if let adapter = try? BluetoothAdapter.central(ManagementChannel()) { str2ba(adapter.address, &local.l2_bdaddr) }
+        let fd = try BluetoothSocket.openL2CAP()
         local.l2_cid = attChannel.littleEndian
         local.l2_bdaddr_type = UInt8(BDADDR_LE_PUBLIC)
         var security = bt_security(level: UInt8(BT_SECURITY_LOW), key_size: 0)
@@ -59,16 +61,18 @@ public enum BlueZ {
             throw BluetoothSocket.error(call: "connect to \(address)", errno: socketError)
         }
         _ = fcntl(fd, F_SETFL, flags)
-        return SeqPacketBearer(fd: fd, name: "ble:\(address)")
+        return SeqPacketBearer(fd: fd, name: "ble:\(address)", mtuLimit: BluetoothSocket.attMTU(fd))
     }
 
-    /// Scans for LE advertisers for `seconds`, through the management channel (alongside bluetoothd),
-    /// falling back to a raw HCI LE scan when that channel is refused.
-    public static func scan(seconds: Double, controller: UInt16 = 0) async throws -> [DiscoveredDevice] {
+    /// Scans for LE advertisers for `seconds` through the management channel (alongside
+    /// bluetoothd) on the first powered LE adapter, falling back to a raw HCI LE scan where that
+    /// channel is refused. Ends early when `enough` says a device is the one wanted. Discovery is
+    /// stopped when the scan ends, so the adapter is free for the connection that follows.
+    public static func scan(seconds: Double, until enough: (@Sendable (DiscoveredDevice) -> Bool)? = nil) async throws -> [DiscoveredDevice] {
         try await withCheckedThrowingContinuation { continuation in
             BlockingThread.start(name: "mtt-ble-scan") {
                 do {
-                    continuation.resume(returning: try scanBlocking(seconds: seconds, controller: controller))
+                    continuation.resume(returning: try scanBlocking(seconds: seconds, until: enough))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -76,42 +80,45 @@ public enum BlueZ {
         }
     }
 
-    private static func scanBlocking(seconds: Double, controller: UInt16) throws -> [DiscoveredDevice] {
-        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
-        guard fd >= 0 else { throw BluetoothSocket.error(call: "socket", errno: errno) }
-        defer { close(fd) }
-        var address = sockaddr_hci()
-        address.hci_family = sa_family_t(AF_BLUETOOTH)
-        address.hci_dev = UInt16(HCI_DEV_NONE)
-        address.hci_channel = UInt16(HCI_CHANNEL_CONTROL)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_hci>.size)) }
+    private static func scanBlocking(seconds: Double, until enough: ((DiscoveredDevice) -> Bool)?) throws -> [DiscoveredDevice] {
+        let channel: ManagementChannel
+        do {
+            channel = try ManagementChannel()
+        } catch BluetoothError.permissionDenied {
+            return try rawScan(seconds: seconds, controller: 0, until: enough)
         }
-        if bound != 0 {
-            if errno == EPERM || errno == EACCES { return try rawScan(seconds: seconds, controller: Int32(controller)) }
-            throw BluetoothSocket.error(call: "bind the management channel", errno: errno)
+        let adapter = try BluetoothAdapter.central(channel)
+        let index = adapter.index
+        let start = { _ = try channel.command(ManagementPacket.startDiscovery, controller: index, [ManagementPacket.leAddressTypes], what: "start discovery on \(adapter.name)") }
+        try start()
+        var discovering = true
+        defer {
+            if discovering {
+                _ = try? channel.command(ManagementPacket.stopDiscovery, controller: index, [ManagementPacket.leAddressTypes], what: "stop discovery")
+            }
         }
-        try send(fd, ManagementPacket.command(ManagementPacket.startDiscovery, controller: controller, parameters: [ManagementPacket.leAddressTypes]))
         var found: [String: DiscoveredDevice] = [:]
-        try readPackets(fd, for: seconds) { packet in
-            guard let event = ManagementPacket.event(packet) else { return }
+        try channel.events(for: seconds) { event in
             switch event {
-            case .deviceFound(let device):
-                found[device.address] = device
-            case .commandStatus(ManagementPacket.startDiscovery, let status), .commandComplete(ManagementPacket.startDiscovery, let status):
-                guard status == 0 else {
-                    throw BluetoothError.system(call: "start discovery", errno: 0, message: ManagementPacket.statusText(status))
-                }
+            case .deviceFound(let device, index):
+                let merged = device.merged(with: found[device.address])
+                found[device.address] = merged
+                if enough?(merged) == true { return false }
+            case .discovering(false, index):
+                // The kernel ends LE discovery by itself after 10.24 s; a longer scan starts it again.
+                discovering = false
+                try start()
+                discovering = true
             default:
                 break
             }
+            return true
         }
-        try? send(fd, ManagementPacket.command(ManagementPacket.stopDiscovery, controller: controller, parameters: [ManagementPacket.leAddressTypes]))
         return found.values.sorted { $0.rssi > $1.rssi }
     }
 
     /// The fallback: drive the controller's LE scan directly through libbluetooth's HCI helpers.
-    private static func rawScan(seconds: Double, controller: Int32) throws -> [DiscoveredDevice] {
+    private static func rawScan(seconds: Double, controller: Int32, until enough: ((DiscoveredDevice) -> Bool)?) throws -> [DiscoveredDevice] {
         let dd = hci_open_dev(controller)
         guard dd >= 0 else { throw BluetoothSocket.error(call: "open hci\(controller)", errno: errno) }
         defer { hci_close_dev(dd) }
@@ -127,28 +134,24 @@ public enum BlueZ {
         var found: [String: DiscoveredDevice] = [:]
         try readPackets(dd, for: seconds) { packet in
             for device in LEAdvertisingReport.devices(packet) {
-                var merged = device
-                if let earlier = found[device.address], merged.advertisement.name == nil { merged.advertisement.name = earlier.advertisement.name }
+                let merged = device.merged(with: found[device.address])
                 found[device.address] = merged
+                if enough?(merged) == true { return false }
             }
+            return true
         }
         return found.values.sorted { $0.rssi > $1.rssi }
     }
 
-    /// Hands each packet read from `fd` to `body` until `seconds` have passed.
-    private static func readPackets(_ fd: Int32, for seconds: Double, _ body: ([UInt8]) throws -> Void) throws {
+    /// Hands each packet read from `fd` to `body` until `seconds` have passed or `body` says enough.
+    private static func readPackets(_ fd: Int32, for seconds: Double, _ body: ([UInt8]) throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(seconds)
         var buffer = [UInt8](repeating: 0, count: 1024)
         while Date() < deadline {
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 200) > 0 else { continue }
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n > 0 { try body(Array(buffer[..<n])) }
+            if n > 0, try !body(Array(buffer[..<n])) { return }
         }
-    }
-
-    private static func send(_ fd: Int32, _ bytes: [UInt8]) throws {
-        let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard n == bytes.count else { throw BluetoothSocket.error(call: "write to the management channel", errno: errno) }
     }
 }

@@ -11,6 +11,26 @@ public enum BluetoothSocket {
         return fd
     }
 
+    /// The MTU the kernel gives an ATT socket (its L2CAP incoming MTU), which the kernel lets
+    /// L2CAP_OPTIONS report for the ATT channel of an LE link; nil where it does not say.
+    static func attMTU(_ fd: Int32) -> UInt16? {
+        var options = l2cap_options()
+        var length = socklen_t(MemoryLayout<l2cap_options>.size)
+        guard getsockopt(fd, SOL_L2CAP, L2CAP_OPTIONS, &options, &length) == 0, options.imtu >= 23 else { return nil }
+        return options.imtu
+    }
+
+    /// `ble:ADDRESS` of the central at the other end of an accepted connection.
+    static func peerName(_ fd: Int32) -> String? {
+        var peer = sockaddr_l2()
+        var length = socklen_t(MemoryLayout<sockaddr_l2>.size)
+        let read = withUnsafeMutablePointer(to: &peer) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        }
+        guard read == 0 else { return nil }
+        return "ble:" + withUnsafeBytes(of: peer.l2_bdaddr) { DiscoveredDevice.address(wire: ArraySlice($0)) }
+    }
+
     static func error(call: String, errno code: Int32) -> BluetoothError {
         switch code {
         case EAFNOSUPPORT, EPROTONOSUPPORT: return .unavailable

@@ -1,3 +1,4 @@
+import Logging
 import MTTCore
 
 /// The MapTheThings node as a GATT server, with the firmware's quirks: one transmission at a time
@@ -23,12 +24,17 @@ public actor NodeEmulator {
         public var airtime = 0.05
         /// The share of sends, 0 to 1, that fail: never on air, and no result reported.
         public var failures = 0.0
+        /// The ATT MTU the node offers in an MTU exchange: the Bluefruit's firmware keeps the
+        /// default, 23; the link's own limit (the kernel's L2CAP MTU) caps it.
+        public var mtu: UInt16 = 23
         public init() {}
     }
 
     private var table: AttributeTable
     /// The link being served; a node takes one central at a time.
     private var bearer: (any ATTBearer)?
+    /// The MTU agreed on the link being served.
+    private var mtu = 23
     private var behaviour = Behaviour()
     private var inFlight = false
     private var wedged = false
@@ -77,12 +83,25 @@ public actor NodeEmulator {
     /// as a real node forgets them when the central goes.
     public func serve(_ link: any ATTBearer) async {
         bearer = link
+        mtu = 23
         for await bytes in link.incoming() {
             handle(bytes)
         }
         bearer = nil
         for attribute in table.attributes where attribute.type == .clientCharacteristicConfiguration {
             table.setValue([0, 0], at: attribute.handle)
+        }
+    }
+
+    /// Serves centrals one after another, keeping its state (keys, frame counter) across
+    /// connections as a real node does. Ends only when the listener fails.
+    public func serve(connectionsFrom listener: some ATTListener) async throws(BearerError) {
+        let logger = Logger(label: "mtt.fake-node")
+        while true {
+            let link = try await listener.accept()
+            logger.info("a central connected: \(link.name)")
+            await serve(link)
+            logger.info("the central left: \(link.closeReason ?? "?")")
         }
     }
 
@@ -126,11 +145,12 @@ public actor NodeEmulator {
             return
         }
         switch request {
-        case .exchangeMTURequest:
-            // The Bluefruit keeps the default MTU.
-            send(.exchangeMTUResponse(mtu: 23))
+        case .exchangeMTURequest(let clientMTU):
+            let offered = max(23, min(behaviour.mtu, bearer?.mtuLimit ?? .max))
+            mtu = Int(min(offered, max(23, clientMTU)))
+            send(.exchangeMTUResponse(mtu: offered))
         case .writeRequest(let handle, let value), .writeCommand(let handle, let value):
-            if let refusal = table.answer(request, mtu: 23) {
+            if let refusal = table.answer(request, mtu: mtu) {
                 if case .writeRequest = request { send(refusal) }
                 return
             }
@@ -139,7 +159,7 @@ public actor NodeEmulator {
         case .confirmation, .notification, .indication:
             break
         default:
-            if let answer = table.answer(request, mtu: 23) { send(answer) }
+            if let answer = table.answer(request, mtu: mtu) { send(answer) }
         }
     }
 

@@ -25,6 +25,8 @@ public actor GATTClient {
     private var pending: (id: Int, request: ATTPDU.Opcode, continuation: CheckedContinuation<ATTPDU, any Error>)?
     private var nextID = 0
     private var dropped: String?
+    /// Why the link dropped, once it has.
+    public var dropReason: String? { dropped }
     private var notificationContinuation: AsyncStream<Notification>.Continuation?
     public nonisolated let notifications: AsyncStream<Notification>
     private let logger = Logger(label: "mtt.gatt")
@@ -54,12 +56,16 @@ public actor GATTClient {
 
     // MARK: Procedures
 
-    /// Asks for a larger MTU; the result is the smaller of the two sides' (never below 23).
+    /// Asks for a larger MTU: by default the largest ATT allows (517), or less where the bearer
+    /// carries less (the kernel's L2CAP MTU). The result is the smaller of the two sides' (never
+    /// below 23). `timeout` replaces the client's for this request.
     @discardableResult
-    public func exchangeMTU(_ clientMTU: UInt16 = 517) async throws -> UInt16 {
-        let answer = try await request(.exchangeMTURequest(mtu: clientMTU))
+    public func exchangeMTU(_ asked: UInt16? = nil, timeout: Double? = nil) async throws -> UInt16 {
+        let clientMTU = max(23, asked ?? min(517, bearer.mtuLimit ?? 517))
+        let answer = try await request(.exchangeMTURequest(mtu: clientMTU), timeout: timeout)
         guard case .exchangeMTUResponse(let serverMTU) = answer else { throw unexpected(.exchangeMTURequest, answer) }
         mtu = max(23, min(clientMTU, serverMTU))
+        logger.debug("ATT MTU \(mtu): asked \(clientMTU) (the link carries \(bearer.mtuLimit.map(String.init) ?? "any size")), the node offered \(serverMTU)")
         return mtu
     }
 
@@ -172,7 +178,7 @@ public actor GATTClient {
 
     // MARK: Requests
 
-    private func request(_ pdu: ATTPDU) async throws -> ATTPDU {
+    private func request(_ pdu: ATTPDU, timeout: Double? = nil) async throws -> ATTPDU {
         while turns.isTaken {
             await withCheckedContinuation { turns.wait($0) }
         }
@@ -191,7 +197,7 @@ public actor GATTClient {
                 continuation.resume(throwing: GATTError.linkDropped("\(error)"))
                 return
             }
-            let seconds = timeout
+            let seconds = timeout ?? self.timeout
             Task { [weak self] in
                 try? await Task.sleep(for: .seconds(seconds))
                 await self?.expire(id, seconds: seconds)

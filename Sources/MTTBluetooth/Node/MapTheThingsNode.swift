@@ -27,7 +27,7 @@ public actor MapTheThingsNode: NodeLink {
     public static func connect(bearer: any ATTBearer, name: String, sendTimeout: Double = MapTheThingsProfile.sendTimeout, attTimeout: Double = 30) async throws -> MapTheThingsNode {
         let gatt = GATTClient(bearer: bearer, timeout: attTimeout)
         await gatt.start()
-        let node = MapTheThingsNode(name: name, gatt: gatt, sendTimeout: sendTimeout)
+        let node = MapTheThingsNode(name: name, gatt: gatt, sendTimeout: sendTimeout, attTimeout: attTimeout)
         do {
             try await node.discover()
         } catch {
@@ -37,15 +37,20 @@ public actor MapTheThingsNode: NodeLink {
         return node
     }
 
-    private init(name: String, gatt: GATTClient, sendTimeout: Double) {
+    private init(name: String, gatt: GATTClient, sendTimeout: Double, attTimeout: Double) {
         self.name = name
+        self.attTimeout = attTimeout
         self.gatt = gatt
         self.sendTimeout = sendTimeout
         (logLines, logContinuation) = AsyncStream.makeStream(of: String.self)
     }
 
+    private let attTimeout: Double
+
     private func discover() async throws {
-        try await gatt.exchangeMTU()
+        // A link the kernel reports up whose node never answers (seen on a real kernel with a
+        // controller switched off as the connection was made) is given up in 10 s, not ATT's 30.
+        try await gatt.exchangeMTU(timeout: min(10, attTimeout))
         let services = try await gatt.discoverPrimaryServices()
         guard services.contains(where: { $0.uuid == MapTheThingsProfile.loraService }) else {
             throw GATTError.notFound("MapTheThings LoRa service (0x1830): is this a MapTheThings node?")
@@ -78,7 +83,7 @@ public actor MapTheThingsNode: NodeLink {
         return NodeInfo(
             model: "MapTheThings \(software)", devEUI: Hex.string(devEUI.reversed()), devAddr: Hex.string(devAddr),
             spreadingFactor: sf.map { (7...10).contains($0) ? $0 : 10 }, isJoined: devAddr.contains { $0 != 0 },
-            battery: battery)
+            battery: battery, attMTU: Int(await gatt.mtu))
     }
 
     public func send(_ payload: [UInt8]) async throws -> SendResult {
@@ -104,6 +109,8 @@ public actor MapTheThingsNode: NodeLink {
         let result = await waitForResult(seq)
         // A stop while the node transmits ends the wait at once: the attempt is the run's to settle.
         if result == nil { try Task.checkCancellation() }
+        // The link dropped while the node transmitted: the node's loss, said now and not at the next send.
+        if result == nil, let reason = await gatt.dropReason { throw NodeError.disconnected(node: name, reason: reason) }
         guard let result else {
             return SendResult(sequence: Int(seq), outcome: .failed(reason: "no TX result within \(sendTimeout.plainText) s (the node reports only successes)"))
         }

@@ -1,6 +1,9 @@
 /// The MapTheThings node's GATT table (SPEC.md section 1). Every UUID is 16-bit on the Bluetooth
 /// base; 0x1830/0x1831 and 0x2AD0–0x2ADB carry the node's own meanings, not the SIG's.
 public enum MapTheThingsProfile {
+    /// The name the node advertises (the MapTheThings firmware's), which scans recognise it by.
+    public static let advertisedName = "MapTheThings"
+
     public static let loraService = BluetoothUUID.short(0x1830)
     public static let logService = BluetoothUUID.short(0x1831)
     public static let batteryService = BluetoothUUID.short(0x180F)

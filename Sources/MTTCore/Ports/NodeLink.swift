@@ -10,14 +10,18 @@ public struct NodeInfo: Sendable, Hashable {
     public var isJoined: Bool
     /// Percent, when the node reports it.
     public var battery: Int?
+    /// A Bluetooth node's ATT MTU, as the link agreed it: the largest write or notification is 3
+    /// bytes less.
+    public var attMTU: Int?
 
-    public init(model: String, devEUI: String? = nil, devAddr: String? = nil, spreadingFactor: Int? = nil, isJoined: Bool, battery: Int? = nil) {
+    public init(model: String, devEUI: String? = nil, devAddr: String? = nil, spreadingFactor: Int? = nil, isJoined: Bool, battery: Int? = nil, attMTU: Int? = nil) {
         self.model = model
         self.devEUI = devEUI
         self.devAddr = devAddr
         self.spreadingFactor = spreadingFactor
         self.isJoined = isJoined
         self.battery = battery
+        self.attMTU = attMTU
     }
 }
 

@@ -1,7 +1,9 @@
 /// A `--node` value (DESIGN.md).
 public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
-    /// `ble:AA:BB:CC:DD:EE:FF`, or nil address for `ble:auto`.
-    case ble(address: String?)
+    /// `ble:AA:BB:CC:DD:EE:FF[?type=public|random]`, or nil address for `ble:auto`. Without a
+    /// type, an address starting C0 to FF is taken as random static (as the node's nRF51 uses),
+    /// anything else as public.
+    case ble(address: String?, type: BLEAddressType? = nil)
     /// `serial:/dev/ttyUSB0?modem=rn2483&baud=57600`, kept as text for MTTSerial to read.
     case serial(String)
     /// ATT PDUs over a Unix SOCK_SEQPACKET socket, for emulators.
@@ -14,7 +16,7 @@ public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
 
     /// Every form a `--node` takes, for help and messages. KIND is a modem kind of MTTSerial's
     /// registry, which the command line lists beside this.
-    public static let forms = "ble:AA:BB:CC:DD:EE:FF, ble:auto, serial:DEVICE?modem=KIND[&baud=N], unix:PATH, fake[:N][?airtime=S&fail=SHARE] or fake-KIND[?OPTIONS]"
+    public static let forms = "ble:AA:BB:CC:DD:EE:FF[?type=public|random], ble:auto, serial:DEVICE?modem=KIND[&baud=N], unix:PATH, fake[:N][?airtime=S&fail=SHARE] or fake-KIND[?OPTIONS]"
 
     public init(parsing text: String) throws(SpecError) {
         // The emulated node's options: fake:2?fail=0.2.
@@ -30,12 +32,20 @@ public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
         case "fake": self = .fake(count: 1)
         default:
             if text.hasPrefix("ble:") {
-                let address = String(text.dropFirst(4)).uppercased()
+                let parts = text.dropFirst(4).split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+                var type: BLEAddressType?
+                if parts.count == 2 {
+                    guard parts[1].hasPrefix("type="), let named = BLEAddressType(rawValue: String(parts[1].dropFirst(5))) else {
+                        throw SpecError("bad node spec \(text): the address type is ?type=public or ?type=random")
+                    }
+                    type = named
+                }
+                let address = String(parts[0]).uppercased()
                 let octets = address.split(separator: ":", omittingEmptySubsequences: false)
                 guard octets.count == 6, octets.allSatisfy({ $0.count == 2 && Hex.bytes(String($0)) != nil }) else {
                     throw SpecError("bad node spec \(text): a BLE address is six hex pairs, e.g. ble:F1:E2:D3:C4:B5:A6, or ble:auto")
                 }
-                self = .ble(address: address)
+                self = .ble(address: address, type: type)
             } else if text.hasPrefix("serial:") {
                 self = .serial(text)
             } else if text.hasPrefix("unix:"), text.count > 5 {
@@ -56,7 +66,7 @@ public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .ble(let address): return "ble:\(address ?? "auto")"
+        case .ble(let address, let type): return "ble:\(address ?? "auto")" + (type.map { "?type=\($0.rawValue)" } ?? "")
         case .serial(let text): return text
         case .unix(let path): return "unix:\(path)"
         case .fake(let count, let options):
@@ -64,5 +74,19 @@ public enum NodeSpec: Sendable, Hashable, CustomStringConvertible {
             return options.description.isEmpty ? base : base + "?" + options.description
         case .fakeModem(let kind, let options): return "fake-\(kind)" + (options.isEmpty ? "" : "?" + options)
         }
+    }
+}
+
+/// How a Bluetooth LE device's address is to be read: the public address of its adapter, or a
+/// random static one it chose.
+public enum BLEAddressType: String, Sendable, Hashable {
+    case `public`
+    case random
+
+    /// The type an address is taken to be when nobody says: random static addresses have their two
+    /// top bits set.
+    public static func guess(_ address: String) -> BLEAddressType {
+        guard let first = address.split(separator: ":").first, let octet = UInt8(first, radix: 16) else { return .public }
+        return octet >= 0xC0 ? .random : .public
     }
 }

@@ -53,7 +53,7 @@ struct Node: ParsableCommand {
                     SF        \(info.spreadingFactor.map { "SF\($0)" } ?? "?")
                     Battery   \(info.battery.map { "\($0) %" } ?? "?")
                     Joined    \(info.isJoined ? "yes" : "no: run mtt node provision")
-                    """)
+                    """ + (info.attMTU.map { "\nATT MTU   \($0)" } ?? ""))
             }
         }
     }
@@ -146,6 +146,7 @@ struct NodeInfoJSON: Encodable {
     var spreadingFactor: Int?
     var battery: Int?
     var joined: Bool
+    var attMTU: Int?
 
     init(_ info: NodeInfo, node: String) {
         self.node = node
@@ -155,6 +156,7 @@ struct NodeInfoJSON: Encodable {
         spreadingFactor = info.spreadingFactor
         battery = info.battery
         joined = info.isJoined
+        attMTU = info.attMTU
     }
 
     enum CodingKeys: String, CodingKey {
@@ -162,5 +164,6 @@ struct NodeInfoJSON: Encodable {
         case devEUI = "dev_eui"
         case devAddr = "dev_addr"
         case spreadingFactor = "sf"
+        case attMTU = "att_mtu"
     }
 }

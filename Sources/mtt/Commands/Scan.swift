@@ -1,5 +1,6 @@
 import ArgumentParser
 import MTTBluetooth
+import MTTCore
 
 struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,10 +27,14 @@ struct Scan: AsyncParsableCommand {
         var addressType: String
         var rssi: Int
         var name: String?
+        /// The 16-bit services it advertises, as 4 hex digits (MapTheThings: 1830).
+        var services: [String]
         var mapthethings: Bool
+        /// What to give --node.
+        var node: String
 
         enum CodingKeys: String, CodingKey {
-            case address, rssi, name, mapthethings
+            case address, rssi, name, services, mapthethings, node
             case addressType = "address_type"
         }
     }
@@ -38,10 +43,13 @@ struct Scan: AsyncParsableCommand {
         let devices = try await BlueZ.scan(seconds: timeout.seconds).filter { all || $0.advertisement.isMapTheThingsNode }
         for device in devices {
             let type = device.addressType == .leRandom ? "random" : "public"
+            let node = NodeSpec.ble(address: device.address, type: device.typeIfNotGuessed).description
             if output.json {
-                try JSONLine.print(Found(address: device.address, addressType: type, rssi: device.rssi, name: device.advertisement.name, mapthethings: device.advertisement.isMapTheThingsNode))
+                try JSONLine.print(Found(
+                    address: device.address, addressType: type, rssi: device.rssi, name: device.advertisement.name,
+                    services: device.advertisement.serviceUUIDs.map(\.description), mapthethings: device.advertisement.isMapTheThingsNode, node: node))
             } else {
-                Console.out("\(device.address)  \(type)  \(device.rssi) dBm  \(device.advertisement.name ?? "")  → --node ble:\(device.address)")
+                Console.out("\(device.address)  \(type)  \(device.rssi) dBm  \(device.advertisement.name ?? "")  → --node \(node)")
             }
         }
         if devices.isEmpty && !output.json {

@@ -26,6 +26,10 @@ enum OpenedNode {
     /// its own pseudo-terminal, not a new emulator), anything else by its spec.
     func connector(for spec: NodeSpec) -> any NodeConnector {
         if case .modem(let opened) = self { return opened.connector }
+        // ble:auto found a node: after a loss, that node and no other nearer one by then.
+        if case .ble(nil, _) = spec, let found = try? NodeSpec(parsing: link.name) {
+            return ReopeningConnector(name: link.name, spec: found)
+        }
         return ReopeningConnector(name: link.name, spec: spec)
     }
 }
@@ -51,16 +55,18 @@ enum NodeOpener {
         case .unix(let path):
             let bearer = try SeqPacketBearer.connect(unixPath: path)
             return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: spec.description), emulator: nil)
-        case .ble(let address?):
-            let bearer = try BlueZ.connectATT(address: address)
+        case .ble(let address?, let type):
+            let bearer = try BlueZ.connectATT(address: address, addressType: type.map { $0 == .random ? .leRandom : .lePublic })
             return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: spec.description), emulator: nil)
-        case .ble(nil):
-            let nodes = try await BlueZ.scan(seconds: scanSeconds).filter(\.advertisement.isMapTheThingsNode)
-            guard let nearest = nodes.first else {
+        case .ble(nil, _):
+            // The first node heard: waiting out the scan for a stronger one would cost seconds on every start.
+            let nodes = try await BlueZ.scan(seconds: scanSeconds, until: { $0.advertisement.isMapTheThingsNode }).filter(\.advertisement.isMapTheThingsNode)
+            guard let found = nodes.first else {
                 throw RuntimeFailure("no MapTheThings node advertised within \(Int(scanSeconds)) s: is it on, and not connected to a phone?")
             }
-            let bearer = try BlueZ.connectATT(address: nearest.address, addressType: nearest.addressType)
-            return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: "ble:\(nearest.address)"), emulator: nil)
+            let bearer = try BlueZ.connectATT(address: found.address, addressType: found.addressType)
+            let name = NodeSpec.ble(address: found.address, type: found.typeIfNotGuessed).description
+            return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: name), emulator: nil)
         case .serial, .fakeModem:
             preconditionFailure("serial specs are opened by SerialNodes")
         }

@@ -2,9 +2,9 @@ import FoundationEssentials
 import MTTCore
 import Glibc
 
-/// `mtt fake-node --listen unix:PATH`: the node emulator as a process of its own, serving one
-/// connection at a time on a Unix SOCK_SEQPACKET socket (one ATT PDU per message).
-public struct NodeEmulatorListener: Sendable {
+/// `mtt fake-node --listen unix:PATH`: a Unix SOCK_SEQPACKET socket (one ATT PDU per message)
+/// that centrals on this machine connect to with `--node unix:PATH`.
+public struct UnixATTListener: ATTListener {
     public let path: String
     private let fd: Int32
 
@@ -45,20 +45,21 @@ public struct NodeEmulatorListener: Sendable {
         if lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK { unlink(path) }
     }
 
-    /// Serves connections one after another with one emulated node, which keeps its state
-    /// (keys, frame counter) across connections as a real node does.
-    public func serve(_ emulator: NodeEmulator) async throws(BearerError) {
-        while true {
-            let connection = await Self.accept(fd)
-            guard connection >= 0 else { throw .system(call: "accept", message: String(cString: strerror(errno))) }
-            await emulator.serve(SeqPacketBearer(fd: connection, name: "unix:\(path)"))
-        }
-    }
+    public var address: String { "unix:\(path)" }
 
-    /// accept(2) off the cooperative pool, which must never block.
-    private static func accept(_ fd: Int32) async -> Int32 {
-        await withCheckedContinuation { continuation in
-            BlockingThread.start(name: "mtt-node-accept") { continuation.resume(returning: Glibc.accept(fd, nil, nil)) }
+    public func accept() async throws(BearerError) -> any ATTBearer {
+        SeqPacketBearer(fd: try await acceptOffThePool(fd), name: address)
+    }
+}
+
+/// accept(2) on a thread of its own: the cooperative pool must never block.
+func acceptOffThePool(_ fd: Int32) async throws(BearerError) -> Int32 {
+    let (connection, code) = await withCheckedContinuation { continuation in
+        BlockingThread.start(name: "mtt-node-accept") {
+            let connection = Glibc.accept(fd, nil, nil)
+            continuation.resume(returning: (connection, errno))
         }
     }
+    guard connection >= 0 else { throw .system(call: "accept", message: String(cString: strerror(code))) }
+    return connection
 }
