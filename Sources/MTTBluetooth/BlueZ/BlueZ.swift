@@ -10,6 +10,12 @@ public enum BlueZ {
     /// The L2CAP channel ID of ATT on LE links.
     static let attChannel: UInt16 = 4
 
+    /// How long a new link's first ATT request may wait. The kernel can report a link up whose
+    /// node never answers (seen on a real kernel: a connection completed by a controller just
+    /// switched off, which its host never learnt of); given up in 10 s instead of ATT's 30, the
+    /// next try gets a working link sooner.
+    public static let firstAnswerTimeout = 10.0
+
     /// Connects the ATT channel of an LE device. A random static address (top two bits set, as the
     /// nRF51 Bluefruit uses) is assumed random unless told otherwise.
     public static func connectATT(address: String, addressType: DiscoveredDevice.AddressType? = nil, timeout: Double = 10) throws -> SeqPacketBearer {

@@ -24,12 +24,17 @@ public actor MapTheThingsNode: NodeLink {
     private let logger = Logger(label: "mtt.node")
 
     /// Discovers the node's table and subscribes to TX results, battery and log.
-    public static func connect(bearer: any ATTBearer, name: String, sendTimeout: Double = MapTheThingsProfile.sendTimeout, attTimeout: Double = 30) async throws -> MapTheThingsNode {
+    /// `firstAnswerTimeout`: how long the first request (the MTU exchange) may wait, where a link
+    /// can be up without a node behind it; ATT's own timeout when not given.
+    public static func connect(
+        bearer: any ATTBearer, name: String, sendTimeout: Double = MapTheThingsProfile.sendTimeout, attTimeout: Double = 30,
+        firstAnswerTimeout: Double? = nil
+    ) async throws -> MapTheThingsNode {
         let gatt = GATTClient(bearer: bearer, timeout: attTimeout)
         await gatt.start()
-        let node = MapTheThingsNode(name: name, gatt: gatt, sendTimeout: sendTimeout, attTimeout: attTimeout)
+        let node = MapTheThingsNode(name: name, gatt: gatt, sendTimeout: sendTimeout)
         do {
-            try await node.discover()
+            try await node.discover(firstAnswerTimeout: firstAnswerTimeout)
         } catch {
             await gatt.close()
             throw error
@@ -37,20 +42,15 @@ public actor MapTheThingsNode: NodeLink {
         return node
     }
 
-    private init(name: String, gatt: GATTClient, sendTimeout: Double, attTimeout: Double) {
+    private init(name: String, gatt: GATTClient, sendTimeout: Double) {
         self.name = name
-        self.attTimeout = attTimeout
         self.gatt = gatt
         self.sendTimeout = sendTimeout
         (logLines, logContinuation) = AsyncStream.makeStream(of: String.self)
     }
 
-    private let attTimeout: Double
-
-    private func discover() async throws {
-        // A link the kernel reports up whose node never answers (seen on a real kernel with a
-        // controller switched off as the connection was made) is given up in 10 s, not ATT's 30.
-        try await gatt.exchangeMTU(timeout: min(10, attTimeout))
+    private func discover(firstAnswerTimeout: Double?) async throws {
+        try await gatt.exchangeMTU(timeout: firstAnswerTimeout)
         let services = try await gatt.discoverPrimaryServices()
         guard services.contains(where: { $0.uuid == MapTheThingsProfile.loraService }) else {
             throw GATTError.notFound("MapTheThings LoRa service (0x1830): is this a MapTheThings node?")

@@ -57,7 +57,7 @@ enum NodeOpener {
             return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: spec.description), emulator: nil)
         case .ble(let address?, let type):
             let bearer = try BlueZ.connectATT(address: address, addressType: type.map { $0 == .random ? .leRandom : .lePublic })
-            return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: spec.description), emulator: nil)
+            return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: spec.description, firstAnswerTimeout: BlueZ.firstAnswerTimeout), emulator: nil)
         case .ble(nil, _):
             // The first node heard: waiting out the scan for a stronger one would cost seconds on every start.
             let nodes = try await BlueZ.scan(seconds: scanSeconds, until: { $0.advertisement.isMapTheThingsNode }).filter(\.advertisement.isMapTheThingsNode)
@@ -66,7 +66,7 @@ enum NodeOpener {
             }
             let bearer = try BlueZ.connectATT(address: found.address, addressType: found.addressType)
             let name = NodeSpec.ble(address: found.address, type: found.typeIfNotGuessed).description
-            return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: name), emulator: nil)
+            return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: name, firstAnswerTimeout: BlueZ.firstAnswerTimeout), emulator: nil)
         case .serial, .fakeModem:
             preconditionFailure("serial specs are opened by SerialNodes")
         }
