@@ -34,14 +34,7 @@ public actor KernelBluetoothRun {
 
     /// qemu-system-x86_64 answers `--version`: only where it does not is the group skipped.
     public static let qemuStarts: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["qemu-system-x86_64", "--version"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        (try? ChildProcess.runBlocking("/usr/bin/env", ["qemu-system-x86_64", "--version"]))?.status == 0
     }()
 
     public func outcome() async throws -> Outcome {
