@@ -18,27 +18,14 @@ public enum BlueZ {
 
     /// Connects the ATT channel of an LE device. A random static address (top two bits set, as the
     /// nRF51 Bluefruit uses) is assumed random unless told otherwise.
-    public static func connectATT(address: String, addressType: DiscoveredDevice.AddressType? = nil, timeout: Double = 10) throws -> SeqPacketBearer {
-        var remote = sockaddr_l2()
-        remote.l2_family = sa_family_t(AF_BLUETOOTH)
-        guard str2ba(address, &remote.l2_bdaddr) == 0 else { throw BluetoothError.system(call: "str2ba", errno: EINVAL, message: "bad address \(address)") }
-        let type = addressType ?? (BLEAddressType.guess(address) == .random ? .leRandom : .lePublic)
-        // PSM 0 and CID 4: the fixed ATT channel. Giving both a PSM and a CID makes the kernel answer EINVAL.
-        remote.l2_psm = 0
-        remote.l2_cid = attChannel.littleEndian
-        remote.l2_bdaddr_type = type == .leRandom ? UInt8(BDADDR_LE_RANDOM) : UInt8(BDADDR_LE_PUBLIC)
-
-        var local = sockaddr_l2()
-        local.l2_family = sa_family_t(AF_BLUETOOTH)
+    public static func connectATT(address: String, type: BLEAddressType? = nil, timeout: Double = 10) throws -> SeqPacketBearer {
+        var remote = try BluetoothSocket.attAddress(address, type: type ?? BLEAddressType.guess(address))
         // From the central adapter; without the right to ask (no CAP_NET_ADMIN) the kernel chooses.
-        if let adapter = try? BluetoothAdapter.central(ManagementChannel()) { str2ba(adapter.address, &local.l2_bdaddr) }
+        let central = try? BluetoothAdapter.central(ManagementChannel())
+        var local = try BluetoothSocket.attAddress(central?.address, type: .public)
         let fd = try BluetoothSocket.openL2CAP()
-        local.l2_cid = attChannel.littleEndian
-        local.l2_bdaddr_type = UInt8(BDADDR_LE_PUBLIC)
         var security = bt_security(level: UInt8(BT_SECURITY_LOW), key_size: 0)
-        let prepared = withUnsafePointer(to: &local) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) }
-        } == 0 && setsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &security, socklen_t(MemoryLayout<bt_security>.size)) == 0
+        let prepared = local.withSockaddr { bind(fd, $0, $1) } == 0 && setsockopt(fd, SOL_BLUETOOTH, BT_SECURITY, &security, socklen_t(MemoryLayout<bt_security>.size)) == 0
         guard prepared else {
             let code = errno
             close(fd)
@@ -48,9 +35,7 @@ public enum BlueZ {
         // Non-blocking connect, so a node out of range costs `timeout` and not the kernel's minutes.
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        let started = withUnsafePointer(to: &remote) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_l2>.size)) }
-        }
+        let started = remote.withSockaddr { connect(fd, $0, $1) }
         if started != 0 && errno != EINPROGRESS {
             let code = errno
             close(fd)

@@ -25,9 +25,7 @@ public struct BluetoothAdapter: Sendable, Hashable {
     /// fake node advertises on.
     static func central(_ channel: ManagementChannel) throws -> BluetoothAdapter {
         let adapters = try all(channel).filter(\.supportsLowEnergy)
-        guard !adapters.isEmpty else {
-            throw BluetoothError.system(call: "find an adapter", errno: ENODEV, message: "this machine has no Bluetooth LE adapter")
-        }
+        guard !adapters.isEmpty else { throw noLEAdapter }
         guard let on = adapters.first(where: \.isPowered) else {
             throw BluetoothError.system(call: "use \(adapters[0].name)", errno: ENETDOWN, message: ManagementPacket.statusText(0x0F))
         }
@@ -44,11 +42,11 @@ public struct BluetoothAdapter: Sendable, Hashable {
             }
             return found
         }
-        guard let first = adapters.first(where: \.supportsLowEnergy) else {
-            throw BluetoothError.system(call: "find an adapter", errno: ENODEV, message: "this machine has no Bluetooth LE adapter")
-        }
+        guard let first = adapters.first(where: \.supportsLowEnergy) else { throw noLEAdapter }
         return first
     }
+
+    static let noLEAdapter = BluetoothError.system(call: "find an adapter", errno: ENODEV, message: "this machine has no Bluetooth LE adapter")
 
     static func indexes(_ channel: ManagementChannel) throws -> [UInt16] {
         let answer = try channel.command(ManagementPacket.readControllerIndexList, controller: ManagementPacket.noController, what: "list the Bluetooth adapters")
@@ -68,15 +66,11 @@ public struct BluetoothAdapter: Sendable, Hashable {
         guard answer.count >= 17 else {
             throw BluetoothError.system(call: "read hci\(index)", errno: EPROTO, message: "a short answer (\(answer.count) bytes)")
         }
-        let supported = settings(answer[9..<13])
-        let current = settings(answer[13..<17])
+        let supported = ManagementPacket.u32(answer[9..<13])
+        let current = ManagementPacket.u32(answer[13..<17])
         return BluetoothAdapter(
             index: index, address: DiscoveredDevice.address(wire: answer[0..<6]),
             isPowered: current & Setting.powered != 0, supportsLowEnergy: supported & Setting.lowEnergy != 0)
-    }
-
-    private static func settings(_ bytes: ArraySlice<UInt8>) -> UInt32 {
-        bytes.reversed().reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     enum Setting {

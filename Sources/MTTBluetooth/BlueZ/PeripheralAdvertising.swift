@@ -23,8 +23,8 @@ public struct PeripheralAdvertising: Sendable {
     }
 
     /// The address a central connects to, and its type.
-    public var address: (address: String, type: DiscoveredDevice.AddressType) {
-        staticAddress.map { ($0.uppercased(), .leRandom) } ?? (adapter.address, .lePublic)
+    public var address: (address: String, type: BLEAddressType) {
+        staticAddress.map { ($0.uppercased(), .random) } ?? (adapter.address, .public)
     }
 
     /// Switches LE, connectable and power on and starts advertising. With a static address the

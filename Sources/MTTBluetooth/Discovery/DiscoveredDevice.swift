@@ -24,8 +24,12 @@ public struct DiscoveredDevice: Sendable, Hashable {
     /// The address type a `ble:` spec must name for this device: nil where the address alone
     /// tells it (BLEAddressType.guess).
     public var typeIfNotGuessed: BLEAddressType? {
-        let type: BLEAddressType = addressType == .leRandom ? .random : .public
-        return type == BLEAddressType.guess(address) ? nil : type
+        bleAddressType == BLEAddressType.guess(address) ? nil : bleAddressType
+    }
+
+    /// The address type as a `ble:` spec names it (BR/EDR devices are not nodes; taken as public).
+    public var bleAddressType: BLEAddressType {
+        addressType == .leRandom ? .random : .public
     }
 
     /// This report with what an earlier one of the same device said and this one does not: the

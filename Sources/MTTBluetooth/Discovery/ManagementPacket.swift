@@ -68,13 +68,18 @@ enum ManagementPacket {
                 advertisement: AdvertisingData(bytes: Array(p[14..<(14 + eirLength)]))), controller: controller)
         case newSettings:
             guard p.count >= 4 else { return nil }
-            return .newSettings(p[0..<4].reversed().reduce(0) { $0 << 8 | UInt32($1) }, controller: controller)
+            return .newSettings(u32(p[0..<4]), controller: controller)
         case discovering:
             guard p.count >= 2 else { return nil }
             return .discovering(p[1] != 0, controller: controller)
         default:
             return .other(code)
         }
+    }
+
+    /// A little-endian 32-bit field (settings bit masks).
+    static func u32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        bytes.reversed().reduce(0) { $0 << 8 | UInt32($1) }
     }
 
     /// Status codes of the management API, for error messages.

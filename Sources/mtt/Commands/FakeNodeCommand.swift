@@ -83,8 +83,8 @@ struct FakeNodeCommand: AsyncParsableCommand {
             advertising.keepAdvertising()
             let (address, type) = advertising.address
             let listener = try LEAttributeListener(address: address, type: type)
-            let node = NodeSpec.ble(address: address, type: type == .leRandom ? .random : .public).description
-            Console.out("MapTheThings node emulator advertising on \(adapter.name) as \(address) (\(type == .leRandom ? "static random" : "public")): --node \(node)")
+            let node = NodeSpec.ble(address: address, type: type).description
+            Console.out("MapTheThings node emulator advertising on \(adapter.name) as \(address) (\(type == .random ? "static random" : "public")): --node \(node)")
             try await emulator.serve(connectionsFrom: listener)
         case nil:
             preconditionFailure("validate() checked --listen")

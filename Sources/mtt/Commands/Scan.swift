@@ -42,7 +42,7 @@ struct Scan: AsyncParsableCommand {
     func run() async throws {
         let devices = try await BlueZ.scan(seconds: timeout.seconds).filter { all || $0.advertisement.isMapTheThingsNode }
         for device in devices {
-            let type = device.addressType == .leRandom ? "random" : "public"
+            let type = device.bleAddressType.rawValue
             let node = NodeSpec.ble(address: device.address, type: device.typeIfNotGuessed).description
             if output.json {
                 try JSONLine.print(Found(

@@ -56,7 +56,7 @@ enum NodeOpener {
             let bearer = try SeqPacketBearer.connect(unixPath: path)
             return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: spec.description), emulator: nil)
         case .ble(let address?, let type):
-            let bearer = try BlueZ.connectATT(address: address, addressType: type.map { $0 == .random ? .leRandom : .lePublic })
+            let bearer = try BlueZ.connectATT(address: address, type: type)
             return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: spec.description, firstAnswerTimeout: BlueZ.firstAnswerTimeout), emulator: nil)
         case .ble(nil, _):
             // The first node heard: waiting out the scan for a stronger one would cost seconds on every start.
@@ -64,7 +64,7 @@ enum NodeOpener {
             guard let found = nodes.first else {
                 throw RuntimeFailure("no MapTheThings node advertised within \(Int(scanSeconds)) s: is it on, and not connected to a phone?")
             }
-            let bearer = try BlueZ.connectATT(address: found.address, addressType: found.addressType)
+            let bearer = try BlueZ.connectATT(address: found.address, type: found.bleAddressType)
             let name = NodeSpec.ble(address: found.address, type: found.typeIfNotGuessed).description
             return .mapTheThings(try await MapTheThingsNode.connect(bearer: bearer, name: name, firstAnswerTimeout: BlueZ.firstAnswerTimeout), emulator: nil)
         case .serial, .fakeModem:
