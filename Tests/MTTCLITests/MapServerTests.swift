@@ -31,6 +31,16 @@ struct MapServerTests {
     /// The colours of a screenshot's map area (without the legend's swatches), one "#rrggbb count"
     /// per line.
     static func coloursOnTheMap(_ browser: HeadlessBrowser, shot: String) async throws -> String {
+        // A person looks at the map once it stops moving: a zoom is animated, and a shot taken in
+        // its quarter second shows the old layer scaled over the new one.
+        #expect(try await browser.wait(until: """
+            (function () {
+              var pane = document.querySelector('.leaflet-map-pane'), at = pane ? pane.style.transform : '';
+              var still = !document.querySelector('.leaflet-zoom-anim') && window.mttPaneWas === at;
+              window.mttPaneWas = at;
+              return still;
+            })()
+            """), "the map never stopped moving")
         try await browser.screenshot(to: shot)
         let box = try await browser.evaluate("(function () { var r = document.getElementById('map').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom].join(','); })()")
         let result = try await ChildProcess.run("/usr/bin/python3", [
@@ -307,7 +317,9 @@ struct MapServerTests {
     /// one is heard strongly, red; the other weakly, blue: both colours are on the screen).
     @Test func twoNodesDotsDoNotHideEachOther() async throws {
         let store = try Store(path: mtt.database)
-        let route = (0..<4).map { MapTestData.here.offset(metres: Double($0) * 200, bearing: 90) }
+        // 150 m end to end: the view fits them at the zoom the dots start at (16) even in a small
+        // window (a CI run whose page laid out narrower fitted 600 m at 15, and showed cells).
+        let route = (0..<4).map { MapTestData.here.offset(metres: Double($0) * 50, bearing: 90) }
         try MapTestData.heardSamples(store, at: route, device: "node-a", devEUI: "0004A30B00000001",
                                      receptions: [GatewayReception(gatewayID: "gw-1", rssi: -95, snr: 8)])
         try MapTestData.heardSamples(store, at: route, device: "node-b", devEUI: "0004A30B00000002",
@@ -316,6 +328,7 @@ struct MapServerTests {
         #expect(try await mtt.run(["report", "--out", report, "--tiles", "none", "--db", mtt.database]).status == 0)
         let browser = try HeadlessBrowser(url: "file://" + report)
         #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count === '8'"), "the page drew too little")
+        #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.layer === 'dots'"), "the view opened on cells, not dots")
         let colours = try await Self.coloursOnTheMap(browser, shot: mtt.dir.file("two-nodes.png"))
         #expect(colours.contains("#ff0000") && colours.contains("#0000ff"), "\(colours)")
         let legend = try await browser.evaluate("document.getElementById('legend').textContent")
