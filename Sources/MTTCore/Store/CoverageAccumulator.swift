@@ -45,6 +45,13 @@ final class CoverageAccumulator {
         var best = -Double.infinity
         var first = Int64.max
         var last = Int64.min
+
+        mutating func add(_ other: Cell) {
+            for (i, n) in other.buckets.enumerated() { buckets[i] += n }
+            best = max(best, other.best)
+            first = min(first, other.first)
+            last = max(last, other.last)
+        }
     }
 
     private struct BeamKey: Hashable {
@@ -131,7 +138,7 @@ final class CoverageAccumulator {
         }
         if !cells.isEmpty {
             let upsert = try db.cachedStatement(sql: CoverageSQL.addCell)
-            var touched = Set<MapTile>()
+            var touched: [MapTile: Cell] = [:]
             for (k, c) in cells {
                 var row = RowInsert(batch, statement: upsert)
                 row.bind(k.x)
@@ -146,13 +153,25 @@ final class CoverageAccumulator {
                 row.bind(c.first)
                 row.bind(c.last)
                 try row.run()
-                touched.insert(MapTile(zoom: MapTile.cellZoom, x: k.x, y: k.y))
+                touched[MapTile(zoom: MapTile.cellZoom, x: k.x, y: k.y), default: Cell()].add(c)
             }
-            let refresh = try db.cachedStatement(sql: CoverageSQL.refreshTotals(where: "x = ? AND y = ?"))
-            for tile in touched {
-                var row = RowInsert(batch, statement: refresh)
+            // The totals take the transaction's sums, as the cells do: summing a cell's rows again
+            // cost three times as much on a drive, where nearly every sample is a new cell.
+            let gateways = try db.cachedStatement(sql: CoverageSQL.cellGateways)
+            let totals = try db.cachedStatement(sql: CoverageSQL.addTotals)
+            for (tile, c) in touched {
+                var cellGateways = RowInsert(batch, statement: gateways)
+                cellGateways.bind(tile.x)
+                cellGateways.bind(tile.y)
+                let gatewayCount = try cellGateways.countDifferentTexts()
+                var row = RowInsert(batch, statement: totals)
                 row.bind(tile.x)
                 row.bind(tile.y)
+                for n in c.buckets { row.bind(n) }
+                row.bind(c.best)
+                row.bind(gatewayCount)
+                row.bind(c.first)
+                row.bind(c.last)
                 try row.run()
             }
         }

@@ -170,6 +170,22 @@ enum CoverageSQL {
             best = MAX(best, excluded.best), first_at = MIN(first_at, excluded.first_at), last_at = MAX(last_at, excluded.last_at)
         """
 
+    /// Adds a transaction's counts to a cell's totals: x, y, the 12 buckets, best, the cell's
+    /// gateways (counted again after its rows were added: a count of distinct names does not add
+    /// up), first, last.
+    static let addTotals = """
+        INSERT INTO coverage_totals (x, y, \(buckets.joined(separator: ", ")), best, gateways, first_at, last_at)
+        VALUES (\(Array(repeating: "?", count: 6 + buckets.count).joined(separator: ", ")))
+        ON CONFLICT (x, y) DO UPDATE SET
+            \(buckets.map { "\($0) = \($0) + excluded.\($0)" }.joined(separator: ", ")),
+            best = MAX(best, excluded.best), gateways = excluded.gateways,
+            first_at = MIN(first_at, excluded.first_at), last_at = MAX(last_at, excluded.last_at)
+        """
+
+    /// The gateways of a cell's rows, one per row (`RowInsert.countDifferentTexts`): a
+    /// `COUNT(DISTINCT gateway)` builds a temporary B-tree each time it runs.
+    static let cellGateways = "SELECT gateway FROM coverage_cells WHERE x = ? AND y = ?"
+
     /// Merges a beam's samples, farthest and second-farthest (and where and when the farthest was)
     /// into what is stored: the second-farthest of both is the larger of the smaller farthest and
     /// the other second; an equally far new one leaves the stored farthest in place.
