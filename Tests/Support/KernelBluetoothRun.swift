@@ -8,6 +8,8 @@ public actor KernelBluetoothRun {
         public var output: [String]
         public var status: Int
         public var seconds: Double
+        /// How long mtt took to start just before the step (the scenario's `startup`), if timed.
+        public var startUp: Double?
 
         /// What mtt and the scenario printed, without the kernel's console messages.
         public var lines: [String] { output.filter { !$0.hasPrefix("[") || $0.hasPrefix("[\"") } }
@@ -71,17 +73,23 @@ public actor KernelBluetoothRun {
     static func parse(_ console: String) -> [String: Step] {
         var steps: [String: Step] = [:]
         var current: (name: String, lines: [String])?
+        var startUp: Double?
         // Without the colour codes btmgmt writes to a terminal (in readline's \u{01}…\u{02}),
         // which can run into the next line.
         let plain = console.replacing(#/\x{01}?\x{1B}\[[0-9;]*m\x{02}?/#, with: "")
         for line in plain.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line.hasPrefix("@@step ") {
+            if line.hasPrefix("@@startup seconds=") {
+                startUp = Double(line.dropFirst("@@startup seconds=".count))
+            } else if line.hasPrefix("@@step ") {
                 current = (String(line.dropFirst(7)), [])
             } else if line.hasPrefix("@@end "), let open = current {
                 let fields = line.split(separator: " ")
                 let value = { (key: String) in fields.first { $0.hasPrefix(key + "=") }.map { String($0.dropFirst(key.count + 1)) } }
-                steps[open.name] = Step(output: open.lines, status: value("rc").flatMap(Int.init) ?? -1, seconds: value("seconds").flatMap(Double.init) ?? -1)
+                steps[open.name] = Step(
+                    output: open.lines, status: value("rc").flatMap(Int.init) ?? -1, seconds: value("seconds").flatMap(Double.init) ?? -1,
+                    startUp: startUp)
                 current = nil
+                startUp = nil
             } else if current != nil {
                 current?.lines.append(line)
             }
