@@ -92,17 +92,13 @@ enum CoverageSQL {
         ) WITHOUT ROWID;
         """
 
-    /// The totals of the cells `condition` (on `coverage_cells`) selects, made again from their rows.
-    static func refreshTotals(where condition: String) -> String {
-        """
+    /// Every cell's totals made from its rows, into an emptied table (a rebuild, a deletion); as
+    /// records are stored, `addTotals` adds to them instead.
+    static let makeTotals = """
         INSERT INTO coverage_totals (x, y, \(buckets.joined(separator: ", ")), best, gateways, first_at, last_at)
         SELECT x, y, \(buckets.map { "SUM(\($0))" }.joined(separator: ", ")), MAX(best), COUNT(DISTINCT gateway), MIN(first_at), MAX(last_at)
-        FROM coverage_cells WHERE \(condition) GROUP BY x, y
-        ON CONFLICT (x, y) DO UPDATE SET
-            \(buckets.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")),
-            best = excluded.best, gateways = excluded.gateways, first_at = excluded.first_at, last_at = excluded.last_at
+        FROM coverage_cells GROUP BY x, y
         """
-    }
 
     /// The tables a rebuild must reproduce, each with the columns it is compared and ordered by.
     static let aggregateTables: [(name: String, key: String)] = [

@@ -14,7 +14,7 @@ extension Store {
     /// deleted session's cells may have no rows left).
     static func rebuildCoverageTotals(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM coverage_totals")
-        try db.execute(sql: CoverageSQL.refreshTotals(where: "1"))
+        try db.execute(sql: CoverageSQL.makeTotals)
     }
 
     /// The aggregate tables, each as its rows in key order with every column as text: what a
