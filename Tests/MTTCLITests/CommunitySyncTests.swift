@@ -133,13 +133,9 @@ struct CommunitySyncTests {
 
     /// Waits until the community holds some of the mapper's samples, but not all: an upload in flight.
     static func midway(_ community: CommunityDatabase, of total: Int) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            let n = try count("samples", community)
-            if n > 0 { return n < total }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return false
+        var n = 0
+        try await eventually { n = try count("samples", community); return n > 0 }
+        return n > 0 && n < total
     }
 
     /// SIGKILL in the middle of an upload, then again: nothing missing, nothing counted twice.

@@ -60,6 +60,7 @@ struct CoverageMapTests {
     static func settled(_ browser: HeadlessBrowser) async throws -> Bool {
         var last = try await drawn(browser, "cellsAt")
         for _ in 0..<20 {
+            // The page's quiet second is what is waited for: a look each second, not a fixed wait.
             try await Task.sleep(for: .seconds(1))
             let now = try await drawn(browser, "cellsAt")
             if now == last { return true }

@@ -25,12 +25,7 @@ struct FaultTests {
     }
 
     func waitForStored(_ count: Int, timeout: Double = 20) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try storedFrameCounters().count >= count { return true }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        return false
+        try await eventually(timeout: timeout) { try storedFrameCounters().count >= count }
     }
 
     @Test func theBrokerKilledAndRestartedDuringAListenerRunLosesNothing() async throws {

@@ -92,6 +92,8 @@ struct FetchRobustnessTests {
         let fetch = try mtt.start(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database], environment: Self.key)
         defer { fetch.stop() }
         #expect(await eventually { storage.requests.count >= 1 }, "no request")
+        // Deliberate: the SIGINT is to land inside the rate-limit wait that answer started, which
+        // says nothing on a pipe; sent at once it could land before the answer was read.
         try await Task.sleep(for: .milliseconds(300))
         fetch.signal(SIGINT)
         #expect(await fetch.wait(timeout: 10), "SIGINT did not end the wait")

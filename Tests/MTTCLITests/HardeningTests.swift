@@ -194,6 +194,7 @@ struct HardeningTests {
             let socket = mtt.dir.file("early-\(round).sock")
             let live = try mtt.start(["fake-node", "--listen", "unix:" + socket])
             defer { live.stop() }
+            // Deliberate: each round's stop request lands at another moment of start-up.
             try await Task.sleep(for: .milliseconds(round * 5))
             live.signal(SIGTERM)
             try #require(await live.wait(timeout: 20), "round \(round): still running 20 s after SIGTERM")

@@ -34,6 +34,7 @@ struct IngestBackpressureTests {
         var mttPeak = 0.0
         for _ in 0..<10 {
             mttPeak = max(mttPeak, try Self.residentMB(run.pid))
+            // A measurement: ten samples of the resident size, 300 ms apart.
             try await Task.sleep(for: .milliseconds(300))
         }
         let brokerHolding = try Self.residentMB(try #require(broker.pid))
@@ -63,12 +64,7 @@ struct IngestBackpressureTests {
         """
 
     static func waitForStored(_ count: Int, in path: String, timeout: Double) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if try storedCount(path) >= count { return true }
-            try await Task.sleep(for: .milliseconds(500))
-        }
-        return false
+        try await eventually(timeout: timeout) { try storedCount(path) >= count }
     }
 
     static func storedCount(_ path: String) throws -> Int {

@@ -25,11 +25,11 @@ struct MapInjectionTests {
         #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count === '1'"), "the page drew nothing")
         // Asked until the page answers with a point (DevTools gives null while a page is busy).
         var point: [Double]?
-        for _ in 0..<20 where point == nil {
+        try await eventually(timeout: 10) {
             let centre = try await browser.evaluate(
                 "(function () { var r = document.getElementById('map').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()")
             point = try JSONSerialization.jsonObject(with: Data(centre.utf8), options: .fragmentsAllowed) as? [Double]
-            if point == nil { try await Task.sleep(for: .milliseconds(200)) }
+            return point != nil
         }
         let centre = try #require(point, "the page never said where its map is")
         var tooltip: String?

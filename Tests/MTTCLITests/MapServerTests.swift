@@ -229,6 +229,7 @@ struct MapServerTests {
                 worstLag = max(worstLag, (ContinuousClock.now - when) / .seconds(1))
                 seen[count] = nil
             }
+            // A measurement: the page's lag behind the database, looked at ten times a second.
             try await Task.sleep(for: .milliseconds(100))
         }
         _ = await run.wait(timeout: 30)
@@ -243,29 +244,8 @@ struct MapServerTests {
         #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count == '\(MapTestData.dots + after.samples - before.samples)'", seconds: 5))
     }
 
-    /// An attempt nobody heard comes to the live map once, after waiting its uplink's grace in
-    /// wall time: a simulated run stamps its records in the past, and its unheard dots came at once,
-    /// before their uplink could (one heard attempt then showed as two dots).
-    @Test func anUnheardAttemptComesLiveOnceAfterItsGrace() async throws {
-        let (server, _, port) = try await serve()
-        defer { server.kill() }
-        let events = try ChildProcess.Running("/usr/bin/curl", ["-sN", "--max-time", "45", "http://127.0.0.1:\(port)/api/events"], environment: [:])
-        try await Task.sleep(for: .seconds(1))
-        let run = try await mtt.run([
-            "collect", "--mode", "active", "--node", "fake?fail=1", "--gps", "fake", "--network", "fake", "--speed", "10", "--duration", "4s",
-            "--db", mtt.database,
-        ])
-        #expect(run.status == 0, "\(run.stderr)")
-        let failed = try Store(path: mtt.database).status().failed
-        func shown() -> Int {
-            events.stdout.components(separatedBy: "event: sample\n").dropFirst().filter { $0.contains(#""status":"failed""#) }.count
-        }
-        // Not while its uplink might still come (the grace is 30 s; the run took 4).
-        try await Task.sleep(for: .seconds(15))
-        #expect(shown() == 0, "unheard dots came before their grace")
-        _ = await events.wait(timeout: 50)
-        #expect(failed > 0 && shown() == failed, "\(shown()) unheard dots for \(failed) failed attempts")
-    }
+    // The unheard attempt's grace on the live map: MTTWebTests' LiveFeedGraceTests, on a clock
+    // the test moves (it waited 45 s of wall time here).
 
     // The report as a mapper reads it (issue 33, item 14); here because each opens Chromium, and
     // this suite runs one at a time (several at once starved a two-core machine for seconds).

@@ -58,7 +58,7 @@ struct MapSlotsTests {
         let (server, port) = try await serve()
         defer { server.kill() }
         // Forty sockets that connect, send nothing and connect again whenever they are closed.
-        let stop = Atomic<Bool>(false)
+        let stop = Atomic<Bool>(false), hogging = Atomic<Bool>(false)
         let hog = Thread {
             var idle: [Int32] = []
             while !stop.load(ordering: .relaxed) {
@@ -69,6 +69,7 @@ struct MapSlotsTests {
                     return true
                 }
                 while idle.count < 40 { let fd = Self.connectTo(port); if fd >= 0 { idle.append(fd) } else { break } }
+                if idle.count >= 40 { hogging.store(true, ordering: .relaxed) }
                 // Ten rounds a second: each new socket pushes out an older one, and a faster churn
                 // used up loopback's ephemeral ports for the tests running beside this one.
                 Thread.sleep(forTimeInterval: 0.1)
@@ -77,7 +78,8 @@ struct MapSlotsTests {
         }
         hog.start()
         defer { stop.store(true, ordering: .relaxed) }
-        try await Task.sleep(for: .seconds(1))
+        // The hog holds every slot it can before the real clients come.
+        #expect(await eventually(timeout: 10) { hogging.load(ordering: .relaxed) }, "the hog never held the slots")
         var answered = 0
         for _ in 0..<45 {
             if try await Self.exchange(port, "GET /api/status HTTP/1.1\r\nHost: x\r\n\r\n").hasPrefix("HTTP/1.1 200") { answered += 1 }

@@ -54,7 +54,7 @@ struct FixSourceTests {
     }
 
     @Test func simulatedSourceFollowsTheSeededDrive() async {
-        let fixes = await Self.collect(SimulatedFixSource(seed: 3, clock: CollectClock(scale: 200)), fixes: 20).fixes
+        let fixes = await Self.collect(SimulatedFixSource(seed: 3, clock: ScaledClock(scale: 200)), fixes: 20).fixes
         #expect(fixes.count >= 20)
         #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $1.time.seconds(since: $0.time) >= 1 })
         #expect(fixes.allSatisfy { $0.source == "fake:3" })

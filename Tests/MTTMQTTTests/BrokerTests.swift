@@ -177,6 +177,7 @@ struct BrokerTests {
         while uplinks.count < count, Date() < deadline, let batch = await events.queue.next() {
             largest = max(largest, batch.count)
             for case .uplink(let u) in batch { uplinks.append(u.fCnt ?? 0) }
+            // Deliberate: a slow reader, so that the batches grow to their limit.
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(uplinks == (1...count).map { UInt32($0) })

@@ -58,7 +58,7 @@ struct FieldEventsOnTheRoadTests {
     @Test func everyKindOfEventComesFromADrive() async throws {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.file("drive.sqlite"))
-        let clock = CollectClock(scale: 10)
+        let clock = ScaledClock(scale: 10)
         let fake = try await EmulatedNode.start(sendTimeout: 1)
         await fake.emulator.configure { $0.airtime = 0.01 }
         let info = try await fake.node.info()

@@ -11,7 +11,7 @@ struct NodeOnTheRoadTests {
     @Test func everyOutageIsOneLossAndOneReturnAndTheAttemptsGoOn() async throws {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.file("road.sqlite"))
-        let clock = CollectClock(scale: 10)
+        let clock = ScaledClock(scale: 10)
         let session = try store.startSession(mode: .active, at: clock.now())
         let fake = try await EmulatedNode.start(sendTimeout: 2)
         await fake.emulator.configure { $0.airtime = 0.01 }
@@ -71,7 +71,7 @@ struct CollectionRunTests {
     @Test func followersSeeTheSameEventsStatsCountThemAndStopClosesTheSession() async throws {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.file("run.sqlite"))
-        let clock = CollectClock(scale: 10)
+        let clock = ScaledClock(scale: 10)
         let fake = try await EmulatedNode.start(sendTimeout: 2)
         await fake.emulator.configure { $0.airtime = 0.01 }
         let policy = CollectEventLog.brisk

@@ -22,7 +22,7 @@ struct OfflineFetchTests {
         let broker: MosquittoBroker
         let wire: ChildProcess.Running
         let store: Store
-        let clock = CollectClock(scale: 10)
+        let clock = ScaledClock(scale: 10)
         let node: EmulatedNode
         let publisher: TTNUplinkPublisher
         let storage: StorageIntegrationServer
@@ -198,17 +198,14 @@ struct OfflineMatchingFetchTests {
         defer { wire.stop() }
         let store = try Store(path: dir.file("matching.sqlite"))
         // At 2× a stall of the loaded test machine stays well inside the 30 s gap a track may have.
-        let clock = CollectClock(scale: 2)
+        let clock = ScaledClock(scale: 2)
         let run = try CollectionRun(
             store: store, ports: .init(fixes: MovingFixSource(clock: clock)),
             settings: .init(mode: .matching, interval: 1, clock: clock, description: SessionDescription(mqttUser: "mtt-demo@ttn", devices: ["+"])))
         run.start()
         // Uplinks heard while the track is being recorded: after its first points, before its last.
         func trackReaches(_ time: Timestamp) async throws {
-            let deadline = ContinuousClock.now + .seconds(20)
-            while ContinuousClock.now < deadline, try store.fixes(session: run.session).last.map({ $0.time <= time }) ?? true {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            try await eventually(timeout: 20) { try store.fixes(session: run.session).last.map({ $0.time > time }) ?? false }
         }
         try await trackReaches(clock.now().adding(seconds: 1))
         let layouts = ["three-gateways.json", "pre-3.22.json", "packet-broker.json", "zero-omitted.json"]

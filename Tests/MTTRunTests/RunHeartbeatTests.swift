@@ -14,6 +14,7 @@ final class HangingNode: NodeLink, @unchecked Sendable {
     }
 
     func send(_ payload: [UInt8]) async throws -> SendResult {
+        // A test double's own pacing: a node that hangs while told to.
         while hang.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(50)) }
         return SendResult(sequence: nil, outcome: .confirmed(frameCounter: nil))
     }
@@ -30,7 +31,7 @@ struct RunHeartbeatTests {
     @Test func aHangingLoopStopsTheHeartbeat() async throws {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.file("beat.sqlite"))
-        let clock = CollectClock(scale: 10)
+        let clock = ScaledClock(scale: 10)
         let node = HangingNode()
         let run = try CollectionRun(
             store: store, ports: .init(fixes: MovingFixSource(clock: clock), nodes: [ActiveNode(link: node, devEUI: "0004A30B001C0599")]),

@@ -18,7 +18,7 @@ struct TwoMinutesOnTheRoadTests {
     @Test func everyNodeIsReachedAgainJoinedAndDrivenAfterEveryOutage() async throws {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.file("road.sqlite"))
-        let clock = CollectClock(scale: Self.speed)
+        let clock = ScaledClock(scale: Self.speed)
         let ble = try await EmulatedNode.start(index: 1, sendTimeout: 2)
         // Long enough on the air that a drop can be timed to meet a send in flight.
         await ble.emulator.configure { $0.airtime = 0.15 }
@@ -42,6 +42,7 @@ struct TwoMinutesOnTheRoadTests {
 
         // The outages, at drive seconds; each waits for a send in flight on a node that is back.
         func at(_ driveSeconds: Double) async throws {
+            // Deliberate pacing: the outages are the drive's script, at its seconds.
             try await Task.sleep(until: started + .seconds(driveSeconds / Self.speed))
         }
         async let bleOutages: Void = {
@@ -131,6 +132,7 @@ final class PluggedModem: Sendable {
             try await log.waitForSendInFlight(on: name)
             current.withLock { $0.unplug() }
             try FileManager.default.removeItem(atPath: linkPath)
+            // Deliberate pacing: the modem stays out 5 s of the drive, as the script says.
             try await Task.sleep(for: .seconds(5 / TwoMinutesOnTheRoadTests.speed))
             let next = try ModemEmulator(kind: kind, joined: false, holdsKeys: true)
             next.configure { $0.airtime = 0.15 }
@@ -152,17 +154,17 @@ extension CollectEventLog {
     /// Waits until `node`, back from any outage and driven since, has a send in flight: its last
     /// event is an attempt with no result yet.
     func waitForSendInFlight(on node: String, within seconds: Double = 15) async throws {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
+        let inFlight = await eventually(timeout: seconds) {
             let mine = all.filter {
                 switch $0 {
                 case .attempt(node, _, _), .confirmed(node, _, _), .failed(node, _, _), .nodeLost(node, _), .nodeBack(node, _): true
                 default: false
                 }
             }
-            if case .attempt? = mine.last, attemptsSinceLastReturn(of: node) > 0 { return }
-            try await Task.sleep(for: .milliseconds(5))
+            if case .attempt? = mine.last, attemptsSinceLastReturn(of: node) > 0 { return true }
+            return false
         }
+        if inFlight { return }
         Issue.record("\(node): no send in flight within \(seconds) s")
     }
 }

@@ -184,13 +184,17 @@ struct ModemLinkTests {
             if socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 { sockets += pair }
         }
         defer { sockets.forEach { close($0) } }
-        try await Task.sleep(for: .milliseconds(800))
-        for fd in sockets {
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 0) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 256)
-            let n = read(fd, &buffer, buffer.count)
-            Issue.record("a socket opened after the unplug received \(String(decoding: buffer.prefix(max(0, n)), as: UTF8.self).debugDescription)")
+        // Each socket stays silent for the 800 ms the emulator's writer had to misuse a number.
+        _ = await throughout(0.8) {
+            for fd in sockets {
+                var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 0) > 0 else { continue }
+                var buffer = [UInt8](repeating: 0, count: 256)
+                let n = read(fd, &buffer, buffer.count)
+                Issue.record("a socket opened after the unplug received \(String(decoding: buffer.prefix(max(0, n)), as: UTF8.self).debugDescription)")
+                return false
+            }
+            return true
         }
         _ = await send.value
         await link.close()

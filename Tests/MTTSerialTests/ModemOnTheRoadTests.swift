@@ -22,7 +22,7 @@ struct ModemOnTheRoadTests {
         try await link.provisionOTAA(devEUI: "0004A30B001C0530", joinEUI: "70B3D57ED0000000", appKey: "2B7E151628AED2A6ABF7158809CF4F3C")
         #expect(try await link.info().isJoined == false)
 
-        let clock = CollectClock(scale: 10)
+        let clock = ScaledClock(scale: 10)
         let session = try store.startSession(mode: .active, at: clock.now())
         let policy = CollectEventLog.brisk
         let log = CollectEventLog()
@@ -32,10 +32,7 @@ struct ModemOnTheRoadTests {
         let run = Task { try await collector.run() }
         // Until three are confirmed (some 10 s here); a clean-clone run beside the Bluetooth VM
         // and PostgreSQL got two in 20 s.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline, try store.status().confirmed < 3 {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        try await eventually(timeout: 60) { try store.status().confirmed >= 3 }
         run.cancel()
         _ = await run.result
 
@@ -65,7 +62,7 @@ struct ModemReplugTests {
         let connector = ModemConnector(spec: SerialNodeSpec(path: byID, modem: kind), timeouts: ModemTimeouts(command: 1, transmission: 3, join: 3))
         let link = try await connector.connect()
 
-        let clock = CollectClock(scale: 10)
+        let clock = ScaledClock(scale: 10)
         let session = try store.startSession(mode: .active, at: clock.now())
         let policy = CollectEventLog.brisk
         let log = CollectEventLog()
@@ -77,21 +74,16 @@ struct ModemReplugTests {
         let run = Task { try await collector.run() }
 
         // Driven first as it is, before it is unplugged.
-        let driven = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < driven, try store.status().confirmed < 2 {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await eventually(timeout: 20) { try store.status().confirmed >= 2 }
         let beforeUnplug = try store.status().confirmed
         first.unplug()
         try FileManager.default.removeItem(atPath: byID)
-        try await Task.sleep(for: .milliseconds(700))
+        // Plugged back once mtt has noticed the loss, as a person would be seconds later.
+        #expect(await eventually(timeout: 20) { log.losses > 0 }, "the loss was not noticed")
         let second = try ModemEmulator(kind: kind, joined: false, holdsKeys: true)
         second.configure { $0.airtime = 0.02 }
         try FileManager.default.createSymbolicLink(atPath: byID, withDestinationPath: second.slavePath)
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline, second.transmissions.count < 3 {
-            try await Task.sleep(for: .milliseconds(100))
-        }
+        await eventually(timeout: 20) { second.transmissions.count >= 3 }
         run.cancel()
         _ = await run.result
 

@@ -63,6 +63,7 @@ struct HTTPSUploadTests {
             try SyncTestData.addConfirmedAttempts(1, to: store)
             let summary = try await Uploader(store: store, destination: destination, transport: transport, policy: policy).run()
             #expect(summary.sent == 1 && summary.failed == 0, "round \(round): \(summary)")
+            // Deliberate: the server's close reaches the idle connection between two runs.
             try await Task.sleep(nanoseconds: 200_000_000)
         }
         #expect(server.requests.count == 4)

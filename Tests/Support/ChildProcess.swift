@@ -106,12 +106,7 @@ public struct ChildProcess: Sendable {
 
         /// Waits until stdout satisfies `condition`, polling its file; false after `timeout`.
         public func waitForOutput(timeout: Double, _ condition: (String) -> Bool) async -> Bool {
-            let deadline = ContinuousClock.now + .seconds(timeout)
-            while ContinuousClock.now < deadline {
-                if condition(stdout) { return true }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            return condition(stdout)
+            await eventually(timeout: timeout) { condition(stdout) }
         }
 
         public func signal(_ number: Int32) {

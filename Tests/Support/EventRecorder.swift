@@ -33,37 +33,26 @@ public actor EventRecorder<Event: Sendable> {
 
     /// Waits until `condition` holds for the events so far, or `timeout` seconds pass; true if it held.
     public func wait(timeout: Double, until condition: @Sendable ([Event]) -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition(events) { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return condition(events)
+        await eventually(timeout: timeout) { condition(events) }
     }
 
     /// Waits until the stream ends (or `timeout` passes); true if it ended. Better than waiting
     /// for quiet where the stream does end: a starved producer is not mistaken for a finished one.
     public func waitUntilFinished(timeout: Double) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !finished, Date() < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return finished
+        await eventually(timeout: timeout) { finished }
     }
 
     /// Waits until no new event arrived for `quiet` seconds (or `timeout` passes).
     public func waitUntilQuiet(quiet: Double, timeout: Double) async {
-        let deadline = Date().addingTimeInterval(timeout)
         var lastCount = -1
         var lastChange = Date()
-        while Date() < deadline {
+        await eventually(timeout: timeout) {
             if events.count != lastCount {
                 lastCount = events.count
                 lastChange = Date()
-            } else if Date().timeIntervalSince(lastChange) >= quiet {
-                return
+                return false
             }
-            try? await Task.sleep(for: .milliseconds(20))
+            return Date().timeIntervalSince(lastChange) >= quiet
         }
     }
 }

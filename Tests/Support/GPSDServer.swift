@@ -34,7 +34,8 @@ public final class GPSDServer: @unchecked Sendable {
             stop()
             throw GPSDServerError.notListening(port)
         }
-        // gpsd opens the device just after it starts listening; give it that moment.
+        // Deliberate: gpsd opens the device just after it starts listening, and says so nowhere
+        // a test can look; give it that moment.
         usleep(300_000)
     }
 

@@ -27,12 +27,7 @@ public final class HeadlessBrowser: @unchecked Sendable {
 
     /// Waits until `expression` is true on the page (or `seconds` pass); returns whether it was.
     public func wait(until expression: String, seconds: Double = 20) async throws -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
-        while ContinuousClock.now < deadline {
-            if try await evaluate("Boolean(\(expression))") == "true" { return true }
-            try await Task.sleep(for: .milliseconds(200))
-        }
-        return false
+        try await eventually(timeout: seconds, every: .milliseconds(200)) { try await evaluate("Boolean(\(expression))") == "true" }
     }
 
     /// Moves the mouse to the page's point (x, y) through DevTools' input events: what a user's

@@ -127,11 +127,6 @@ public enum LoopbackPort {
     }
 
     public static func waitUntilListening(_ port: Int, timeout: TimeInterval = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if isListening(port) { return true }
-            usleep(20_000)
-        }
-        return false
+        eventuallyBlocking(timeout: timeout) { isListening(port) }
     }
 }

@@ -2,9 +2,9 @@ import MTTCore
 
 /// A GPS moving north a few metres per clock second, one fix per tenth of a real second.
 public struct MovingFixSource: FixSource {
-    public let clock: CollectClock
+    public let clock: any TimeSource
 
-    public init(clock: CollectClock) {
+    public init(clock: any TimeSource) {
         self.clock = clock
     }
 
@@ -20,7 +20,7 @@ public struct MovingFixSource: FixSource {
                 let north = now.seconds(since: start) * 5
                 let point = GeoPoint(latitude: 52.09, longitude: 5.12).offset(metres: north, bearing: 0)
                 continuation.yield(.fix(Fix(time: now, latitude: point.latitude, longitude: point.longitude, eph: 3, mode: .threeD, source: "moving")))
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await clock.sleep(seconds: 0.1)
             }
         }
         continuation.onTermination = { _ in task.cancel() }

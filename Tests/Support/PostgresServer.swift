@@ -58,12 +58,9 @@ public final class PostgresServer: @unchecked Sendable {
     }
 
     private func isReady(within seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if (try? ChildProcess.runBlocking(binaries + "/pg_isready", ["-q", "-h", "127.0.0.1", "-p", String(port)]))?.status == 0 { return true }
-            usleep(50_000)
+        eventuallyBlocking(timeout: seconds) {
+            (try? ChildProcess.runBlocking(binaries + "/pg_isready", ["-q", "-h", "127.0.0.1", "-p", String(port)]))?.status == 0
         }
-        return false
     }
 
     /// Stops it at once (an immediate shutdown, SIGQUIT), as a server that goes away does.

@@ -187,7 +187,7 @@ let benchmarks: @Sendable () -> Void = {
         let log = CollectEventLog()
         let collector = ActiveCollector(
             store: store, session: session, nodes: [ActiveNode(link: link, devEUI: try await link.info().devEUI, connector: connector)],
-            fixes: MovingFixSource(clock: .wall), uplinks: nil, policy: policy, emit: log.emit)
+            fixes: MovingFixSource(clock: SystemClock()), uplinks: nil, policy: policy, emit: log.emit)
         let run = Task { try await collector.run() }
         func waitFor(_ condition: () -> Bool) async throws {
             while !condition() { try await Task.sleep(for: .milliseconds(1)) }

@@ -20,6 +20,8 @@ public actor GATTClient {
 
     private let bearer: any ATTBearer
     private let timeout: Double
+    /// What a request's timeout runs on.
+    private let clock: any TimeSource
     private(set) public var mtu: UInt16 = 23
     private var turns = TurnQueue()
     private var pending: (id: Int, request: ATTPDU.Opcode, continuation: CheckedContinuation<ATTPDU, any Error>)?
@@ -33,7 +35,8 @@ public actor GATTClient {
     /// PDUs that could not be decoded or answered nothing asked: counted, never fatal.
     public private(set) var ignoredPDUs = 0
 
-    public init(bearer: any ATTBearer, timeout: Double = 30) {
+    public init(bearer: any ATTBearer, timeout: Double = 30, clock: any TimeSource = SystemClock()) {
+        self.clock = clock
         self.bearer = bearer
         self.timeout = timeout
         let (stream, continuation) = AsyncStream.makeStream(of: Notification.self)
@@ -198,8 +201,8 @@ public actor GATTClient {
                 return
             }
             let seconds = timeout ?? self.timeout
-            Task { [weak self] in
-                try? await Task.sleep(for: .seconds(seconds))
+            Task { [weak self, clock] in
+                try? await clock.sleep(seconds: seconds)
                 await self?.expire(id, seconds: seconds)
             }
         }

@@ -11,6 +11,8 @@ public actor MapTheThingsNode: NodeLink {
     public nonisolated let name: String
     private let gatt: GATTClient
     private let sendTimeout: Double
+    /// What the TX result's timeout and the join's polling wait on.
+    private let clock: any TimeSource
     private var characteristics: [BluetoothUUID: GATTCharacteristic] = [:]
     private var sequence = BLESequence()
     private var sends = TurnQueue()
@@ -28,11 +30,11 @@ public actor MapTheThingsNode: NodeLink {
     /// can be up without a node behind it; ATT's own timeout when not given.
     public static func connect(
         bearer: any ATTBearer, name: String, sendTimeout: Double = MapTheThingsProfile.sendTimeout, attTimeout: Double = 30,
-        firstAnswerTimeout: Double? = nil
+        firstAnswerTimeout: Double? = nil, clock: any TimeSource = SystemClock()
     ) async throws -> MapTheThingsNode {
-        let gatt = GATTClient(bearer: bearer, timeout: attTimeout)
+        let gatt = GATTClient(bearer: bearer, timeout: attTimeout, clock: clock)
         await gatt.start()
-        let node = MapTheThingsNode(name: name, gatt: gatt, sendTimeout: sendTimeout)
+        let node = MapTheThingsNode(name: name, gatt: gatt, sendTimeout: sendTimeout, clock: clock)
         do {
             try await node.discover(firstAnswerTimeout: firstAnswerTimeout)
         } catch {
@@ -42,7 +44,8 @@ public actor MapTheThingsNode: NodeLink {
         return node
     }
 
-    private init(name: String, gatt: GATTClient, sendTimeout: Double) {
+    private init(name: String, gatt: GATTClient, sendTimeout: Double, clock: any TimeSource) {
+        self.clock = clock
         self.name = name
         self.gatt = gatt
         self.sendTimeout = sendTimeout
@@ -149,10 +152,11 @@ public actor MapTheThingsNode: NodeLink {
         try await gatt.write(handle: try handleOf(L.appKey), value: try ConsoleKey.bytes(appKey, bytes: 16, "AppKey"))
         try await gatt.write(handle: try handleOf(L.appEUI), value: try ConsoleKey.bytes(joinEUI, bytes: 8, "JoinEUI").reversed())
         try await gatt.write(handle: try handleOf(L.devEUI), value: try ConsoleKey.bytes(devEUI, bytes: 8, "DevEUI").reversed())
-        let deadline = ContinuousClock.now + .seconds(timeout)
-        while ContinuousClock.now < deadline {
+        let deadline = clock.now().adding(seconds: timeout)
+        while clock.now() < deadline {
             if try await read(L.devAddr).contains(where: { $0 != 0 }) { return true }
-            try await Task.sleep(for: .milliseconds(250))
+            // Polled: the node notifies no change of DevAddr.
+            try await clock.sleep(seconds: 0.25)
         }
         return false
     }
@@ -209,8 +213,8 @@ public actor MapTheThingsNode: NodeLink {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 awaiting = AwaitedResult(wait: wait, sequence: seq, continuation: continuation)
-                awaiting?.timer = Task { [weak self] in
-                    try? await Task.sleep(for: .seconds(timeout))
+                awaiting?.timer = Task { [weak self, clock] in
+                    try? await clock.sleep(seconds: timeout)
                     await self?.endWait(wait, with: nil)
                 }
             }

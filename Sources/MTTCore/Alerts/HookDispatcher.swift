@@ -33,9 +33,12 @@ public final class HookDispatcher: Sendable {
     private let inFlight = Mutex(0)
     private let stopped = Atomic(false)
     private let logger = Logger(label: "mtt.hooks")
+    /// What its waits for room and for the deliveries to settle look at.
+    private let clock: any TimeSource
 
     /// `delivery` makes each rule's sender (the command line knows the adapters).
-    public init(rules: [HookRule], delivery: (HookRule) -> any HookDelivery) {
+    public init(rules: [HookRule], clock: any TimeSource = SystemClock(), delivery: (HookRule) -> any HookDelivery) {
+        self.clock = clock
         hooks = Mutex(rules.map { Hook(gate: HookGate($0)) })
         count = rules.count
         deliveries = rules.map(delivery)
@@ -77,7 +80,8 @@ public final class HookDispatcher: Sendable {
     /// to its own speed. A run never waits (`offer`).
     public func offerWhenRoom(_ event: FieldEvent) async {
         while !stopped.load(ordering: .relaxed), hooks.withLock({ $0.contains { $0.waiting.count >= $0.gate.rule.queue } }) {
-            try? await Task.sleep(for: .milliseconds(5))
+            // Polled: the queues are shared with the deliveries under a lock, with nothing to wait on.
+            try? await clock.sleep(seconds: 0.005)
         }
         offer(event)
     }
@@ -100,10 +104,10 @@ public final class HookDispatcher: Sendable {
 
     /// Waits until every queued event is delivered (or failed), at most `seconds`; true when all were.
     public func settle(within seconds: Double) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(seconds)
+        let deadline = clock.now().adding(seconds: seconds)
         while inFlight.withLock({ $0 }) > 0 {
-            if ContinuousClock.now >= deadline { return false }
-            try? await Task.sleep(for: .milliseconds(20))
+            if clock.now() >= deadline { return false }
+            try? await clock.sleep(seconds: 0.02)
         }
         return true
     }

@@ -11,7 +11,10 @@ public actor ActiveCollector {
     private let fixes: any FixSource
     private let uplinks: (any UplinkSource)?
     private let policy: SendPolicy
-    private let clock: CollectClock
+    private let clock: any TimeSource
+    /// The nodes' own time: reconnects, joins, LoRaWAN's join budget and the battery's minute run
+    /// on it whatever the run's speed (the node is in the real world); the system's but in tests.
+    private let realClock: any TimeSource
     private let emit: @Sendable (CollectEvent) -> Void
     /// Called from each node's loop as it goes round: a stalled loop stops calling (the service's
     /// watchdog notices).
@@ -25,11 +28,11 @@ public actor ActiveCollector {
     private let reconnectBackoff: Backoff
     /// Each node's join-requests so far.
     private var joinBudgets: [String: JoinBudget] = [:]
-    private let started = ContinuousClock.now
+    private let started: Timestamp
 
     public init(
         store: Store, session: Int64, nodes: [ActiveNode], fixes: any FixSource, uplinks: (any UplinkSource)?,
-        policy: SendPolicy = SendPolicy(), clock: CollectClock = .wall,
+        policy: SendPolicy = SendPolicy(), clock: any TimeSource = SystemClock(), realClock: any TimeSource = SystemClock(),
         reconnectBackoff: Backoff = Backoff(initial: 0.5, maximum: 30, multiplier: 2, jitter: 0.2),
         heartbeat: @escaping @Sendable () -> Void = {},
         emit: @escaping @Sendable (CollectEvent) -> Void
@@ -43,6 +46,8 @@ public actor ActiveCollector {
         self.uplinks = uplinks
         self.policy = policy
         self.clock = clock
+        self.realClock = realClock
+        started = realClock.now()
         self.emit = emit
     }
 
@@ -72,14 +77,14 @@ public actor ActiveCollector {
             emit(.gps(event))
         }
         // A GPS replay ended: keep going until stopped, sending nothing new.
-        try await Task.sleep(for: .seconds(365 * 86_400))
+        try await realClock.sleep(seconds: .infinity)
     }
 
     private func drive(_ first: ActiveNode) async throws {
         var node = first
         let name = node.link.name
         var saidStale = false
-        var batteryReadAt: ContinuousClock.Instant?
+        var batteryReadAt: Timestamp?
         // A modem reports no battery: its info() is five serial commands, not asked again for nothing.
         var reportsBattery = true
         // Stored with each attempt: the map shows the SF of the unheard ones too.
@@ -87,8 +92,8 @@ public actor ActiveCollector {
         while !Task.isCancelled {
             heartbeat()
             // The battery each minute (a BLE node notifies changes; the read costs nothing then).
-            if reportsBattery, batteryReadAt.map({ ContinuousClock.now - $0 >= .seconds(60) }) ?? true {
-                batteryReadAt = .now
+            if reportsBattery, batteryReadAt.map({ realClock.seconds(since: $0) >= 60 }) ?? true {
+                batteryReadAt = realClock.now()
                 if let info = try? await node.link.info() {
                     spreadingFactor = info.spreadingFactor ?? spreadingFactor
                     if let level = info.battery { emit(.battery(node: name, percent: level)) } else { reportsBattery = false }
@@ -110,11 +115,11 @@ public actor ActiveCollector {
                     continue
                 } catch NodeError.notJoined {
                     // Every modem starts so after power-up: mtt joins it, within LoRaWAN's budget.
-                    let since = ContinuousClock.now
+                    let since = realClock.now()
                     emit(.nodeLost(node: name, reason: "not joined to the network; joining"))
                     do {
                         try await joinUntilJoined(node)
-                        emit(.nodeBack(node: name, outage: (ContinuousClock.now - since) / .seconds(1)))
+                        emit(.nodeBack(node: name, outage: realClock.seconds(since: since)))
                     } catch NodeError.disconnected(_, let reason) {
                         guard let back = try await relink(node, lost: reason, saidLost: true) else { return }
                         node = back
@@ -131,7 +136,7 @@ public actor ActiveCollector {
                     logger.warning("\(name): \(error)")
                 }
             }
-            try await Task.sleep(for: .seconds(clock.realSeconds(1)))
+            try await clock.sleep(seconds: 1)
         }
     }
 
@@ -147,11 +152,11 @@ public actor ActiveCollector {
     /// for as long as the run lasts; no attempt is made meanwhile. Real seconds, whatever the
     /// run's speed: the node is in the real world.
     private func reconnect(_ name: String, by connector: any NodeConnector, devEUI: String?) async throws -> ActiveNode {
-        let lost = ContinuousClock.now
+        let lost = realClock.now()
         var backoff = reconnectBackoff
         backoff.maximum = min(backoff.maximum, connector.longestRetryWait)
         while true {
-            try await Task.sleep(for: .seconds(backoff.nextDelay()))
+            try await realClock.sleep(seconds: backoff.nextDelay())
             do {
                 let link = try await connector.connect()
                 do {
@@ -159,7 +164,7 @@ public actor ActiveCollector {
                     let node = ActiveNode(link: link, devEUI: info.devEUI ?? devEUI, connector: connector)
                     // A modem plugged back starts not joined: the outage ends when it can send again.
                     if !info.isJoined { try await joinUntilJoined(node) }
-                    emit(.nodeBack(node: name, outage: (ContinuousClock.now - lost) / .seconds(1)))
+                    emit(.nodeBack(node: name, outage: realClock.seconds(since: lost)))
                     return node
                 } catch {
                     await link.close()
@@ -183,12 +188,12 @@ public actor ActiveCollector {
         var pause = Backoff(initial: 1, maximum: 60, multiplier: 2, jitter: 0.2)
         var first = true
         while true {
-            if !first { try await Task.sleep(for: .seconds(pause.nextDelay())) }
+            if !first { try await realClock.sleep(seconds: pause.nextDelay()) }
             first = false
             let wait = joinBudgets[name, default: JoinBudget()].wait(at: steadySeconds(), airtime: airtime)
             if wait > 0 {
                 logger.info("\(name): next join-request in \(Int(wait.rounded())) s (LoRaWAN's join back-off)")
-                try await Task.sleep(for: .seconds(wait))
+                try await realClock.sleep(seconds: wait)
             }
             joinBudgets[name, default: JoinBudget()].record(at: steadySeconds(), airtime: airtime)
             do {
@@ -204,7 +209,7 @@ public actor ActiveCollector {
 
     /// Seconds on a steady clock, for the join budget.
     private func steadySeconds() -> Double {
-        (ContinuousClock.now - started) / .seconds(1)
+        realClock.seconds(since: started)
     }
 
     private func attempt(with node: ActiveNode, fix: Fix, spreadingFactor: Int?) async throws {

@@ -6,7 +6,7 @@ public struct ListenerCollector: Sendable {
 
     public init(
         store: Store, session: Int64, fixes: any FixSource, uplinks: (any UplinkSource)?, interval: Double = 1,
-        freshness: Double = FixFreshness.defaultMaximumAge, clock: CollectClock = .wall, heartbeat: @escaping @Sendable () -> Void = {}, emit: @escaping @Sendable (CollectEvent) -> Void
+        freshness: Double = FixFreshness.defaultMaximumAge, clock: any TimeSource = SystemClock(), heartbeat: @escaping @Sendable () -> Void = {}, emit: @escaping @Sendable (CollectEvent) -> Void
     ) {
         engine = TrackCollector(
             store: store, session: session, fixes: fixes, uplinks: uplinks,

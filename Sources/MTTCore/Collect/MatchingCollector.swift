@@ -6,7 +6,7 @@ public struct MatchingCollector: Sendable {
 
     public init(
         store: Store, session: Int64, fixes: any FixSource, uplinks: (any UplinkSource)?, interval: Double = 5,
-        clock: CollectClock = .wall, heartbeat: @escaping @Sendable () -> Void = {}, emit: @escaping @Sendable (CollectEvent) -> Void
+        clock: any TimeSource = SystemClock(), heartbeat: @escaping @Sendable () -> Void = {}, emit: @escaping @Sendable (CollectEvent) -> Void
     ) {
         engine = TrackCollector(
             store: store, session: session, fixes: fixes, uplinks: uplinks,

@@ -16,18 +16,18 @@ actor TrackCollector {
     /// Nil without a network in the field: the track alone is recorded, for `mtt fetch` later.
     private let uplinks: (any UplinkSource)?
     private let settings: Settings
-    private let clock: CollectClock
+    private let clock: any TimeSource
     private let emit: @Sendable (CollectEvent) -> Void
     private let heartbeat: @Sendable () -> Void
     private var track: [Fix] = []
     private var lastStored: Fix?
     private var waiting: [(id: Int64, time: Timestamp)] = []
     /// Since when another program has held the database's write lock, while it does.
-    private var storeBusySince: ContinuousClock.Instant?
+    private var storeBusySince: Timestamp?
 
     init(
         store: Store, session: Int64, fixes: any FixSource, uplinks: (any UplinkSource)?, settings: Settings,
-        clock: CollectClock, heartbeat: @escaping @Sendable () -> Void = {}, emit: @escaping @Sendable (CollectEvent) -> Void
+        clock: any TimeSource, heartbeat: @escaping @Sendable () -> Void = {}, emit: @escaping @Sendable (CollectEvent) -> Void
     ) {
         self.heartbeat = heartbeat
         self.store = store
@@ -77,7 +77,8 @@ actor TrackCollector {
             let covered = positionCovered()
             try await whileStoreBusy { try storeSamples(covered) }
         }
-        try await Task.sleep(for: .seconds(365 * 86_400))
+        // A GPS replay ended: keep going until stopped.
+        try await clock.sleep(seconds: .infinity)
     }
 
     /// Uplinks are stored a batch at a time: whatever arrived while the last commit ran goes into
@@ -132,7 +133,7 @@ actor TrackCollector {
     private func expireWaiting() async throws {
         while !Task.isCancelled {
             heartbeat()
-            try await Task.sleep(for: .seconds(clock.realSeconds(1)))
+            try await clock.sleep(seconds: 1)
             let now = clock.now()
             let expired = waiting.filter { now.seconds(since: $0.time) > settings.placement.maximumGap }
             guard !expired.isEmpty else { continue }
@@ -152,16 +153,17 @@ actor TrackCollector {
                 try write()
                 if let since = storeBusySince {
                     storeBusySince = nil
-                    emit(.storeBack(outage: (ContinuousClock.now - since) / .seconds(1)))
+                    emit(.storeBack(outage: SystemClock().seconds(since: since)))
                 }
                 return
             } catch StoreError.busy {
                 if storeBusySince == nil {
                     // SQLite waited its timeout before it gave up.
-                    storeBusySince = .now - .seconds(Store.busyTimeout)
+                    storeBusySince = SystemClock().now().adding(seconds: -Store.busyTimeout)
                     emit(.storeBusy(reason: StoreError.busy.description))
                 }
-                try await Task.sleep(for: .milliseconds(100))
+                // Another program's lock is held in real seconds, whatever the run's clock.
+                try await SystemClock().sleep(seconds: 0.1)
             }
         }
     }

@@ -27,7 +27,9 @@ public final class CollectionRun: Sendable {
         public var policy: SendPolicy
         /// Matching and listener modes: seconds between track points.
         public var interval: Double
-        public var clock: CollectClock
+        public var clock: any TimeSource
+        /// The nodes' real time (reconnects, joins), whatever `clock`'s speed: the system's but in tests.
+        public var realClock: any TimeSource = SystemClock()
         /// How the session names its nodes, GPS and network in the database, and where its
         /// uplinks can be fetched later.
         public var description: SessionDescription
@@ -35,7 +37,7 @@ public final class CollectionRun: Sendable {
         public var alerts: AlertRules
 
         public init(
-            mode: CollectionMode, policy: SendPolicy = SendPolicy(), interval: Double, clock: CollectClock = .wall,
+            mode: CollectionMode, policy: SendPolicy = SendPolicy(), interval: Double, clock: any TimeSource = SystemClock(),
             description: SessionDescription = SessionDescription(), alerts: AlertRules = AlertRules()
         ) {
             self.mode = mode
@@ -140,16 +142,17 @@ public final class CollectionRun: Sendable {
                 // locked gets them once it lets go, unless the run stops first.
                 while case .failure(StoreError.busy) = Result(catching: { try store.recordEvents(batch) }),
                       !(self?.isStopping ?? true) {
-                    try? await Task.sleep(for: .milliseconds(500))
+                    try? await SystemClock().sleep(seconds: 0.5)
                 }
                 // One commit (one fsync) in half a second at most, whatever the rate of events: in
-                // a burst the records' own commits go first.
-                try? await Task.sleep(for: .milliseconds(500))
+                // a burst the records' own commits go first. Real time, as the disk's is, whatever
+                // the run's clock.
+                try? await SystemClock().sleep(seconds: 0.5)
             }
         }
         let ticker = Task { [self] in
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(settings.clock.realSeconds(1)))
+                try? await settings.clock.sleep(seconds: 1)
                 derive { deriver, now in deriver.tick(at: now) }
             }
         }
@@ -164,7 +167,7 @@ public final class CollectionRun: Sendable {
         task.cancel()
         let finished = await withTaskGroup(of: Bool.self) { group in
             group.addTask { _ = await task.result; return true }
-            group.addTask { try? await Task.sleep(for: .seconds(grace)); return false }
+            group.addTask { try? await SystemClock().sleep(seconds: grace); return false }
             let first = await group.next() ?? false
             group.cancelAll()
             return first
@@ -226,7 +229,7 @@ public final class CollectionRun: Sendable {
         case .active:
             try await ActiveCollector(
                 store: store, session: session, nodes: ports.nodes, fixes: ports.fixes, uplinks: ports.uplinks,
-                policy: settings.policy, clock: settings.clock, heartbeat: heartbeat, emit: emit).run()
+                policy: settings.policy, clock: settings.clock, realClock: settings.realClock, heartbeat: heartbeat, emit: emit).run()
         // Without an uplink source (no network in the field) the track alone is recorded;
         // `mtt fetch` brings the uplinks later.
         case .matching:

@@ -48,26 +48,27 @@ public struct RunWatch: Sendable {
 extension CollectionRun {
     /// Watches the run until `stopRequested`, the duration, or the run's own end (a failure it
     /// cannot go on after); does not stop it.
-    public func watch(_ watch: RunWatch, stopRequested: () -> Bool, observer: RunWatch.Observer) async {
-        let started = Date()
-        var pinged = Date.distantPast, said = Date.distantPast, counted = Date.distantPast
+    /// `clock` is real time (`--duration` is, also under `--speed`), the system's but in tests.
+    public func watch(_ watch: RunWatch, clock: any TimeSource = SystemClock(), stopRequested: () -> Bool, observer: RunWatch.Observer) async {
+        let started = clock.now(), never = Timestamp(nanosecondsSinceEpoch: .min / 2)
+        var pinged = never, said = never, counted = never
         while !stopRequested() && !hasEnded {
-            if let duration = watch.duration, Date().timeIntervalSince(started) >= duration { break }
-            if let every = watch.queuesEvery, Date().timeIntervalSince(counted) >= every {
+            if let duration = watch.duration, clock.seconds(since: started) >= duration { break }
+            if let every = watch.queuesEvery, clock.seconds(since: counted) >= every {
                 if let status = try? store.status() { observer.queues(status.unsynced) }
-                counted = Date()
+                counted = clock.now()
             }
-            if let interval = watch.watchdogInterval, Date().timeIntervalSince(pinged) >= interval / 2,
+            if let interval = watch.watchdogInterval, clock.seconds(since: pinged) >= interval / 2,
                isResponsive(within: max(interval * 1.5, 45)) {
                 observer.alive()
-                pinged = Date()
+                pinged = clock.now()
             }
-            if Date().timeIntervalSince(said) >= watch.statusEvery {
+            if clock.seconds(since: said) >= watch.statusEvery {
                 observer.status(stats)
-                said = Date()
+                said = clock.now()
             }
             observer.tick()
-            try? await Task.sleep(for: .seconds(watch.tick))
+            try? await clock.sleep(seconds: watch.tick)
         }
     }
 }

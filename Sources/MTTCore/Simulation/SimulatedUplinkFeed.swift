@@ -6,11 +6,11 @@ import Synchronization
 /// `transmit` returns what was heard, so a caller can see the network's decision.
 public final class SimulatedUplinkFeed: UplinkSource, Sendable {
     public let network: SimulatedNetwork
-    private let clock: CollectClock
+    private let clock: any TimeSource
     private let forward: (@Sendable (Uplink) -> Void)?
     private let subscribers = Mutex<[AsyncStream<UplinkEvent>.Continuation]>([])
 
-    public init(network: SimulatedNetwork, clock: CollectClock = .wall, forward: (@Sendable (Uplink) -> Void)? = nil) {
+    public init(network: SimulatedNetwork, clock: any TimeSource = SystemClock(), forward: (@Sendable (Uplink) -> Void)? = nil) {
         self.network = network
         self.clock = clock
         self.forward = forward

@@ -8,17 +8,20 @@ import MTTCore
 public struct NMEAReplaySource: FixSource {
     public let path: String
     public let speed: Double
+    /// What the capture's gaps are waited on.
+    public let clock: any TimeSource
 
-    public init(path: String, speed: Double = 1) {
+    public init(path: String, speed: Double = 1, clock: any TimeSource = SystemClock()) {
         self.path = path
         self.speed = speed
+        self.clock = clock
     }
 
     public var spec: String { GPSSpec.nmea(path: path, speed: speed).description }
 
     public func events() -> AsyncStream<FixEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: FixEvent.self)
-        let task = Task { [path, speed, spec] in
+        let task = Task { [path, speed, clock, spec] in
             let logger = Logger(label: "mtt.gps")
             guard let data = FileManager.default.contents(atPath: path) else {
                 continuation.yield(.lost(reason: "cannot read the NMEA file \(path)"))
@@ -40,7 +43,7 @@ public struct NMEAReplaySource: FixSource {
                     default: nil
                     }
                     if let time {
-                        await Self.pace(from: previous, to: time, speed: speed)
+                        await Self.pace(from: previous, to: time, speed: speed, clock: clock)
                         previous = time
                     }
                     continuation.yield(event)
@@ -62,9 +65,9 @@ public struct NMEAReplaySource: FixSource {
 
     /// Waits the capture's own gap between two fixes, scaled; long gaps (a receiver restart,
     /// a concatenated capture) are capped so a replay never stalls.
-    private static func pace(from previous: Timestamp?, to next: Timestamp, speed: Double) async {
+    private static func pace(from previous: Timestamp?, to next: Timestamp, speed: Double, clock: any TimeSource) async {
         guard speed > 0, let previous else { return }
         let gap = min(max(next.seconds(since: previous), 0), 5) / speed
-        if gap > 0 { try? await Task.sleep(for: .seconds(gap)) }
+        if gap > 0 { try? await clock.sleep(seconds: gap) }
     }
 }

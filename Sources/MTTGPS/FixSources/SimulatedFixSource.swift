@@ -4,9 +4,9 @@ import MTTCore
 /// the clock's now. A clock running ten times faster drives ten minutes in one (tests, the demo).
 public struct SimulatedFixSource: FixSource {
     public let seed: UInt64
-    public let clock: CollectClock
+    public let clock: any TimeSource
 
-    public init(seed: UInt64 = 1, clock: CollectClock = .wall) {
+    public init(seed: UInt64 = 1, clock: any TimeSource = SystemClock()) {
         self.seed = seed
         self.clock = clock
     }
@@ -20,7 +20,7 @@ public struct SimulatedFixSource: FixSource {
             continuation.yield(.connected(spec))
             while !Task.isCancelled {
                 continuation.yield(drive.next())
-                try? await Task.sleep(for: .seconds(clock.realSeconds(1)))
+                try? await clock.sleep(seconds: 1)
             }
             continuation.finish()
         }

@@ -18,6 +18,8 @@ public struct TTSStorageReader: StoredUplinkSource {
     public var longestWait = 60.0
     /// Rate-limit waits of one read, all told, after which it gives up (fetch again later).
     public var longestWaits = 900.0
+    /// What rate-limit waits are waited on.
+    public var clock: any TimeSource = SystemClock()
 
     public init(cluster: URL, application: String, apiKey: String, transport: any StreamingTransport) {
         self.cluster = cluster
@@ -70,7 +72,7 @@ public struct TTSStorageReader: StoredUplinkSource {
                 waited += seconds
                 guard handle(.waiting(seconds: seconds, asked: asked)) else { return }
                 // Cancelled by a stop request: the read ends at once.
-                do { try await Task.sleep(for: .seconds(seconds)) } catch { return }
+                do { try await clock.sleep(seconds: seconds) } catch { return }
             default:
                 throw refusal(response)
             }

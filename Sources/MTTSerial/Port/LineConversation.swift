@@ -1,3 +1,5 @@
+import MTTCore
+
 /// Commands and replies over a line-based serial device: write a line, wait for the next one.
 /// Lines with bytes that are not printable ASCII (noise from a cold start, a wrong baud rate)
 /// are counted and dropped, never handed to a driver.
@@ -13,9 +15,12 @@ actor LineConversation {
     private var waiter: (id: Int, continuation: CheckedContinuation<Reply, Never>)?
     private var nextWaiterID = 0
     private var ended = false
+    /// What a command's timeout runs on.
+    private let clock: any TimeSource
     private(set) var droppedLines = 0
 
-    init(port: SerialPort) {
+    init(port: SerialPort, clock: any TimeSource = SystemClock()) {
+        self.clock = clock
         self.port = port
     }
 
@@ -52,8 +57,8 @@ actor LineConversation {
         let id = nextWaiterID
         return await withCheckedContinuation { continuation in
             waiter = (id, continuation)
-            Task { [weak self] in
-                try? await Task.sleep(for: .seconds(timeout))
+            Task { [weak self, clock] in
+                try? await clock.sleep(seconds: timeout)
                 await self?.expire(id)
             }
         }
@@ -61,11 +66,11 @@ actor LineConversation {
 
     /// The next line that `accepts`, skipping others (echoes, noise, stray events), within `timeout`.
     func next(timeout: Double, accepting accepts: (String) -> Bool) async -> Reply {
-        let deadline = ContinuousClock.now + .seconds(timeout)
+        let deadline = clock.now().adding(seconds: timeout)
         while true {
-            let left = ContinuousClock.now.duration(to: deadline)
-            guard left > .zero else { return .timedOut }
-            let reply = await next(timeout: Double(left.components.seconds) + Double(left.components.attoseconds) / 1e18)
+            let left = deadline.seconds(since: clock.now())
+            guard left > 0 else { return .timedOut }
+            let reply = await next(timeout: left)
             guard case .line(let line) = reply else { return reply }
             if accepts(line) { return reply }
             droppedLines += 1

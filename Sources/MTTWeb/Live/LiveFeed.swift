@@ -33,10 +33,12 @@ final class LiveFeed: Sendable {
     private let latest = Mutex<[UInt8]?>(nil)
     private let poller = Mutex<Task<Void, Never>?>(nil)
     private let due = Mutex(Due())
+    private let clock: any TimeSource
 
-    init(store: Store, run: RunView?) {
+    init(store: Store, run: RunView?, clock: any TimeSource = SystemClock()) {
         self.store = store
         self.run = run
+        self.clock = clock
     }
 
     /// The status block now.
@@ -87,16 +89,16 @@ final class LiveFeed: Sendable {
         defer { follower?.cancel() }
         var newest = (try? store.newestRecordIDs()) ?? (sample: 0, attempt: 0)
         var stored = try? store.status()
-        // Settled attempts nobody has heard yet, since when (wall time, here): each is shown unheard
-        // once it has stayed so for `uplinkGrace`. Not by its own times: a simulated run's clock
-        // ends at the wall clock, so its records are stamped in the past.
+        // Settled attempts nobody has heard yet, since when (this feed's clock): each is shown
+        // unheard once it has stayed so for `uplinkGrace`. Not by its own times: a simulated run's
+        // clock ends at the wall clock, so its records are stamped in the past.
         var waiting: [Int64: Timestamp] = [:]
         // Shown already, above where the next look starts (it starts below the oldest waiting).
         var shownAbove: Set<Int64> = []
         while !Task.isCancelled {
-            try? await Task.sleep(for: .seconds(1))
+            try? await clock.sleep(seconds: 1)
             do {
-                let now = Timestamp.now()
+                let now = clock.now()
                 let look = run == nil || !waiting.isEmpty || due.withLock { due in
                     defer { due.changed = false }
                     return due.changed

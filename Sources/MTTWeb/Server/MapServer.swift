@@ -27,8 +27,9 @@ public final class MapServer: Sendable {
     private let listener = Mutex<HTTPListener?>(nil)
 
     /// - Parameter run: the collection running in this process, for the status block.
-    public init(store: Store, listen: HostPort, access: WebAccess, assets: MapAssets, run: RunView? = nil) {
-        source = .local(store, LiveFeed(store: store, run: run))
+    /// `clock`: what the live feed's second and its uplinks' grace run on.
+    public init(store: Store, listen: HostPort, access: WebAccess, assets: MapAssets, run: RunView? = nil, clock: any TimeSource = SystemClock()) {
+        source = .local(store, LiveFeed(store: store, run: run, clock: clock))
         coverage = store
         self.assets = assets
         self.access = access

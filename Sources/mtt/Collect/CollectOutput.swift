@@ -8,7 +8,7 @@ final class CollectOutput: Sendable {
     enum Style { case live, lines, json }
 
     let style: Style
-    private let clock: CollectClock
+    private let clock: any TimeSource
     private let nodes: [String]
     private let nodeInfos: [String: NodeInfo]
     /// The run whose numbers the status block shows, once it exists.
@@ -34,7 +34,7 @@ final class CollectOutput: Sendable {
     /// Says when the last fix is too old to send on (marked STALE).
     private let policy: SendPolicy
 
-    init(style: Style, clock: CollectClock, nodeInfos: [String: NodeInfo], hasNetworkSource: Bool = true, policy: SendPolicy = SendPolicy()) {
+    init(style: Style, clock: any TimeSource, nodeInfos: [String: NodeInfo], hasNetworkSource: Bool = true, policy: SendPolicy = SendPolicy()) {
         self.style = style
         self.hasNetworkSource = hasNetworkSource
         self.policy = policy

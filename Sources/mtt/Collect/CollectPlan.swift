@@ -46,7 +46,7 @@ struct CollectPlan {
 /// the specs and the hardware); the run itself is MTTCore's `CollectionRun`.
 final class CollectPorts: @unchecked Sendable {
     let store: Store
-    let clock: CollectClock
+    let clock: any TimeSource
     let fixes: any FixSource
     let uplinks: (any UplinkSource)?
     let nodes: [ActiveNode]
@@ -59,7 +59,7 @@ final class CollectPorts: @unchecked Sendable {
     init(plan: CollectPlan) async throws {
         store = try DatabaseOptions.open(plan.databasePath, .create)
         // A sped-up run is dated to reach the wall clock when it ends (it needs a --duration).
-        clock = plan.speed == 1 ? .wall : .simulated(scale: plan.speed, endingAfter: plan.duration ?? 0)
+        clock = plan.speed == 1 ? SystemClock() : ScaledClock.simulated(scale: plan.speed, endingAfter: plan.duration ?? 0)
         fixes = FixSources.make(plan.gps, clock: clock)
 
         // The simulated network hears the emulated radios; with --mqtt-url its uplinks go through

@@ -295,8 +295,8 @@ enum CollectSession {
         let watch = RunWatch(
             duration: plan.duration, tick: style == .live ? 1 : 0.1, watchdogInterval: service?.watchdogInterval,
             queuesEvery: style == .live ? 10 : nil)
-        let clock = ports.clock
-        await run.watch(watch, stopRequested: { stop.fired || clock.hasReachedWallTime }, observer: RunWatch.Observer(
+        let sped = ports.clock as? ScaledClock
+        await run.watch(watch, stopRequested: { stop.fired || sped?.hasReachedWallTime == true }, observer: RunWatch.Observer(
             alive: { service?.watchdog() },
             status: { stats in service?.status(Self.statusLine(stats, mode: plan.mode)) },
             queues: { out.setUnsynced($0) },

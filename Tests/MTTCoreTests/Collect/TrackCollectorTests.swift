@@ -25,14 +25,12 @@ struct TrackCollectorTests {
         let store = try Store(path: dir.file(listener ? "listener.sqlite" : "matching.sqlite"))
         let session = try store.startSession(mode: listener ? .listener : .matching)
         // The run "happens" just after the scripted track: uplinks it can never cover expire at once.
-        let clock = CollectClock(scale: 1, start: Self.t0.adding(seconds: 125))
+        let clock = ScaledClock(scale: 1, start: Self.t0.adding(seconds: 125))
         let fixes = ScriptedFixSource(fixes: track)
         // The uplinks come once the whole track is stored, so the test does not race the GPS.
         let lastFix = track.last?.time
         let network = ScriptedUplinkSource(uplinks: uplinks) {
-            while (try? store.fixes(session: session).last?.time) != lastFix {
-                try? await Task.sleep(for: .milliseconds(20))
-            }
+            await eventually { (try? store.fixes(session: session).last?.time) == lastFix }
         }
         let task: Task<Void, any Error>
         let flush: @Sendable () async throws -> Void
@@ -46,10 +44,7 @@ struct TrackCollectorTests {
             flush = { try await c.flush() }
         }
         // Let the scripted track and uplinks play out, then stop as Ctrl-C would.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline, try store.samples(session: session).count < expected {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        try await eventually(timeout: 60) { try store.samples(session: session).count >= expected }
         task.cancel()
         _ = await task.result
         try await flush()

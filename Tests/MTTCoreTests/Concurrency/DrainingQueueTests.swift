@@ -1,5 +1,6 @@
 import MTTCore
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("DrainingQueue")
@@ -17,6 +18,7 @@ struct DrainingQueueTests {
     @Test func aWaitingReaderGetsTheNextItem() async {
         let queue = DrainingQueue<Int>()
         async let batch = queue.next()
+        // Deliberate: gives the reader the moment to reach its wait, the path under test.
         try? await Task.sleep(for: .milliseconds(50))
         queue.append(7)
         #expect(await batch == [7])
@@ -33,12 +35,8 @@ struct DrainingQueueTests {
             queue.finish()
         }
         // The writer stops at the capacity until the reader makes room.
-        let deadline = ContinuousClock.now + .seconds(30)
-        while sent.load(ordering: .relaxed) < 10, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        try? await Task.sleep(for: .milliseconds(100))
-        #expect(sent.load(ordering: .relaxed) == 10)
+        await eventually { sent.load(ordering: .relaxed) >= 10 }
+        #expect(await throughout(0.1) { sent.load(ordering: .relaxed) == 10 }, "the writer went past the capacity")
         var received: [Int] = []
         var largest = 0
         while let batch = await queue.next() {
@@ -53,6 +51,7 @@ struct DrainingQueueTests {
     @Test func cancellingTheReaderEndsItsWait() async {
         let queue = DrainingQueue<Int>()
         let reader = Task { await queue.next() }
+        // Deliberate: the cancellation under test is of a reader already waiting.
         try? await Task.sleep(for: .milliseconds(20))
         reader.cancel()
         #expect(await reader.value == nil)
@@ -62,6 +61,7 @@ struct DrainingQueueTests {
         let queue = DrainingQueue<Int>(capacity: 1)
         queue.append(0)
         let writer = Task { await queue.send(1) }
+        // Deliberate: the cancellation under test is of a writer already waiting.
         try? await Task.sleep(for: .milliseconds(20))
         writer.cancel()
         await writer.value

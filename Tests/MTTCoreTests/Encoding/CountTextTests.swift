@@ -8,7 +8,7 @@ struct CountTextTests {
         #expect(CountText.of(0, "gateway") == "0 gateways")
         #expect(CountText.of(3, "fix", plural: "fixes") == "3 fixes")
         // The simulated network of one configured gateway, as the run names it.
-        let one = SimulatedUplinkFeed(network: SimulatedNetwork(gateways: [.init(id: "sim-gw-1", eui: "B827EBFFFE000001", position: GeoPoint(latitude: 52, longitude: 5))]), clock: .wall)
+        let one = SimulatedUplinkFeed(network: SimulatedNetwork(gateways: [.init(id: "sim-gw-1", eui: "B827EBFFFE000001", position: GeoPoint(latitude: 52, longitude: 5))]), clock: SystemClock())
         #expect(one.description == "simulated network (1 gateway)")
     }
 

@@ -8,15 +8,18 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
     public var destination: Destination
     public var transport: any SyncTransport<Destination.Request, Destination.Response>
     public var policy: SyncPolicy
+    /// What the retries' backoff waits on.
+    public var clock: any TimeSource
 
     public init(
         store: Store, destination: Destination, transport: any SyncTransport<Destination.Request, Destination.Response>,
-        policy: SyncPolicy = SyncPolicy()
+        policy: SyncPolicy = SyncPolicy(), clock: any TimeSource = SystemClock()
     ) {
         self.store = store
         self.destination = destination
         self.transport = transport
         self.policy = policy
+        self.clock = clock
     }
 
     /// Runs until the queue is empty, the run is stopped by the target, or `stopRequested` says so.
@@ -168,13 +171,14 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
                     return
                 }
                 // A stop request ends the wait: the record stays queued, as it would after its tries.
-                let resume = Date().addingTimeInterval(backoff.nextDelay())
-                while Date() < resume {
+                // Looked at every 50 ms: the stop request is a flag, not an event to wait on.
+                let resume = clock.now().adding(seconds: backoff.nextDelay())
+                while clock.now() < resume {
                     if stopRequested() {
                         await ledger.leaveForTheStop(batch.recordIDs.count, reason: reason)
                         return
                     }
-                    try await Task.sleep(nanoseconds: UInt64(min(0.05, max(0, resume.timeIntervalSinceNow)) * 1e9))
+                    try await clock.sleep(seconds: min(0.05, resume.seconds(since: clock.now())))
                 }
             }
         }

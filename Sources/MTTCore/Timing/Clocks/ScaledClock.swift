@@ -1,13 +1,13 @@
 import FoundationEssentials
 
-/// The time a collection stamps its records with: the wall clock, or a simulated one that runs
-/// `scale` times as fast.
-public struct CollectClock: Sendable {
+/// A simulated run's clock (`--speed`): it runs `scale` times as fast as the wall clock from its
+/// start, and so do its waits: a second of a run at 10× is a tenth of a real one.
+public struct ScaledClock: TimeSource {
     private let realStart: Timestamp
     private let simulatedStart: Timestamp
     public let scale: Double
 
-    public init(scale: Double = 1, start: Timestamp = .now()) {
+    public init(scale: Double, start: Timestamp = .now()) {
         realStart = .now()
         simulatedStart = start
         self.scale = scale
@@ -18,15 +18,21 @@ public struct CollectClock: Sendable {
     /// stop itself (its last records are stamped as it winds down). Started now, a run of two
     /// minutes at 10× stamped its last records 18 minutes ahead of the wall clock. A slower clock
     /// starts now and stays behind.
-    public static func simulated(scale: Double, endingAfter realSeconds: Double) -> CollectClock {
+    public static func simulated(scale: Double, endingAfter realSeconds: Double) -> ScaledClock {
         let lead = scale > 1 ? realSeconds * (scale - 1) + scale : 0
-        return CollectClock(scale: scale, start: Timestamp.now().adding(seconds: -lead))
+        return ScaledClock(scale: scale, start: Timestamp.now().adding(seconds: -lead))
     }
-
-    public static let wall = CollectClock()
 
     public func now() -> Timestamp {
         simulatedStart.adding(seconds: Timestamp.now().seconds(since: realStart) * scale)
+    }
+
+    public func sleep(until deadline: Timestamp) async throws {
+        try await sleep(seconds: deadline.seconds(since: now()))
+    }
+
+    public func sleep(seconds: Double) async throws {
+        try await SystemClock().sleep(seconds: seconds / scale)
     }
 
     /// Whether this clock has reached the wall clock: a sped-up run ends there rather than stamp
@@ -34,7 +40,4 @@ public struct CollectClock: Sendable {
     public var hasReachedWallTime: Bool {
         scale > 1 && now() >= Timestamp.now()
     }
-
-    /// Real seconds for `seconds` of this clock.
-    public func realSeconds(_ seconds: Double) -> Double { seconds / scale }
 }
