@@ -119,6 +119,20 @@ struct ChirpStackCollectTests {
         ])
         #expect(badDevice.status == 64 && badDevice.stderr.contains("ChirpStack names devices by their DevEUI"), "\(badDevice.stderr)")
         let badNetwork = try await mtt.run(["collect", "--mode", "listener", "--gps", "fake", "--network", "loriot", "--db", mtt.database])
-        #expect(badNetwork.status == 64 && badNetwork.stderr.contains("--network must be fake or chirpstack or fake?format=chirpstack, not loriot"), "\(badNetwork.stderr)")
+        #expect(badNetwork.status == 64 && badNetwork.stderr.contains("unknown network loriot: use tts or chirpstack, or fake[?format=NAME]"), "\(badNetwork.stderr)")
+        let badFormat = try await mtt.run(["collect", "--mode", "listener", "--gps", "fake", "--network", "fake?format=loriot", "--db", mtt.database])
+        #expect(badFormat.status == 64 && badFormat.stderr.contains("?format=NAME, NAME tts or chirpstack"), "\(badFormat.stderr)")
+    }
+
+    /// `--network tts` (DESIGN's contract) names The Things Stack, whose rules then apply: its
+    /// device IDs, not ChirpStack's DevEUIs.
+    @Test func theThingsStackIsANetworkByName() async throws {
+        let badDevice = try await mtt.run([
+            "collect", "--mode", "listener", "--gps", "fake", "--network", "tts", "--mqtt-url", "mqtt://127.0.0.1:1",
+            "--mqtt-user", "my-mapper@ttn", "--device", "Not_An_ID", "--db", mtt.database,
+        ])
+        #expect(badDevice.status == 64 && badDevice.stderr.contains("bad device ID Not_An_ID: TTS device IDs"), "\(badDevice.stderr)")
+        let noServer = try await mtt.run(["collect", "--mode", "listener", "--gps", "fake", "--network", "tts", "--db", mtt.database])
+        #expect(noServer.status == 64 && noServer.stderr.contains("--network tts needs its MQTT server"), "\(noServer.stderr)")
     }
 }

@@ -58,9 +58,11 @@ extension ConfigKey {
     public static let mode = ConfigKey("collect.mode", .text, nil, choices: ["active", "matching", "listener"], "active, matching or listener.")
     public static let nodes = ConfigKey("collect.nodes", .list, .list([]), "The nodes to drive: \(NodeSpec.forms).")
     public static let gps = ConfigKey("collect.gps", .text, .text("gpsd"), "Where positions come from: gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake.")
+    // The network servers are MTTMQTT's registry: `mtt config check` and `mtt collect` read the
+    // value through it, and `mtt collect --help` lists them.
     public static let network = ConfigKey(
-        "collect.network", .text, nil, choices: ["fake", "chirpstack", "fake?format=chirpstack"],
-        "Which network: The Things Stack when not given (with mqtt_url); chirpstack: ChirpStack v4 or Helium (with mqtt_url, application); fake: simulated gateways that hear this run's emulated nodes (--node fake[:N], fake-KIND) and nothing else, publishing as The Things Stack through mqtt_url if given (fake?format=chirpstack: as ChirpStack).")
+        "collect.network", .text, nil,
+        "The network server whose MQTT uplinks to hear: tts (The Things Stack, when not given) or another that `mtt collect --help` lists, with mqtt_url; fake: simulated gateways that hear this run's emulated nodes and nothing else (fake?format=NAME: publishing through mqtt_url as that network does).")
     public static let application = ConfigKey("collect.application", .text, nil, "ChirpStack: the application ID (a UUID) whose devices to hear, or + for all.")
     public static let networkID = ConfigKey(
         "collect.network_id", .text, nil,

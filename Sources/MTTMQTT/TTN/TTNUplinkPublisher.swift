@@ -21,15 +21,8 @@ public final class TTNUplinkPublisher: Sendable {
     /// Returns whether libmosquitto took it.
     @discardableResult
     public func publish(_ uplink: Uplink) -> Bool {
-        switch format {
-        case .theThingsStack:
-            return (try? publisher.publish(topic: TTNTopics.uplink(username: username, device: uplink.deviceID), payload: UplinkEncoder.json(uplink))) != nil
-        case .chirpStack:
-            let application = ChirpStackTopics.demoApplication
-            return (try? publisher.publish(
-                topic: ChirpStackTopics.uplink(application: application, devEUI: uplink.devEUI ?? "0000000000000000"),
-                payload: ChirpStackEncoder.json(uplink, applicationID: application))) != nil
-        }
+        let message = format.server.encode(uplink, username)
+        return (try? publisher.publish(topic: message.topic, payload: message.payload)) != nil
     }
 
     public func close() {

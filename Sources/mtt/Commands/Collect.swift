@@ -35,7 +35,7 @@ struct Collect: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where positions come from: gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake (default \(ConfigKey.gps.defaultText)).", valueName: "spec"))
     var gps: String?
 
-    @Option(help: ArgumentHelp(ConfigKey.network.help, valueName: "name"))
+    @Option(help: ArgumentHelp("The network server: \(NetworkServer.helpText); fake: simulated gateways that hear this run's emulated nodes (--node fake[:N], fake-KIND) and nothing else, publishing through --mqtt-url as The Things Stack does if given (fake?format=NAME: as that network does).", valueName: "name"))
     var network: String?
 
     @Option(name: .customLong("mqtt-url"), help: ArgumentHelp("The TTN MQTT server, mqtt://HOST:1883 or mqtts://HOST:8883.", valueName: "url"))
@@ -157,8 +157,8 @@ struct Collect: AsyncParsableCommand {
         let nodes = try node.map { text in try spec { try NodeOpener.parse(text) } }
         let gpsSpec = try spec { try GPSSpec(parsing: gps) }
         if let problem = mode.nodeProblem(nodes) { throw ValidationError(problem) }
-        let fakeNetwork = network == "fake" || network == "fake?format=chirpstack"
-        let chirpStack = network == "chirpstack" || network == "fake?format=chirpstack"
+        let choice = try spec { try NetworkChoice(parsing: network) }
+        let fakeNetwork = choice.simulated
         var mqtt: MQTTSettings?
         var topics: [String] = []
         var format = UplinkFormat.theThingsStack
@@ -167,24 +167,16 @@ struct Collect: AsyncParsableCommand {
             settings.username = mqttUser
             settings.caFile = mqttCA
             mqtt = settings
-            let devices = device.isEmpty && fakeNetwork ? ["+"] : device
-            if chirpStack {
-                format = .chirpStack(networkID: Self.chirpStackNetworkID(networkID, host: settings.endpoint.host))
-            }
+            format = choice.format(networkID: networkID, host: settings.endpoint.host)
             if !mqttTopic.isEmpty {
                 topics = mqttTopic
-            } else if chirpStack {
-                guard let application = application ?? (fakeNetwork ? ChirpStackTopics.demoApplication : nil) else {
-                    throw ValidationError("give --application ID: the ChirpStack application (a UUID, on its console) whose devices to hear, or + for all")
-                }
-                if devices.isEmpty { throw ValidationError("give --device DEV_EUI for each device to hear (or --device + for all of the application's)") }
-                topics = try spec { try ChirpStackTopics.uplinks(application: application, devices: devices) }
             } else {
-                if devices.isEmpty { throw ValidationError("give --device ID for each device to hear (or --device + for all of the application's)") }
-                topics = try spec { try TTNTopics.uplinks(username: mqttUser ?? TTNUplinkPublisher.demoUsername, devices: devices) }
+                let subscription = NetworkSubscription(
+                    username: mqttUser, application: application, devices: device.isEmpty && fakeNetwork ? ["+"] : device, simulated: fakeNetwork)
+                topics = try spec { try choice.topics(subscription) }
             }
-        } else if network == "chirpstack" {
-            throw ValidationError("--network chirpstack needs its MQTT server: --mqtt-url mqtt://HOST:1883 (with --application and --device)")
+        } else if network != nil && !fakeNetwork {
+            throw ValidationError("--network \(choice) needs its MQTT server: --mqtt-url mqtt://HOST:1883")
         }
         // Without --mqtt-url (no network in the field) matching and listener modes record the track,
         // and the session keeps --mqtt-user and --device for `mtt fetch`.
@@ -334,14 +326,5 @@ extension CollectSession {
     static func flagsFor(_ failure: any Error) -> String {
         guard case CollectError.network = failure else { return "" }
         return " (MQTT settings: --mqtt-url, --mqtt-user, --mqtt-password-file or MTT_MQTT_PASSWORD, --mqtt-ca)"
-    }
-}
-
-extension Collect {
-    /// The network id of a ChirpStack server's samples: as given (`NS_HELIUM://000024`), a host
-    /// given bare as `NS_CHIRP://HOST`, else the MQTT server's host.
-    static func chirpStackNetworkID(_ given: String?, host: String) -> String {
-        guard let given else { return "NS_CHIRP://" + host }
-        return given.contains("://") ? given : "NS_CHIRP://" + given
     }
 }

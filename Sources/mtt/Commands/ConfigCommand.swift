@@ -50,6 +50,9 @@ struct ConfigCommand: ParsableCommand {
             if let gps = settings.text(.gps) {
                 do { _ = try GPSSpec(parsing: gps) } catch { throw settings.refuse(.gps, "\(error)") }
             }
+            if let network = settings.text(.network) {
+                do { _ = try NetworkChoice(parsing: network) } catch { throw settings.refuse(.network, "\(error)") }
+            }
             for text in settings.list(.nodes) {
                 do { _ = try NodeOpener.parse(text) } catch { throw settings.refuse(.nodes, "\(error)") }
             }

@@ -1,0 +1,30 @@
+import MTTCore
+
+extension NetworkServer {
+    /// ChirpStack v4 (and Helium, which runs it): `application/APP/device/DEV_EUI/event/up`, its
+    /// JSON events, which name no network.
+    public static let chirpStack = NetworkServer(
+        name: "chirpstack",
+        help: "ChirpStack v4 or Helium, an application's devices by their DevEUIs",
+        topics: { subscription throws(SpecError) in
+            guard let application = subscription.application ?? (subscription.simulated ? ChirpStackTopics.demoApplication : nil) else {
+                throw SpecError("give --application ID: the ChirpStack application (a UUID, on its console) whose devices to hear, or + for all")
+            }
+            guard !subscription.devices.isEmpty else {
+                throw SpecError("give --device DEV_EUI for each device to hear (or --device + for all of the application's)")
+            }
+            return try ChirpStackTopics.uplinks(application: application, devices: subscription.devices)
+        },
+        decode: { topic, payload, networkID throws(UplinkDecodeError) in try ChirpStackDecoder.decode(topic: topic, payload, networkID: networkID) },
+        encode: { uplink, _ in
+            let application = ChirpStackTopics.demoApplication
+            return (
+                ChirpStackTopics.uplink(application: application, devEUI: uplink.devEUI ?? "0000000000000000"),
+                ChirpStackEncoder.json(uplink, applicationID: application))
+        },
+        networkID: { given, host in
+            // As given (NS_HELIUM://000024), a host given bare as NS_CHIRP://HOST, else the MQTT server's host.
+            guard let given else { return "NS_CHIRP://" + host }
+            return given.contains("://") ? given : "NS_CHIRP://" + given
+        })
+}
