@@ -82,7 +82,7 @@ extension ConfigKey {
     public static let minInterval = ConfigKey("collect.min_interval", .duration, .number(SendPolicy().minimumInterval), allowsZero: true, "Active mode: time between sends.")
 
     public static let syncTarget = ConfigKey("sync.target", .text, nil, choices: SyncTarget.registered.map(\.name), "\(SyncTarget.namesText) (default: mapthethings, ttnmapper and every other target configured).")
-    public static let syncURL = ConfigKey("sync.url", .text, nil, "Where the target sends: MapTheThings' base URL, with target ttnmapper the URL documents are posted to, with target file the file.")
+    public static let syncURL = ConfigKey("sync.url", .text, nil, "Where the target sends: MapTheThings' base URL, with target ttnmapper the URL documents are posted to, with target file the file, with target postgis the community database's postgresql:// URL.")
     public static let syncExperiment = ConfigKey("sync.experiment", .text, nil, "TTN Mapper: upload to this experiment instead of the main map.")
     public static let syncCredentialsFile = ConfigKey("sync.credentials_file", .secretFile, nil, "MapTheThings credentials file (user = …, token = …, secret = …; mode 600; default $XDG_CONFIG_HOME/mtt/mapthethings).")
     public static let syncCA = ConfigKey("sync.ca", .text, nil, "Also trust this CA certificate (PEM) for https:// servers.")
