@@ -18,6 +18,7 @@ struct SyncOnceTests {
         let mtt = MTTCommand()
         try SyncTestData.addConfirmedAttempts(Self.records, to: Store(path: mtt.database))
         let server = try LoopbackHTTPServer { _ in
+            // A test double's pacing: a server that takes 5 ms per answer.
             usleep(5_000)
             return .status(201, "{}")
         }

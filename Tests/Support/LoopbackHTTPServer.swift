@@ -133,6 +133,7 @@ public final class LoopbackHTTPServer: Sendable {
             case .drop:
                 return
             case .stall(let seconds):
+                // A test double's pacing: a server that answers nothing for this long.
                 Thread.sleep(forTimeInterval: seconds)
                 return
             case .raw(let bytes):
@@ -141,6 +142,7 @@ public final class LoopbackHTTPServer: Sendable {
             case .trickle(let seconds):
                 guard writeAll(fd, Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)) else { return }
                 while writeAll(fd, Data("1\r\n \r\n".utf8)) {
+                    // A test double's pacing: one byte of body every `seconds`.
                     Thread.sleep(forTimeInterval: seconds)
                 }
                 return

@@ -36,6 +36,7 @@ public final class PseudoTerminal: @unchecked Sendable {
                 pending = pending.dropFirst(n)
             } else {
                 drain()
+                // The terminal's buffer is full: a millisecond for the reader, then write on.
                 usleep(1_000)
             }
         }
@@ -67,6 +68,7 @@ public final class PseudoTerminal: @unchecked Sendable {
             write(bytes[offset..<end])
             drain()
             offset = end
+            // A test double's pacing: a slow serial line, a chunk at a time.
             usleep(pauseMicroseconds)
         }
     }

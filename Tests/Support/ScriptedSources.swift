@@ -19,6 +19,7 @@ public struct ScriptedFixSource: FixSource {
             continuation.yield(.connected("scripted"))
             for fix in fixes {
                 continuation.yield(.fix(fix))
+                // A test double's pacing: the script's fixes, `pause` apart.
                 try? await Task.sleep(for: .seconds(pause))
             }
         }
