@@ -93,7 +93,7 @@ let package = Package(
         // Collection runs end to end: MTTCore's CollectionRun with the emulated BLE node and modems, a
         // real broker, and fetches from a loopback Storage Integration.
         .testTarget(name: "MTTRunTests", dependencies: ["MTTCore", "MTTBluetooth", "MTTSerial", "MTTMQTT", "MTTHTTP", "TestSupport"]),
-        .testTarget(name: "MTTCLITests", dependencies: ["mtt", "TestSupport", "MTTSerial", "MTTBluetooth", "MTTMQTT", "MTTSystem"]),
+        .testTarget(name: "MTTCLITests", dependencies: ["mtt", "TestSupport", "MTTSerial", "MTTBluetooth", "MTTMQTT", "MTTSystem", "MTTGPS"]),
         // The community database against a real PostgreSQL with PostGIS, started by the tests as the postgres user.
         .testTarget(name: "MTTPostgresTests", dependencies: ["MTTPostgres", "TestSupport"]),
     ],

@@ -1,5 +1,6 @@
 import Foundation
 import MTTCore
+import MTTGPS
 import TestSupport
 import Testing
 
@@ -83,10 +84,12 @@ struct SimulatedDataTests {
         try await simulatedRun(mtt)
         let session = try #require(try Store(path: mtt.database, access: .readOnly).session(1))
         #expect(session.description.simulated == ["fake node", "fake GPS", "simulated network", "time at 10×"])
-        #expect(SimulatedParts.of(nodes: [.ble(address: nil)], gps: .gpsd(host: "127.0.0.1", port: 2947), fakeNetwork: false, speed: 1).isEmpty)
-        #expect(SimulatedParts.of(nodes: [.unix(path: "/tmp/n.sock")], gps: .gpsd(host: "127.0.0.1", port: 2947), fakeNetwork: false, speed: 1)
+        #expect(SimulatedParts.of(nodes: [.ble(address: nil)], gps: try Self.gps("gpsd"), fakeNetwork: false, speed: 1).isEmpty)
+        #expect(SimulatedParts.of(nodes: [.unix(path: "/tmp/n.sock")], gps: try Self.gps("gpsd"), fakeNetwork: false, speed: 1)
             == ["emulated node (unix:)"])
-        #expect(SimulatedParts.of(nodes: [.fakeModem(kind: "rn2483")], gps: .nmea(path: "drive.nmea", speed: 1), fakeNetwork: false, speed: 1)
+        #expect(SimulatedParts.of(nodes: [.fakeModem(kind: "rn2483")], gps: try Self.gps("nmea:drive.nmea"), fakeNetwork: false, speed: 1)
             == ["emulated modem", "GPS replayed from a file"])
     }
+
+    static func gps(_ text: String) throws -> GPSSpec { try GPSSpec(parsing: text, kinds: FixSourceKind.gps) }
 }

@@ -13,7 +13,16 @@ public struct FixedPositionSource: FixSource {
         self.clock = clock
     }
 
-    public var spec: String { GPSSpec.fixed(point).description }
+    public var spec: String { "fixed:\(point.latitude),\(point.longitude)" + (point.altitude.map { ",\($0)" } ?? "") }
+
+    /// `LAT,LON[,ALT]` in degrees (and metres), nil when it is not one.
+    public static func point(parsing text: some StringProtocol) -> GeoPoint? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }),
+              let lat = parts[0], let lon = parts[1], abs(lat) <= 90, abs(lon) <= 180
+        else { return nil }
+        return GeoPoint(latitude: lat, longitude: lon, altitude: parts.count == 3 ? parts[2] : nil)
+    }
 
     public func events() -> AsyncStream<FixEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: FixEvent.self)
@@ -29,5 +38,15 @@ public struct FixedPositionSource: FixSource {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+}
+
+extension FixSourceKind {
+    /// `fixed:LAT,LON[,ALT]`: a GPS that never moves, stamped with the run's clock.
+    public static let fixed = FixSourceKind(name: "fixed", form: "fixed:LAT,LON[,ALT]") { text throws(SpecError) in
+        guard let point = FixedPositionSource.point(parsing: text.dropFirst("fixed:".count)) else {
+            throw SpecError("bad GPS spec \(text): use fixed:LAT,LON[,ALT] in degrees, e.g. fixed:52.09,5.12")
+        }
+        return FixSourceRecipe(description: FixedPositionSource(point: point).spec) { context in FixedPositionSource(point: point, clock: context.clock) }
     }
 }

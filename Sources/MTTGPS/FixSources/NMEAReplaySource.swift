@@ -17,7 +17,7 @@ public struct NMEAReplaySource: FixSource {
         self.clock = clock
     }
 
-    public var spec: String { GPSSpec.nmea(path: path, speed: speed).description }
+    public var spec: String { speed == 1 ? "nmea:\(path)" : "nmea:\(path)?speed=\(speed.plainText)" }
 
     public func events() -> AsyncStream<FixEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: FixEvent.self)
@@ -69,5 +69,23 @@ public struct NMEAReplaySource: FixSource {
         guard speed > 0, let previous else { return }
         let gap = min(max(next.seconds(since: previous), 0), 5) / speed
         if gap > 0 { try? await clock.sleep(seconds: gap) }
+    }
+}
+
+extension FixSourceKind {
+    /// `nmea:FILE[?speed=N]`: a capture replayed at its own pace, N times faster, or (0) at once.
+    public static let nmea = FixSourceKind(name: "nmea", form: "nmea:FILE[?speed=N]", simulatedAs: "GPS replayed from a file") { text throws(SpecError) in
+        var path = String(text.dropFirst("nmea:".count))
+        var speed = 1.0
+        if let q = path.lastIndex(of: "?") {
+            let query = path[path.index(after: q)...]
+            path = String(path[..<q])
+            guard query.hasPrefix("speed="), let value = Double(query.dropFirst("speed=".count)), value >= 0 else {
+                throw SpecError("bad GPS spec \(text): the only option of nmea: is ?speed=N (N ≥ 0)")
+            }
+            speed = value
+        }
+        guard !path.isEmpty else { throw SpecError("bad GPS spec \(text): nmea: needs a file") }
+        return FixSourceRecipe(description: NMEAReplaySource(path: path, speed: speed).spec) { [path, speed] _ in NMEAReplaySource(path: path, speed: speed) }
     }
 }

@@ -11,7 +11,7 @@ public struct SimulatedFixSource: FixSource {
         self.clock = clock
     }
 
-    public var spec: String { GPSSpec.fake(seed: seed).description }
+    public var spec: String { seed == 1 ? "fake" : "fake:\(seed)" }
 
     public func events() -> AsyncStream<FixEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: FixEvent.self)
@@ -26,5 +26,16 @@ public struct SimulatedFixSource: FixSource {
         }
         continuation.onTermination = { _ in task.cancel() }
         return stream
+    }
+}
+
+extension FixSourceKind {
+    /// `fake[:SEED]`: the simulated drive, on the run's clock (so `--speed` speeds it up).
+    public static let fake = FixSourceKind(name: "fake", form: "fake[:SEED]", simulatedAs: "fake GPS", followsTheRunClock: true) { text throws(SpecError) in
+        let rest = text.dropFirst("fake".count)
+        guard rest.isEmpty || (rest.hasPrefix(":") && UInt64(rest.dropFirst()) != nil), let seed = rest.isEmpty ? 1 : UInt64(rest.dropFirst()) else {
+            throw SpecError("bad GPS spec \(text): use fake or fake:SEED, SEED a whole number")
+        }
+        return FixSourceRecipe(description: SimulatedFixSource(seed: seed).spec) { context in SimulatedFixSource(seed: seed, clock: context.clock) }
     }
 }

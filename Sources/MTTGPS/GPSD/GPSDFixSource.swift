@@ -11,14 +11,16 @@ public struct GPSDFixSource: FixSource {
     public let host: String
     public let port: Int
     public let reconnect: Backoff
+    /// gpsd's own port.
+    public static let defaultPort = 2947
 
-    public init(host: String = "127.0.0.1", port: Int = GPSSpec.defaultGPSDPort, reconnect: Backoff = Backoff(initial: 0.5, maximum: 10)) {
+    public init(host: String = "127.0.0.1", port: Int = GPSDFixSource.defaultPort, reconnect: Backoff = Backoff(initial: 0.5, maximum: 10)) {
         self.host = host
         self.port = port
         self.reconnect = reconnect
     }
 
-    public var spec: String { GPSSpec.gpsd(host: host, port: port).description }
+    public var spec: String { "gpsd://\(HostPort(host: host, port: port))" }
 
     public func events() -> AsyncStream<FixEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: FixEvent.self, bufferingPolicy: .bufferingNewest(1024))
@@ -103,5 +105,24 @@ private final class GPSDReader: Sendable {
             usleep(UInt32(step * 1_000_000))
             left -= step
         }
+    }
+}
+
+extension FixSourceKind {
+    /// `gpsd[://HOST:PORT]`: a receiver through gpsd, on this machine unless a host is named.
+    public static let gpsd = FixSourceKind(name: "gpsd", form: "gpsd[://HOST:PORT]") { text throws(SpecError) in
+        var host = "127.0.0.1", port = GPSDFixSource.defaultPort
+        let rest = text.dropFirst("gpsd".count)
+        if !rest.isEmpty && rest != "://" {
+            guard rest.hasPrefix("://") else { throw SpecError("bad GPS spec \(text): use gpsd or gpsd://HOST:PORT") }
+            do {
+                let address = try HostPort(parsing: rest.dropFirst(3), defaultPort: GPSDFixSource.defaultPort)
+                (host, port) = (address.host, address.port)
+            } catch {
+                throw SpecError("bad GPS spec \(text): \(error) (use gpsd://HOST:PORT)")
+            }
+        }
+        let source = GPSDFixSource(host: host, port: port)
+        return FixSourceRecipe(description: source.spec) { [host, port] context in GPSDFixSource(host: host, port: port, reconnect: context.reconnect) }
     }
 }

@@ -37,7 +37,7 @@ struct CollectPlan {
     var hooks: [HookRule] = []
 
     var everythingSimulated: Bool {
-        if case .fake = gps {} else { return false }
+        guard gps.kind.followsTheRunClock else { return false }
         return nodes.allSatisfy { if case .fake = $0 { true } else { false } } && (fakeNetwork || mqtt == nil)
     }
 }
@@ -60,7 +60,7 @@ final class CollectPorts: @unchecked Sendable {
         store = try DatabaseOptions.open(plan.databasePath, .create)
         // A sped-up run is dated to reach the wall clock when it ends (it needs a --duration).
         clock = plan.speed == 1 ? SystemClock() : ScaledClock.simulated(scale: plan.speed, endingAfter: plan.duration ?? 0)
-        fixes = FixSources.make(plan.gps, clock: clock)
+        fixes = plan.gps.source(FixSourceContext(clock: clock))
 
         // The simulated network hears the emulated radios; with --mqtt-url its uplinks go through
         // the broker (as The Things Stack's would), else straight to the run.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MTTCore
+import MTTGPS
 import MTTMQTT
 import MTTSerial
 import MTTSystem
@@ -32,7 +33,7 @@ struct Collect: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A node to drive (repeatable): \(NodeOpener.formsHelp).", valueName: "spec"))
     var node: [String] = []
 
-    @Option(help: ArgumentHelp("Where positions come from: gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake (default \(ConfigKey.gps.defaultText)).", valueName: "spec"))
+    @Option(help: ArgumentHelp("Where positions come from: \(FixSourceKind.formsHelp) (default \(ConfigKey.gps.defaultText)).", valueName: "spec"))
     var gps: String?
 
     @Option(help: ArgumentHelp("The network server: \(NetworkServer.helpText); fake: simulated gateways that hear this run's emulated nodes (--node fake[:N], fake-KIND) and nothing else, publishing through --mqtt-url as The Things Stack does if given (fake?format=NAME: as that network does).", valueName: "name"))
@@ -155,7 +156,7 @@ struct Collect: AsyncParsableCommand {
         let device = settings.list(.devices), web = settings.text(.web), webTokenFile = settings.text(.webTokenFile)
         let application = settings.text(.application), networkID = settings.text(.networkID)
         let nodes = try node.map { text in try spec { try NodeOpener.parse(text) } }
-        let gpsSpec = try spec { try GPSSpec(parsing: gps) }
+        let gpsSpec = try spec { try FixSourceKind.spec(gps) }
         if let problem = mode.nodeProblem(nodes) { throw ValidationError(problem) }
         let choice = try spec { try NetworkChoice(parsing: network) }
         let fakeNetwork = choice.simulated
@@ -190,7 +191,7 @@ struct Collect: AsyncParsableCommand {
         policy.minimumDistance = settings.number(.minDistance) ?? policy.minimumDistance
         policy.minimumInterval = settings.number(.minInterval) ?? policy.minimumInterval
         let gateways = try SimulatedNetwork.placed(at: fakeGateway.map { text in
-            guard case .fixed(let point)? = try? GPSSpec(parsing: "fixed:" + text) else {
+            guard let point = FixedPositionSource.point(parsing: text) else {
                 throw ValidationError("--fake-gateway takes LAT,LON (latitude -90…90, longitude -180…180), not \(text)")
             }
             return point

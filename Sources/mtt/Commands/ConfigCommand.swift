@@ -48,7 +48,7 @@ struct ConfigCommand: ParsableCommand {
         func run() throws {
             let settings = try config.resolve(flags: [:])
             if let gps = settings.text(.gps) {
-                do { _ = try GPSSpec(parsing: gps) } catch { throw settings.refuse(.gps, "\(error)") }
+                do { _ = try FixSourceKind.spec(gps) } catch { throw settings.refuse(.gps, "\(error)") }
             }
             if let network = settings.text(.network) {
                 do { _ = try NetworkChoice(parsing: network) } catch { throw settings.refuse(.network, "\(error)") }

@@ -13,7 +13,7 @@ struct GPS: AsyncParsableCommand {
             Stop with Ctrl-C, or give --count.
             """)
 
-    @Option(help: ArgumentHelp("gpsd[://HOST:PORT], nmea:FILE[?speed=N], fixed:LAT,LON[,ALT] or fake[:SEED].", valueName: "spec"))
+    @Option(help: ArgumentHelp("\(FixSourceKind.formsHelp).", valueName: "spec"))
     var gps = "gpsd"
 
     @Option(help: "Stop after this many fixes.")
@@ -27,15 +27,15 @@ struct GPS: AsyncParsableCommand {
     func validate() throws {
         try maxAge.check("--max-age")
         do {
-            _ = try GPSSpec(parsing: gps)
-        } catch let error as SpecError {
+            _ = try FixSourceKind.spec(gps)
+        } catch {
             throw ValidationError(error.description)
         }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
     }
 
     func run() async throws {
-        let source = FixSources.make(try GPSSpec(parsing: gps))
+        let source = try FixSourceKind.spec(gps).source()
         let freshness = FixFreshness(maximumAge: maxAge.seconds)
         var fixes = 0
         var lastLoss: String?
