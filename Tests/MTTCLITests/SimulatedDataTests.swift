@@ -1,6 +1,8 @@
 import Foundation
 import MTTCore
+import MTTBluetooth
 import MTTGPS
+import MTTSerial
 import TestSupport
 import Testing
 
@@ -84,12 +86,13 @@ struct SimulatedDataTests {
         try await simulatedRun(mtt)
         let session = try #require(try Store(path: mtt.database, access: .readOnly).session(1))
         #expect(session.description.simulated == ["fake node", "fake GPS", "simulated network", "time at 10×"])
-        #expect(SimulatedParts.of(nodes: [.ble(address: nil)], gps: try Self.gps("gpsd"), fakeNetwork: false, speed: 1).isEmpty)
-        #expect(SimulatedParts.of(nodes: [.unix(path: "/tmp/n.sock")], gps: try Self.gps("gpsd"), fakeNetwork: false, speed: 1)
+        #expect(SimulatedParts.of(nodes: [try Self.node("ble:auto")], gps: try Self.gps("gpsd"), fakeNetwork: false, speed: 1).isEmpty)
+        #expect(SimulatedParts.of(nodes: [try Self.node("unix:/tmp/n.sock")], gps: try Self.gps("gpsd"), fakeNetwork: false, speed: 1)
             == ["emulated node (unix:)"])
-        #expect(SimulatedParts.of(nodes: [.fakeModem(kind: "rn2483")], gps: try Self.gps("nmea:drive.nmea"), fakeNetwork: false, speed: 1)
+        #expect(SimulatedParts.of(nodes: [try Self.node("fake-rn2483")], gps: try Self.gps("nmea:drive.nmea"), fakeNetwork: false, speed: 1)
             == ["emulated modem", "GPS replayed from a file"])
     }
 
     static func gps(_ text: String) throws -> GPSSpec { try GPSSpec(parsing: text, kinds: FixSourceKind.gps) }
+    static func node(_ text: String) throws -> NodeSpec { try NodeSpec(parsing: text, kinds: NodeKind.modems + NodeKind.mapTheThings) }
 }

@@ -28,17 +28,21 @@ struct ModemLinkTests {
         for bad in ["busy=2", "busy=0.6&fail=0.6", "deny-joins=-1", "silent=1", "loss=0.1", "airtime=x"] {
             #expect(throws: SpecError.self, "\(bad)") { try ModemEmulatorOptions(parsing: bad, spec: "fake-rn2483?" + bad) }
         }
-        try SerialNodes.check(try NodeSpec(parsing: "fake-rui3?fail=0.5"))
-        #expect(throws: SpecError.self) { try SerialNodes.check(try NodeSpec(parsing: "fake-rui3?fail=5")) }
+        #expect(try Self.node("fake-rui3?fail=0.5").kind.simulatedAs == "emulated modem")
+        #expect(throws: SpecError.self) { try Self.node("fake-rui3?fail=5") }
     }
 
     @Test func anEmulatedModemOfAnUnknownKindIsRefusedWithTheKindsThereAre() throws {
         #expect(throws: SpecError("bad node spec fake-sx1276: the emulated modems are fake-rn2483, fake-rn2903, fake-rui3")) {
-            try SerialNodes.check(try NodeSpec(parsing: "fake-sx1276"))
+            try Self.node("fake-sx1276")
         }
-        #expect(throws: SpecError.self) { try SerialNodes.check(try NodeSpec(parsing: "serial:/dev/ttyUSB0?modem=sx1276")) }
-        try SerialNodes.check(try NodeSpec(parsing: "fake-rn2903"))
+        #expect(throws: SpecError.self) { try Self.node("serial:/dev/ttyUSB0?modem=sx1276") }
+        #expect(try Self.node("serial:/dev/ttyUSB0?modem=rn2483").description == "serial:/dev/ttyUSB0?modem=rn2483")
+        #expect(try Self.node("fake-rn2903").kind.name == "fake-KIND")
     }
+
+    /// `--node` read through MTTSerial's kinds.
+    static func node(_ text: String) throws(SpecError) -> NodeSpec { try NodeSpec(parsing: text, kinds: NodeKind.modems) }
 
     @Test func theRN2903TakesUS915DataRates() async throws {
         let (_, link) = try await Self.open(.rn2903)

@@ -4,6 +4,8 @@ public enum BluetoothError: Error, Equatable, CustomStringConvertible {
     case unavailable
     case permissionDenied
     case system(call: String, errno: Int32, message: String)
+    /// A scan for a MapTheThings node (`ble:auto`) heard none.
+    case noNodeAdvertised(seconds: Double)
 
     public var description: String {
         switch self {
@@ -13,6 +15,8 @@ public enum BluetoothError: Error, Equatable, CustomStringConvertible {
             return "no permission to open Bluetooth sockets: run as root or give mtt CAP_NET_RAW and CAP_NET_ADMIN"
         case .system(let call, let code, let message):
             return "Bluetooth \(call) failed: \(message) (errno \(code))"
+        case .noNodeAdvertised(let seconds):
+            return "no MapTheThings node advertised within \(Int(seconds)) s: is it on, and not connected to a phone?"
         }
     }
 }

@@ -38,7 +38,7 @@ struct CollectPlan {
 
     var everythingSimulated: Bool {
         guard gps.kind.followsTheRunClock else { return false }
-        return nodes.allSatisfy { if case .fake = $0 { true } else { false } } && (fakeNetwork || mqtt == nil)
+        return nodes.allSatisfy(\.kind.followsTheRunClock) && (fakeNetwork || mqtt == nil)
     }
 }
 
@@ -92,21 +92,10 @@ final class CollectPorts: @unchecked Sendable {
         var keepAlive: [Any] = []
         var unheard: [String] = []
         for spec in plan.nodes {
-            let opened: [(node: OpenedNode, connector: any NodeConnector)]
-            if case .fake(let count, let options) = spec {
-                opened = try await (1...count).asyncMap { index in
-                    // Its silence after a failed send runs on the run's clock, as its GPS does.
-                    let fake = try await EmulatedNode.start(index: index, options: options, sendTimeout: MapTheThingsProfile.sendTimeout / plan.speed)
-                    return (OpenedNode.mapTheThings(fake.node, emulator: fake.emulator), fake)
-                }
-            } else {
-                let node = try await NodeOpener.open(spec)
-                opened = [(node, node.connector(for: spec))]
-            }
-            for (node, connector) in opened {
+            for node in try await spec.open(NodeOpening(speed: plan.speed)) {
                 let info = try await node.link.info()
                 infos[node.link.name] = info
-                nodes.append(ActiveNode(link: node.link, devEUI: info.devEUI, connector: connector))
+                nodes.append(ActiveNode(link: node.link, devEUI: info.devEUI, connector: node.connector))
                 keepAlive.append(node)
                 if let feed {
                     if let radio = node.radio { await feed.hear(radio, node: node.link.name, info: info) } else { unheard.append(node.link.name) }
@@ -140,13 +129,5 @@ final class CollectPorts: @unchecked Sendable {
     /// Closes what the run does not: the simulated network's publisher.
     func close() {
         publisher?.close()
-    }
-}
-
-extension ClosedRange where Bound == Int {
-    func asyncMap<T>(_ transform: (Int) async throws -> T) async rethrows -> [T] {
-        var out: [T] = []
-        for i in self { out.append(try await transform(i)) }
-        return out
     }
 }

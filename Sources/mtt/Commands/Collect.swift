@@ -30,7 +30,7 @@ struct Collect: AsyncParsableCommand {
     @Option(help: "active, matching or listener (required, here or in the configuration).")
     var mode: CollectModeArgument?
 
-    @Option(help: ArgumentHelp("A node to drive (repeatable): \(NodeOpener.formsHelp).", valueName: "spec"))
+    @Option(help: ArgumentHelp("A node to drive (repeatable): \(NodeKind.formsHelp).", valueName: "spec"))
     var node: [String] = []
 
     @Option(help: ArgumentHelp("Where positions come from: \(FixSourceKind.formsHelp) (default \(ConfigKey.gps.defaultText)).", valueName: "spec"))
@@ -155,7 +155,7 @@ struct Collect: AsyncParsableCommand {
         let mqttURL = settings.text(.mqttURL), mqttUser = settings.text(.mqttUser), mqttCA = settings.text(.mqttCA)
         let device = settings.list(.devices), web = settings.text(.web), webTokenFile = settings.text(.webTokenFile)
         let application = settings.text(.application), networkID = settings.text(.networkID)
-        let nodes = try node.map { text in try spec { try NodeOpener.parse(text) } }
+        let nodes = try node.map { text in try spec { try NodeKind.spec(text) } }
         let gpsSpec = try spec { try FixSourceKind.spec(gps) }
         if let problem = mode.nodeProblem(nodes) { throw ValidationError(problem) }
         let choice = try spec { try NetworkChoice(parsing: network) }

@@ -54,7 +54,7 @@ struct ConfigCommand: ParsableCommand {
                 do { _ = try NetworkChoice(parsing: network) } catch { throw settings.refuse(.network, "\(error)") }
             }
             for text in settings.list(.nodes) {
-                do { _ = try NodeOpener.parse(text) } catch { throw settings.refuse(.nodes, "\(error)") }
+                do { _ = try NodeKind.spec(text) } catch { throw settings.refuse(.nodes, "\(error)") }
             }
             if let url = settings.text(.mqttURL) {
                 do { _ = try MQTTEndpoint(parsing: url) } catch { throw settings.refuse(.mqttURL, "\(error)") }

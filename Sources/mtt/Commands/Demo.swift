@@ -33,7 +33,7 @@ struct Demo: AsyncParsableCommand {
         var policy = SendPolicy()
         policy.every = 30
         let plan = CollectPlan(
-            mode: .active, nodes: [.fake(count: 1)], gps: try FixSourceKind.spec("fake"), fakeNetwork: true, mqtt: nil, topics: [],
+            mode: .active, nodes: [try NodeKind.spec("fake")], gps: try FixSourceKind.spec("fake"), fakeNetwork: true, mqtt: nil, topics: [],
             databasePath: path, policy: policy, interval: 5, speed: 10, duration: duration.seconds)
         try await CollectSession.run(plan, style: output.json ? .json : (isatty(1) == 1 ? .live : .lines))
         if !output.json {

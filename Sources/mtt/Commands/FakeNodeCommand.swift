@@ -83,7 +83,7 @@ struct FakeNodeCommand: AsyncParsableCommand {
             advertising.keepAdvertising()
             let (address, type) = advertising.address
             let listener = try LEAttributeListener(address: address, type: type)
-            let node = NodeSpec.ble(address: address, type: type).description
+            let node = BLENodeAddress.spec(address: address, type: type)
             Console.out("MapTheThings node emulator advertising on \(adapter.name) as \(address) (\(type == .random ? "static random" : "public")): --node \(node)")
             try await emulator.serve(connectionsFrom: listener)
         case nil:

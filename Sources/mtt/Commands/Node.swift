@@ -10,12 +10,12 @@ struct Node: ParsableCommand {
         subcommands: [Info.self, Provision.self, Join.self, SpreadingFactor.self, Disconnect.self])
 
     struct NodeOptions: ParsableArguments {
-        @Option(help: ArgumentHelp("\(NodeOpener.formsHelp).", valueName: "spec"))
+        @Option(help: ArgumentHelp("\(NodeKind.formsHelp).", valueName: "spec"))
         var node: String
 
         func validate() throws {
             do {
-                _ = try NodeOpener.parse(node)
+                _ = try NodeKind.spec(node)
             } catch {
                 throw ValidationError(error.description)
             }
@@ -23,7 +23,10 @@ struct Node: ParsableCommand {
 
         /// Runs `body` on the opened node and closes it, whatever happens.
         func withNode<T>(_ body: (OpenedNode) async throws -> T) async throws -> T {
-            let opened = try await NodeOpener.open(try NodeOpener.parse(node))
+            // One node: the first of a spec that names several (fake:3).
+            let all = try await NodeKind.spec(node).open()
+            guard let opened = all.first else { throw RuntimeFailure("\(node) opened no node") }
+            for other in all.dropFirst() { await other.link.close() }
             do {
                 let result = try await body(opened)
                 await opened.link.close()

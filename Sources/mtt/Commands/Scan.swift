@@ -43,7 +43,7 @@ struct Scan: AsyncParsableCommand {
         let devices = try await BlueZ.scan(seconds: timeout.seconds).filter { all || $0.advertisement.isMapTheThingsNode }
         for device in devices {
             let type = device.bleAddressType.rawValue
-            let node = NodeSpec.ble(address: device.address, type: device.typeIfNotGuessed).description
+            let node = BLENodeAddress.spec(address: device.address, type: device.typeIfNotGuessed)
             if output.json {
                 try JSONLine.print(Found(
                     address: device.address, addressType: type, rssi: device.rssi, name: device.advertisement.name,
