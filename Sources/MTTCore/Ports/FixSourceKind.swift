@@ -1,7 +1,8 @@
 /// A kind of fix source that a `--gps` spec names (`gpsd://…`, `nmea:FILE`, `fake`): it lives in
 /// the adapter that implements it, one file each, and the command line lists the kinds it offers;
 /// the parser, `mtt config check` and the help read that list.
-public struct FixSourceKind: Sendable {
+public struct FixSourceKind: SpecKind {
+    public static let specName = "GPS"
     /// The spec's first word: `gpsd` for `gpsd://HOST`, `nmea` for `nmea:FILE`.
     public let name: String
     /// Its forms, for help and messages: `gpsd[://HOST:PORT]`.
@@ -12,7 +13,7 @@ public struct FixSourceKind: Sendable {
     public let followsTheRunClock: Bool
     /// Reads a spec of this kind (the whole text), checked as far as it can be without opening
     /// anything; throws the reason with the forms it takes.
-    let read: @Sendable (String) throws(SpecError) -> FixSourceRecipe
+    private let reader: @Sendable (String) throws(SpecError) -> FixSourceRecipe
 
     public init(
         name: String, form: String, simulatedAs: String? = nil, followsTheRunClock: Bool = false,
@@ -22,22 +23,21 @@ public struct FixSourceKind: Sendable {
         self.form = form
         self.simulatedAs = simulatedAs
         self.followsTheRunClock = followsTheRunClock
-        self.read = read
+        reader = read
     }
 
     /// Whether `text` is a spec of this kind: its name alone or followed by `:`.
-    func names(_ text: String) -> Bool {
+    public func names(_ text: String) -> Bool {
         text == name || text.hasPrefix(name + ":")
     }
 
-    /// Every form of `kinds`, for help: "gpsd[://HOST:PORT], nmea:FILE or fake".
-    public static func formsText(_ kinds: [FixSourceKind]) -> String {
-        ListText.or(kinds.map(\.form))
+    public func read(_ text: String) throws(SpecError) -> FixSourceRecipe {
+        try reader(text)
     }
 }
 
 /// A spec read: how it reads back, and how its source is made once a run needs it.
-public struct FixSourceRecipe: Sendable {
+public struct FixSourceRecipe: SpecRecipe {
     /// The spec as mtt writes it (defaults filled in), for the database and logs.
     public let description: String
     let make: @Sendable (FixSourceContext) -> any FixSource
@@ -59,22 +59,7 @@ public struct FixSourceContext: Sendable {
     }
 }
 
-/// A `--gps` value, read by the kind it names.
-public struct GPSSpec: Sendable, CustomStringConvertible {
-    public let kind: FixSourceKind
-    private let recipe: FixSourceRecipe
-
-    /// `text` read by the one of `kinds` it names.
-    public init(parsing text: String, kinds: [FixSourceKind]) throws(SpecError) {
-        guard let kind = kinds.first(where: { $0.names(text) }) else {
-            throw SpecError("bad GPS spec \(text): use \(FixSourceKind.formsText(kinds))")
-        }
-        self.kind = kind
-        recipe = try kind.read(text)
-    }
-
-    public var description: String { recipe.description }
-
+extension GPSSpec where Kind == FixSourceKind {
     /// A new source of this spec.
     public func source(_ context: FixSourceContext = FixSourceContext()) -> any FixSource {
         recipe.make(context)

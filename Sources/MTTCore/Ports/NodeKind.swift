@@ -1,7 +1,8 @@
 /// A kind of node that a `--node` spec names (`ble:…`, `serial:…`, `unix:…`, `fake`, `fake-KIND`):
 /// it lives in the adapter that speaks to it, one file each, and the command line lists the kinds
 /// it offers; the parser, `mtt config check`, `mtt node` and the help read that list.
-public struct NodeKind: Sendable {
+public struct NodeKind: SpecKind {
+    public static let specName = "node"
     /// The spec's first word, for messages.
     public let name: String
     /// Its forms, for help and messages: `ble:AA:BB:CC:DD:EE:FF[?type=public|random]`.
@@ -11,10 +12,8 @@ public struct NodeKind: Sendable {
     /// Whether it is emulated in this process on the run's clock, so that a fully simulated run
     /// may be sped up.
     public let followsTheRunClock: Bool
-    /// Whether `text` is a spec of this kind.
-    let names: @Sendable (String) -> Bool
-    /// Reads a spec of this kind (the whole text), checked as far as it can be without opening anything.
-    let read: @Sendable (String) throws(SpecError) -> NodeRecipe
+    private let naming: @Sendable (String) -> Bool
+    private let reader: @Sendable (String) throws(SpecError) -> NodeRecipe
 
     /// `names`: by default the name alone or followed by `:`.
     public init(
@@ -25,18 +24,17 @@ public struct NodeKind: Sendable {
         self.form = form
         self.simulatedAs = simulatedAs
         self.followsTheRunClock = followsTheRunClock
-        self.names = names ?? { text in text == name || text.hasPrefix(name + ":") }
-        self.read = read
+        naming = names ?? { text in text == name || text.hasPrefix(name + ":") }
+        reader = read
     }
 
-    /// Every form of `kinds`, for help.
-    public static func formsText(_ kinds: [NodeKind]) -> String {
-        ListText.or(kinds.map(\.form))
-    }
+    public func names(_ text: String) -> Bool { naming(text) }
+
+    public func read(_ text: String) throws(SpecError) -> NodeRecipe { try reader(text) }
 }
 
 /// A spec read: how it reads back, and how its nodes are opened once a command needs them.
-public struct NodeRecipe: Sendable {
+public struct NodeRecipe: SpecRecipe {
     /// The spec as mtt writes it, for the database and logs.
     public let description: String
     let open: @Sendable (NodeOpening) async throws -> [OpenedNode]
@@ -76,22 +74,7 @@ public struct OpenedNode: Sendable {
     }
 }
 
-/// A `--node` value, read by the kind it names.
-public struct NodeSpec: Sendable, CustomStringConvertible {
-    public let kind: NodeKind
-    private let recipe: NodeRecipe
-
-    /// `text` read by the first of `kinds` that names it.
-    public init(parsing text: String, kinds: [NodeKind]) throws(SpecError) {
-        guard let kind = kinds.first(where: { $0.names(text) }) else {
-            throw SpecError("bad node spec \(text): use \(NodeKind.formsText(kinds))")
-        }
-        self.kind = kind
-        recipe = try kind.read(text)
-    }
-
-    public var description: String { recipe.description }
-
+extension NodeSpec where Kind == NodeKind {
     /// Opens its nodes (`fake:3` is three).
     public func open(_ opening: NodeOpening = NodeOpening()) async throws -> [OpenedNode] {
         try await recipe.open(opening)
