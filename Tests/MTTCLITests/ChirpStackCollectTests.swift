@@ -57,15 +57,15 @@ struct ChirpStackCollectTests {
         #"{"time":"\#(RFC3339.string(time, fractionDigits: 6))","deviceInfo":{"applicationId":"\#(application)","deviceName":"tracker-7","devEui":"0004a30b001c0530"},"fCnt":\#(fCnt),"fPort":1,"data":"AQ==","rxInfo":[{"gatewayId":"b827ebfffe000001","rssi":-97,"snr":7.5,"location":{"latitude":52.1,"longitude":5.1}},{"gatewayId":"0016c001ff1a2b3c","rssi":-118}],"txInfo":{"frequency":868100000,"modulation":{"lora":{"bandwidth":125000,"spreadingFactor":9,"codeRate":"CR_4_5"}}}}"#
     }
 
-    /// Listener mode on a Helium server: each uplink placed, carrying the network id given by
-    /// --network-id and its gateways by EUI; a join event on the same prefix ignored, a ChirpStack
+    /// Listener mode on a Helium server (`--network helium`): each uplink placed, carrying Helium's
+    /// network id and its gateways by EUI; a join event on the same prefix ignored, a ChirpStack
     /// v3 message said once.
     @Test func listenerModeOnHeliumThroughARealBroker() async throws {
         let broker = try await MosquittoBroker.start()
         let run = try mtt.start([
-            "collect", "--mode", "listener", "--gps", "fixed:52.09,5.12", "--network", "chirpstack",
+            "collect", "--mode", "listener", "--gps", "fixed:52.09,5.12", "--network", "helium",
             "--mqtt-url", "mqtt://127.0.0.1:\(broker.port)", "--application", Self.application, "--device", "+",
-            "--network-id", "NS_HELIUM://000024", "--db", mtt.database,
+            "--db", mtt.database,
         ])
         defer { run.stop() }
         #expect(await run.waitForOutput(timeout: 30) { $0.contains("network connected") }, "\(run.stderr)")
@@ -119,9 +119,9 @@ struct ChirpStackCollectTests {
         ])
         #expect(badDevice.status == 64 && badDevice.stderr.contains("ChirpStack names devices by their DevEUI"), "\(badDevice.stderr)")
         let badNetwork = try await mtt.run(["collect", "--mode", "listener", "--gps", "fake", "--network", "loriot", "--db", mtt.database])
-        #expect(badNetwork.status == 64 && badNetwork.stderr.contains("unknown network loriot: use tts or chirpstack, or fake[?format=NAME]"), "\(badNetwork.stderr)")
+        #expect(badNetwork.status == 64 && badNetwork.stderr.contains("unknown network loriot: use tts, chirpstack or helium, or fake[?format=NAME]"), "\(badNetwork.stderr)")
         let badFormat = try await mtt.run(["collect", "--mode", "listener", "--gps", "fake", "--network", "fake?format=loriot", "--db", mtt.database])
-        #expect(badFormat.status == 64 && badFormat.stderr.contains("?format=NAME, NAME tts or chirpstack"), "\(badFormat.stderr)")
+        #expect(badFormat.status == 64 && badFormat.stderr.contains("?format=NAME, NAME tts, chirpstack or helium"), "\(badFormat.stderr)")
     }
 
     /// `--network tts` (DESIGN's contract) names The Things Stack, whose rules then apply: its

@@ -24,6 +24,7 @@ public struct NetworkServer: RegisteredKind {
     public static let registered: [NetworkServer] = [
         .theThingsStack,
         .chirpStack,
+        .helium,
     ]
 
     /// `tts` when nothing is said.
