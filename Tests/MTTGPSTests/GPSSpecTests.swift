@@ -44,7 +44,7 @@ struct GPSSpecTests {
     }
 
     @Test func anUnknownKindIsRefusedWithEveryForm() {
-        #expect(throws: SpecError("bad GPS spec serial:/dev/ttyACM0: use gpsd[://HOST:PORT], nmea:FILE[?speed=N], fixed:LAT,LON[,ALT] or fake[:SEED]")) {
+        #expect(throws: SpecError("bad GPS spec serial:/dev/ttyACM0: use gpsd[://HOST:PORT], nmea:FILE[?speed=N], fixed:LAT,LON[,ALT], fake[:SEED] or jsonl:FILE")) {
             try Self.spec("serial:/dev/ttyACM0")
         }
     }
@@ -57,6 +57,6 @@ struct GPSSpecTests {
 
     @Test func onlyTheSimulatedDriveFollowsTheRunClock() throws {
         #expect(FixSourceKind.gps.filter(\.followsTheRunClock).map(\.name) == ["fake"])
-        #expect(FixSourceKind.gps.compactMap(\.simulatedAs) == ["GPS replayed from a file", "fake GPS"])
+        #expect(FixSourceKind.gps.compactMap(\.simulatedAs) == ["GPS replayed from a file", "fake GPS", "GPS scripted in JSON lines"])
     }
 }

@@ -9,5 +9,6 @@ extension FixSourceKind {
         .nmea,
         .fixed,
         .fake,
+        .jsonLines,
     ]
 }
