@@ -67,7 +67,12 @@ let package = Package(
             dependencies: [
                 "MTTCore",
                 .product(name: "Prometheus", package: "swift-prometheus"),
-            ]),
+            ],
+            // The map's script is a JavaScript file of its own, embedded at build time.
+            exclude: ["Page/map.js"],
+            plugins: ["EmbedText"]),
+        .executableTarget(name: "EmbedTextTool"),
+        .plugin(name: "EmbedText", capability: .buildTool(), dependencies: ["EmbedTextTool"]),
         .executableTarget(
             name: "mtt",
             dependencies: [
