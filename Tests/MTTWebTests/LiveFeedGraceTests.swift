@@ -27,21 +27,24 @@ struct LiveFeedGraceTests {
         try store.failAttempt(attempt, reason: "no TX result", at: anHourAgo)
 
         var unheardDots = 0
-        /// One second of the feed: it looks, then sleeps again.
-        func second() async throws {
-            clock.advance(by: 1)
+        /// Time moved on by `seconds` at once: the feed wakes, looks once, and sleeps again.
+        func after(_ seconds: Double) async throws {
+            clock.advance(by: seconds)
             #expect(await eventually(timeout: 10) { clock.sleepers == 1 }, "the feed did not go back to sleep")
             while case .some(let event?) = queue.next(within: 0) {
                 let text = String(decoding: event, as: UTF8.self)
                 if text.hasPrefix("event: sample\n") && text.contains(#""status":"failed""#) { unheardDots += 1 }
             }
         }
-        // The first look finds it and starts its grace; 30 s later it is shown.
-        for _ in 1...30 { try await second() }
+        // The first look finds it and starts its grace; 29 s later it is still waiting, at 30 s it
+        // is shown, and never again.
+        try await after(1)
+        try await after(29)
         #expect(unheardDots == 0, "an unheard dot came before its uplink's grace")
-        try await second()
+        try await after(1)
         #expect(unheardDots == 1)
-        for _ in 1...10 { try await second() }
+        try await after(10)
+        try await after(1)
         #expect(unheardDots == 1, "the unheard dot came \(unheardDots) times")
     }
 }

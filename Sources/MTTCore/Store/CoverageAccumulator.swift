@@ -8,6 +8,13 @@ import GRDB
 ///
 /// The rules are the ones the rebuild applies in SQL (`CoverageSQL`, through `CoverageFunctions`):
 /// the tests hold the two to the same tables.
+///
+/// Why coverage is kept two ways, samples here and attempts by triggers (`CoverageSQL.triggers`):
+/// samples come hundreds to a transaction, always through `Store.batch`, where summing in memory
+/// is what makes them cheap; an attempt's outcome changes one row at a time along many paths (a
+/// live confirmation, the join to its uplink, a fetch, an import, a crashed run resolved at the
+/// next start), and a trigger counts every one of them without each writer having to remember
+/// to, at a cost that does not show for one row. The rebuild is the one definition both answer to.
 final class CoverageAccumulator {
     /// What coverage needs of a stored uplink: its network, SF and receptions.
     struct UplinkFacts {
@@ -215,11 +222,11 @@ final class CoverageAccumulator {
             """), arguments: [uplink])
         guard let first = rows.first else { return nil }
         return UplinkFacts(
-            network: first["network_id"] ?? "", spreadingFactor: first["spreading_factor"] ?? 0,
+            network: first[UplinkColumns.networkID] ?? "", spreadingFactor: first[UplinkColumns.spreadingFactor] ?? 0,
             receptions: rows.compactMap { row in
-                guard let gateway: String = row["gateway_id"] else { return nil }
-                let lat: Double? = row["lat"], lon: Double? = row["lon"]
-                return .init(gateway: gateway, antenna: row["antenna_index"] ?? 0, rssi: row["rssi"], snr: row["snr"],
+                guard let gateway: String = row[ReceptionColumns.gatewayID] else { return nil }
+                let lat: Double? = row[ReceptionColumns.lat], lon: Double? = row[ReceptionColumns.lon]
+                return .init(gateway: gateway, antenna: row[ReceptionColumns.antennaIndex] ?? 0, rssi: row[ReceptionColumns.rssi], snr: row[ReceptionColumns.snr],
                              location: lat.flatMap { lat in lon.map { GeoPoint(latitude: lat, longitude: $0) } })
             })
     }

@@ -46,7 +46,7 @@ extension Store {
     public func attempts(session: Int64) throws -> [(attempt: Attempt, uplinkID: Int64?)] {
         let rows = try read { db in
             try Row.fetchAll(db, sql: "SELECT id, uplink_id FROM attempts WHERE session_id = ? ORDER BY id", arguments: [session])
-                .map { ($0["id"] as Int64, $0["uplink_id"] as Int64?) }
+                .map { ($0[AttemptColumns.id] as Int64, $0[AttemptColumns.uplinkID] as Int64?) }
         }
         return try rows.compactMap { id, uplinkID in try attempt(id).map { ($0, uplinkID) } }
     }
@@ -75,18 +75,18 @@ extension Store {
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM attempts WHERE id = ?", arguments: [id]) else {
                 return nil
             }
-            let fix = try (row["fix_id"] as Int64?).flatMap {
+            let fix = try (row[AttemptColumns.fixID] as Int64?).flatMap {
                 try Row.fetchOne(db, sql: "SELECT * FROM fixes WHERE id = ?", arguments: [$0]).map(Self.fix(from:))
             }
-            let payload: Data = row["payload"]
+            let payload: Data = row[AttemptColumns.payload]
             return Attempt(
-                id: row["id"], sessionID: row["session_id"], node: row["node"], sequence: row["sequence"],
-                payload: [UInt8](payload), fix: fix, sentAt: Timestamp(nanosecondsSinceEpoch: row["sent_at"]),
-                state: Attempt.State(rawValue: row["state"]) ?? .pending,
-                frameCounter: (row["f_cnt"] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
-                devEUI: row["dev_eui"],
-                resolvedAt: (row["resolved_at"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
-                failureReason: row["failure_reason"], spreadingFactor: row["spreading_factor"])
+                id: row[AttemptColumns.id], sessionID: row[AttemptColumns.sessionID], node: row[AttemptColumns.node], sequence: row[AttemptColumns.sequence],
+                payload: [UInt8](payload), fix: fix, sentAt: Timestamp(nanosecondsSinceEpoch: row[AttemptColumns.sentAt]),
+                state: Attempt.State(rawValue: row[AttemptColumns.state]) ?? .pending,
+                frameCounter: (row[AttemptColumns.fCnt] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
+                devEUI: row[AttemptColumns.devEUI],
+                resolvedAt: (row[AttemptColumns.resolvedAt] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
+                failureReason: row[AttemptColumns.failureReason], spreadingFactor: row[AttemptColumns.spreadingFactor])
         }
     }
 }

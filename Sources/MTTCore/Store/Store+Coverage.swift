@@ -96,7 +96,7 @@ extension Store {
                        (SELECT COUNT(*) FROM tried WHERE known AND (x, y) NOT IN heard) AS not_heard,
                        (SELECT COUNT(*) FROM tried WHERE NOT known AND (x, y) NOT IN heard) AS unknown
                 """, arguments: arguments) {
-                summary.area = .init(mapped: row["mapped"], heard: row["heard"], mappedNotHeard: row["not_heard"], unknown: row["unknown"])
+                summary.area = .init(mapped: row[CoverageQueryColumns.mapped], heard: row[CoverageQueryColumns.heard], mappedNotHeard: row[CoverageQueryColumns.notHeard], unknown: row[CoverageQueryColumns.unknown])
             }
             // The newest session of the selection against those before it.
             let sessionsSeen = try Int64.fetchAll(db, sql: """
@@ -111,7 +111,7 @@ extension Store {
                     SELECT (SELECT COUNT(*) FROM (SELECT x, y FROM mapped EXCEPT SELECT x, y FROM older_mapped)) AS mapped,
                            (SELECT COUNT(*) FROM (SELECT x, y FROM heard EXCEPT SELECT x, y FROM older_heard)) AS heard
                     """, arguments: arguments + StatementArguments(cells.arguments + sampled.arguments + tried.arguments))
-                if let newer { summary.latest = .init(session: latest, newlyMapped: newer["mapped"], newlyHeard: newer["heard"]) }
+                if let newer { summary.latest = .init(session: latest, newlyMapped: newer[CoverageQueryColumns.mapped], newlyHeard: newer[CoverageQueryColumns.heard]) }
             }
             summary.gateways = try Self.coverageGateways(filter, db)
             var leftOutCondition = "1"
@@ -120,7 +120,7 @@ extension Store {
             if let gateway = filter.gateway { leftOutCondition += " AND gateway = ?"; leftOutArguments.append(gateway.databaseValue) }
             for row in try Row.fetchAll(db, sql: "SELECT reason, SUM(receptions) AS n FROM coverage_left_out WHERE \(leftOutCondition) GROUP BY reason",
                                         arguments: StatementArguments(leftOutArguments)) {
-                summary.leftOut[row["reason"]] = row["n"]
+                summary.leftOut[row[CoverageQueryColumns.reason]] = row[CoverageQueryColumns.n]
             }
             return summary
         }
@@ -139,21 +139,21 @@ extension Store {
             GROUP BY c.network, c.gateway, c.antenna
             ORDER BY cells DESC, c.gateway
             """, arguments: StatementArguments(cells.arguments)) {
-            let gateway: String = row["gateway"]
+            let gateway: String = row[CoverageQueryColumns.gateway]
             let far = try Row.fetchOne(db, sql: """
                 SELECT distance_max, bearing, max_lat, max_lon, max_at FROM coverage_reach WHERE network = ? AND gateway = ? AND antenna = ?
                 ORDER BY distance_max DESC, max_at, level, bearing LIMIT 1
-                """, arguments: [row["network"], gateway, row["antenna"]])
+                """, arguments: [row[CoverageQueryColumns.network], gateway, row[CoverageQueryColumns.antenna]])
             var position = try reportedPosition(of: gateway, db)
             let estimated = position == nil
             if position == nil { position = try estimatedPosition(of: gateway, db) }
             gateways.append(.init(
-                network: row["network"], gateway: gateway, antenna: row["antenna"], cells: row["cells"], receptions: row["receptions"],
-                best: row["best"], firstHeard: Timestamp(nanosecondsSinceEpoch: row["first_at"]),
-                lastHeard: Timestamp(nanosecondsSinceEpoch: row["last_at"]), position: position, estimated: estimated && position != nil,
+                network: row[CoverageQueryColumns.network], gateway: gateway, antenna: row[CoverageQueryColumns.antenna], cells: row[CoverageQueryColumns.cells], receptions: row[CoverageQueryColumns.receptions],
+                best: row[CoverageQueryColumns.best], firstHeard: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.firstAt]),
+                lastHeard: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt]), position: position, estimated: estimated && position != nil,
                 farthest: far.map { .init(
-                    metres: $0["distance_max"], bearing: $0["bearing"], at: GeoPoint(latitude: $0["max_lat"], longitude: $0["max_lon"]),
-                    time: Timestamp(nanosecondsSinceEpoch: $0["max_at"])) }))
+                    metres: $0[CoverageQueryColumns.distanceMax], bearing: $0[CoverageQueryColumns.bearing], at: GeoPoint(latitude: $0[CoverageQueryColumns.maxLat], longitude: $0[CoverageQueryColumns.maxLon]),
+                    time: Timestamp(nanosecondsSinceEpoch: $0[CoverageQueryColumns.maxAt])) }))
         }
         return gateways
     }
@@ -162,7 +162,7 @@ extension Store {
     static func reportedPosition(of gateway: String, _ db: Database) throws -> GeoPoint? {
         try Row.fetchOne(db, sql: """
             SELECT lat, lon FROM receptions WHERE gateway_id = ? AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY id DESC LIMIT 1
-            """, arguments: [gateway]).map { GeoPoint(latitude: $0["lat"], longitude: $0["lon"]) }
+            """, arguments: [gateway]).map { GeoPoint(latitude: $0[CoverageQueryColumns.lat], longitude: $0[CoverageQueryColumns.lon]) }
     }
 
     /// A gateway that publishes no position: where its strongest receptions were heard from.
@@ -173,7 +173,7 @@ extension Store {
             WHERE r.gateway_id = ? AND r.rssi IS NOT NULL AND s.lat IS NOT NULL AND s.lon IS NOT NULL
             ORDER BY signal DESC LIMIT \(GatewayPosition.receptions)
             """, arguments: [gateway])
-        return GatewayPosition.estimate(rows.map { (GeoPoint(latitude: $0["lat"], longitude: $0["lon"]), $0["signal"]) })
+        return GatewayPosition.estimate(rows.map { (GeoPoint(latitude: $0[CoverageQueryColumns.lat], longitude: $0[CoverageQueryColumns.lon]), $0[CoverageQueryColumns.signal]) })
     }
 
     /// The filter as a condition on an aggregate table (`c` cells or `a` attempts, which have no gateway).
@@ -201,17 +201,17 @@ extension Store {
                 ORDER BY g.gateway, g.network, g.antenna
                 """, arguments: arguments) {
                 // Reach is only measured from receptions that carried the gateway's position.
-                guard let position = try Self.reportedPosition(of: g["gateway"], db) else { continue }
+                guard let position = try Self.reportedPosition(of: g[CoverageQueryColumns.gateway], db) else { continue }
                 let beams = try Row.fetchAll(db, sql: """
                     SELECT level, bearing, samples, distance_max, distance_2nd FROM coverage_reach
                     WHERE network = ? AND gateway = ? AND antenna = ? ORDER BY level, bearing
-                    """, arguments: [g["network"], g["gateway"], g["antenna"]]).map { row in
+                    """, arguments: [g[CoverageQueryColumns.network], g[CoverageQueryColumns.gateway], g[CoverageQueryColumns.antenna]]).map { row in
                     GatewayReach.Beam(
-                        level: ReachLevel(rawValue: row["level"]) ?? .any, bearing: row["bearing"], samples: row["samples"],
-                        farthest: row["distance_max"], secondFarthest: row["distance_2nd"])
+                        level: ReachLevel(rawValue: row[CoverageQueryColumns.level]) ?? .any, bearing: row[CoverageQueryColumns.bearing], samples: row[CoverageQueryColumns.samples],
+                        farthest: row[CoverageQueryColumns.distanceMax], secondFarthest: row[CoverageQueryColumns.distance2nd])
                 }
                 reaches.append(GatewayReach(
-                    network: g["network"], gateway: g["gateway"], antenna: g["antenna"],
+                    network: g[CoverageQueryColumns.network], gateway: g[CoverageQueryColumns.gateway], antenna: g[CoverageQueryColumns.antenna],
                     position: position, beams: beams))
             }
             return reaches
@@ -244,11 +244,11 @@ extension Store {
                 FROM \(totals) GROUP BY tx, ty
                 """, arguments: StatementArguments(filter == CoverageFilter() ? heardBounds : heard.arguments + heardBounds))
             while let row = try heardRows.next() {
-                let tile = MapTile(zoom: zoom, x: row["tx"], y: row["ty"])
+                let tile = MapTile(zoom: zoom, x: row[CoverageQueryColumns.tx], y: row[CoverageQueryColumns.ty])
                 cells[tile] = CoverageCell(
-                    tile: tile, buckets: (0..<SignalBucket.allCases.count).map { row[2 + $0] }, best: row["best"], gateways: row["gateways"],
-                    attempts: 0, heardAttempts: 0, firstAt: Timestamp(nanosecondsSinceEpoch: row["first_at"]),
-                    lastAt: Timestamp(nanosecondsSinceEpoch: row["last_at"]), state: .heard)
+                    tile: tile, buckets: (0..<SignalBucket.allCases.count).map { row[2 + $0] }, best: row[CoverageQueryColumns.best], gateways: row[CoverageQueryColumns.gateways],
+                    attempts: 0, heardAttempts: 0, firstAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.firstAt]),
+                    lastAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt]), state: .heard)
             }
             let tried = Self.coverageCondition(filter, table: "a", gateway: false)
             let (inTried, triedBounds) = Self.tileBounds(range, table: "a")
@@ -260,9 +260,9 @@ extension Store {
                 """, arguments: StatementArguments(tried.arguments + triedBounds))
             while let row = try triedRows.next() {
                 CoverageCell.add(
-                    attempts: row["attempts"], heard: row["heard"], networkKnown: row["known"] as Bool? ?? false,
-                    firstAt: Timestamp(nanosecondsSinceEpoch: row["first_at"]), lastAt: Timestamp(nanosecondsSinceEpoch: row["last_at"]),
-                    in: MapTile(zoom: zoom, x: row["tx"], y: row["ty"]), to: &cells)
+                    attempts: row[CoverageQueryColumns.attempts], heard: row[CoverageQueryColumns.heard], networkKnown: row[CoverageQueryColumns.known] as Bool? ?? false,
+                    firstAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.firstAt]), lastAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt]),
+                    in: MapTile(zoom: zoom, x: row[CoverageQueryColumns.tx], y: row[CoverageQueryColumns.ty]), to: &cells)
             }
             return CoverageCell.inRows(cells)
         }
@@ -296,10 +296,10 @@ extension Store {
                 """, arguments: StatementArguments(condition.arguments + rangeArguments))
             while let row = try rows.next() {
                 try body(GatewayCell(
-                    tile: MapTile(zoom: zoom, x: row["tx"], y: row["ty"]), network: row["network"], gateway: row["gateway"],
-                    antenna: row["antenna"], spreadingFactor: row["sf"], buckets: (0..<SignalBucket.allCases.count).map { row[6 + $0] },
-                    best: row["best"], firstAt: Timestamp(nanosecondsSinceEpoch: row["first_at"]),
-                    lastAt: Timestamp(nanosecondsSinceEpoch: row["last_at"])))
+                    tile: MapTile(zoom: zoom, x: row[CoverageQueryColumns.tx], y: row[CoverageQueryColumns.ty]), network: row[CoverageQueryColumns.network], gateway: row[CoverageQueryColumns.gateway],
+                    antenna: row[CoverageQueryColumns.antenna], spreadingFactor: row[CoverageQueryColumns.sf], buckets: (0..<SignalBucket.allCases.count).map { row[6 + $0] },
+                    best: row[CoverageQueryColumns.best], firstAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.firstAt]),
+                    lastAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt])))
             }
         }
     }
@@ -317,9 +317,9 @@ extension Store {
                 """, arguments: StatementArguments(condition.arguments))
             while let row = try rows.next() {
                 try body(AttemptCell(
-                    tile: MapTile(zoom: MapTile.cellZoom, x: row["x"], y: row["y"]), spreadingFactor: row["sf"], attempts: row["attempts"],
-                    heard: row["heard"], networkKnown: row["known"] as Bool? ?? false,
-                    firstAt: Timestamp(nanosecondsSinceEpoch: row["first_at"]), lastAt: Timestamp(nanosecondsSinceEpoch: row["last_at"])))
+                    tile: MapTile(zoom: MapTile.cellZoom, x: row[CoverageQueryColumns.x], y: row[CoverageQueryColumns.y]), spreadingFactor: row[CoverageQueryColumns.sf], attempts: row[CoverageQueryColumns.attempts],
+                    heard: row[CoverageQueryColumns.heard], networkKnown: row[CoverageQueryColumns.known] as Bool? ?? false,
+                    firstAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.firstAt]), lastAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt])))
             }
         }
     }

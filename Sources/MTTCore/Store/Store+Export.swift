@@ -46,21 +46,21 @@ extension Store {
                 """, arguments: StatementArguments(arguments))
             while let row = try records.next() {
                 var heardBy: [ExportRecord.HeardBy] = []
-                if let uplink: Int64 = row["uplink_id"] {
+                if let uplink: Int64 = row[ExportQueryColumns.uplinkID] {
                     let receptions = try Row.fetchCursor(gateways, arguments: [uplink])
                     while let g = try receptions.next() {
-                        let lat: Double? = g["lat"], lon: Double? = g["lon"]
+                        let lat: Double? = g[ReceptionColumns.lat], lon: Double? = g[ReceptionColumns.lon]
                         heardBy.append(ExportRecord.HeardBy(
-                            gateway: g["gateway_id"], rssi: g["rssi"], snr: g["snr"],
+                            gateway: g[ReceptionColumns.gatewayID], rssi: g[ReceptionColumns.rssi], snr: g[ReceptionColumns.snr],
                             position: lat.flatMap { lat in lon.map { GeoPoint(latitude: lat, longitude: $0) } }))
                     }
                 }
-                let key: ExportRecord.Key = if let sample: Int64 = row["sample_id"] { .sample(sample) } else { .attempt(row["attempt_id"]) }
+                let key: ExportRecord.Key = if let sample: Int64 = row[ExportQueryColumns.sampleID] { .sample(sample) } else { .attempt(row[ExportQueryColumns.attemptID]) }
                 try body(ExportRecord(
-                    key: key, session: row["session"], time: Timestamp(nanosecondsSinceEpoch: row["time"]),
-                    latitude: row["lat"], longitude: row["lon"], altitude: row["alt"],
-                    status: ExportRecord.Status(rawValue: row["status"]) ?? .heard, method: row["method"], mode: row["mode"],
-                    device: row["device"], devEUI: row["dev_eui"], fCnt: row["f_cnt"], spreadingFactor: row["sf"], frequency: row["frequency"],
+                    key: key, session: row[ExportQueryColumns.session], time: Timestamp(nanosecondsSinceEpoch: row[ExportQueryColumns.time]),
+                    latitude: row[ExportQueryColumns.lat], longitude: row[ExportQueryColumns.lon], altitude: row[ExportQueryColumns.alt],
+                    status: ExportRecord.Status(rawValue: row[ExportQueryColumns.status]) ?? .heard, method: row[ExportQueryColumns.method], mode: row[ExportQueryColumns.mode],
+                    device: row[ExportQueryColumns.device], devEUI: row[ExportQueryColumns.devEUI], fCnt: row[ExportQueryColumns.fCnt], spreadingFactor: row[ExportQueryColumns.sf], frequency: row[ExportQueryColumns.frequency],
                     gateways: heardBy.count, bestGateway: heardBy.first?.gateway, rssi: heardBy.first?.rssi, snr: heardBy.first?.snr,
                     receptions: heardBy))
             }
@@ -79,7 +79,7 @@ extension Store {
                 ORDER BY fixes.session_id, fixes.time
                 """, arguments: StatementArguments(arguments))
             while let row = try cursor.next() {
-                try body(row["session_id"], Self.fix(from: row))
+                try body(row[ExportQueryColumns.sessionID], Self.fix(from: row))
             }
         }
     }

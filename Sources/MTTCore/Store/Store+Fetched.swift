@@ -34,8 +34,8 @@ extension Store {
                 guard mode == .active, let devEUI = uplink.devEUI, let fCnt = uplink.fCnt,
                       let row = try Row.fetchOne(sentAs, arguments: [session, devEUI, Int64(fCnt)])
                 else { continue }
-                let fix = (row["time"] as Int64?) == nil ? nil : Self.fix(from: row)
-                try batch.recordHeard(attempt: row["attempt_id"], uplink: id, session: session, fix: fix)
+                let fix = (row[FetchedAttemptColumns.time] as Int64?) == nil ? nil : Self.fix(from: row)
+                try batch.recordHeard(attempt: row[FetchedAttemptColumns.attemptID], uplink: id, session: session, fix: fix)
                 outcome.heard += 1
             }
             return outcome

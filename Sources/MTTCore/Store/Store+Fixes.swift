@@ -39,9 +39,9 @@ extension Store {
 
     static func fix(from row: Row) -> Fix {
         Fix(
-            time: Timestamp(nanosecondsSinceEpoch: row["time"]), latitude: row["lat"], longitude: row["lon"],
-            altitudeHAE: row["alt_hae"], altitudeMSL: row["alt_msl"], eph: row["eph"], epv: row["epv"],
-            hdop: row["hdop"], satellites: row["satellites"], speed: row["speed"], track: row["track"],
-            mode: Fix.Mode(rawValue: row["mode"]) ?? .noFix, source: row["source"])
+            time: Timestamp(nanosecondsSinceEpoch: row[FixColumns.time]), latitude: row[FixColumns.lat], longitude: row[FixColumns.lon],
+            altitudeHAE: row[FixColumns.altHAE], altitudeMSL: row[FixColumns.altMSL], eph: row[FixColumns.eph], epv: row[FixColumns.epv],
+            hdop: row[FixColumns.hdop], satellites: row[FixColumns.satellites], speed: row[FixColumns.speed], track: row[FixColumns.track],
+            mode: Fix.Mode(rawValue: row[FixColumns.mode]) ?? .noFix, source: row[FixColumns.source])
     }
 }

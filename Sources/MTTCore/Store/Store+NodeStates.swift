@@ -38,10 +38,10 @@ extension Store {
             """)
         return rows.map { row in
             NodeState(
-                session: row["session_id"], node: row["node"],
-                state: NodeState.Condition(rawValue: row["state"]) ?? .lost, reason: row["reason"],
-                since: Timestamp(nanosecondsSinceEpoch: row["since"]), reconnects: row["reconnects"],
-                sessionEnded: (row["ended_at"] as Int64?) != nil)
+                session: row[NodeStateColumns.sessionID], node: row[NodeStateColumns.node],
+                state: NodeState.Condition(rawValue: row[NodeStateColumns.state]) ?? .lost, reason: row[NodeStateColumns.reason],
+                since: Timestamp(nanosecondsSinceEpoch: row[NodeStateColumns.since]), reconnects: row[NodeStateColumns.reconnects],
+                sessionEnded: (row[SessionColumns.endedAt] as Int64?) != nil)
         }
     }
 }

@@ -52,11 +52,11 @@ extension Store {
                 arguments: [Self.jsonArray(ids)]
             ).map { row in
                 QueuedAttempt(
-                    id: row["id"], sessionID: row["session_id"], sentAt: Timestamp(nanosecondsSinceEpoch: row["sent_at"]), devEUI: row["dev_eui"],
-                    node: row["node"], fCnt: row["f_cnt"],
-                    position: GeoPoint(latitude: row["lat"], longitude: row["lon"], altitude: row["alt"]),
-                    state: Attempt.State(rawValue: row["state"]) ?? .pending, spreadingFactor: row["spreading_factor"],
-                    heard: row["heard"], networkKnown: row["known"] ?? false)
+                    id: row[QueuedRecordColumns.id], sessionID: row[QueuedRecordColumns.sessionID], sentAt: Timestamp(nanosecondsSinceEpoch: row[QueuedRecordColumns.sentAt]), devEUI: row[QueuedRecordColumns.devEUI],
+                    node: row[QueuedRecordColumns.node], fCnt: row[QueuedRecordColumns.fCnt],
+                    position: GeoPoint(latitude: row[QueuedRecordColumns.lat], longitude: row[QueuedRecordColumns.lon], altitude: row[QueuedRecordColumns.alt]),
+                    state: Attempt.State(rawValue: row[QueuedRecordColumns.state]) ?? .pending, spreadingFactor: row[QueuedRecordColumns.spreadingFactor],
+                    heard: row[QueuedRecordColumns.heard], networkKnown: row[QueuedRecordColumns.known] ?? false)
             })
         }
     }
@@ -73,16 +73,16 @@ extension Store {
                 arguments: [Self.jsonArray(ids)])
             var samples: [QueuedSample] = []
             while let row = try rows.next() {
-                guard let uplink = try Self.uplink(row["uplink_id"], db) else { continue }
-                let time: Int64 = row["time"]
-                let session: Int64 = row["session_id"]
+                guard let uplink = try Self.uplink(row[QueuedRecordColumns.uplinkID], db) else { continue }
+                let time: Int64 = row[QueuedRecordColumns.time]
+                let session: Int64 = row[QueuedRecordColumns.sessionID]
                 let nearest = try Self.fix(
                     db.cachedStatement(sql: "SELECT * FROM fixes WHERE session_id = ? AND time <= ? ORDER BY time DESC LIMIT 1"), [session, time])
                     ?? Self.fix(db.cachedStatement(sql: "SELECT * FROM fixes WHERE session_id = ? AND time > ? ORDER BY time LIMIT 1"), [session, time])
                 samples.append(QueuedSample(
-                    id: row["id"], sessionID: session, time: Timestamp(nanosecondsSinceEpoch: time),
-                    position: GeoPoint(latitude: row["lat"], longitude: row["lon"], altitude: row["alt"]),
-                    method: row["method"], uplink: uplink, nearestFix: nearest))
+                    id: row[QueuedRecordColumns.id], sessionID: session, time: Timestamp(nanosecondsSinceEpoch: time),
+                    position: GeoPoint(latitude: row[QueuedRecordColumns.lat], longitude: row[QueuedRecordColumns.lon], altitude: row[QueuedRecordColumns.alt]),
+                    method: row[QueuedRecordColumns.method], uplink: uplink, nearestFix: nearest))
             }
             return samples
         }
@@ -93,7 +93,7 @@ extension Store {
             try Array(Row.fetchCursor(
                 db, sql: "SELECT * FROM fixes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
                 arguments: [Self.jsonArray(ids)]
-            ).map { row in QueuedFix(id: row["id"], sessionID: row["session_id"], fix: Self.fix(from: row)) })
+            ).map { row in QueuedFix(id: row[QueuedRecordColumns.id], sessionID: row[QueuedRecordColumns.sessionID], fix: Self.fix(from: row)) })
         }
     }
 

@@ -37,19 +37,19 @@ extension Store {
         try read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM samples WHERE session_id = ? ORDER BY time, id", arguments: [session])
                 .compactMap { row -> Sample? in
-                    let uplinkID: Int64? = row["uplink_id"]
-                    let attemptID: Int64? = row["attempt_id"]
+                    let uplinkID: Int64? = row[SampleColumns.uplinkID]
+                    let attemptID: Int64? = row[SampleColumns.attemptID]
                     guard let subject = uplinkID.map(Sample.Subject.uplink) ?? attemptID.map(Sample.Subject.attempt) else {
                         return nil
                     }
-                    let lat: Double? = row["lat"]
-                    let lon: Double? = row["lon"]
+                    let lat: Double? = row[SampleColumns.lat]
+                    let lon: Double? = row[SampleColumns.lon]
                     return Sample(
-                        id: row["id"], sessionID: row["session_id"],
+                        id: row[SampleColumns.id], sessionID: row[SampleColumns.sessionID],
                         subject: subject,
-                        time: Timestamp(nanosecondsSinceEpoch: row["time"]),
-                        position: lat.flatMap { la in lon.map { GeoPoint(latitude: la, longitude: $0, altitude: row["alt"]) } },
-                        method: Sample.PositionMethod(rawValue: row["method"]) ?? .none, reason: row["reason"])
+                        time: Timestamp(nanosecondsSinceEpoch: row[SampleColumns.time]),
+                        position: lat.flatMap { la in lon.map { GeoPoint(latitude: la, longitude: $0, altitude: row[SampleColumns.alt]) } },
+                        method: Sample.PositionMethod(rawValue: row[SampleColumns.method]) ?? .none, reason: row[SampleColumns.reason])
                 }
         }
     }

@@ -49,7 +49,7 @@ extension Store {
             }
             func each(_ sql: String, _ body: (inout SessionSummary, Row) -> Void) throws {
                 for row in try Row.fetchAll(db, sql: sql) {
-                    guard let id: Int64 = row["session"], summaries[id] != nil else { continue }
+                    guard let id: Int64 = row[SessionCountColumns.session], summaries[id] != nil else { continue }
                     body(&summaries[id]!, row)
                 }
             }
@@ -58,17 +58,17 @@ extension Store {
                        SUM(state = 'pending') AS pending, SUM(uplink_id IS NOT NULL) AS heard
                 FROM attempts GROUP BY session_id
                 """) { s, row in
-                (s.attempts, s.confirmed, s.failed, s.pending, s.heard) = (row["n"], row["confirmed"], row["failed"], row["pending"], row["heard"])
+                (s.attempts, s.confirmed, s.failed, s.pending, s.heard) = (row[SessionCountColumns.n], row[SessionCountColumns.confirmed], row[SessionCountColumns.failed], row[SessionCountColumns.pending], row[SessionCountColumns.heard])
             }
-            try each("SELECT session_id AS session, COUNT(*) AS n FROM uplinks GROUP BY session_id") { s, row in s.uplinks = row["n"] }
+            try each("SELECT session_id AS session, COUNT(*) AS n FROM uplinks GROUP BY session_id") { s, row in s.uplinks = row[SessionCountColumns.n] }
             try each("SELECT session_id AS session, COUNT(*) AS n FROM samples WHERE lat IS NOT NULL GROUP BY session_id") { s, row in
-                s.samples = row["n"]
+                s.samples = row[SessionCountColumns.n]
             }
-            try each("SELECT session_id AS session, COUNT(*) AS n FROM fixes GROUP BY session_id") { s, row in s.fixes = row["n"] }
+            try each("SELECT session_id AS session, COUNT(*) AS n FROM fixes GROUP BY session_id") { s, row in s.fixes = row[SessionCountColumns.n] }
             try each("""
                 SELECT uplinks.session_id AS session, COUNT(DISTINCT receptions.gateway_id) AS n
                 FROM receptions JOIN uplinks ON uplinks.id = receptions.uplink_id GROUP BY uplinks.session_id
-                """) { s, row in s.gateways = row["n"] }
+                """) { s, row in s.gateways = row[SessionCountColumns.n] }
             for (index, target) in targets.enumerated() {
                 for queue in target.queues {
                     let rows = try Row.fetchAll(
@@ -83,8 +83,8 @@ extension Store {
                             """,
                         arguments: [target.rawValue, queue.kind.rawValue])
                     for row in rows {
-                        guard let id: Int64 = row["session"], summaries[id] != nil else { continue }
-                        let n: Int = row["n"], sent: Int = row["sent"] ?? 0, rejected: Int = row["rejected"] ?? 0, held: Int = row["held"] ?? 0
+                        guard let id: Int64 = row[SessionCountColumns.session], summaries[id] != nil else { continue }
+                        let n: Int = row[SessionCountColumns.n], sent: Int = row[SessionCountColumns.sent] ?? 0, rejected: Int = row[SessionCountColumns.rejected] ?? 0, held: Int = row[SessionCountColumns.held] ?? 0
                         summaries[id]!.targets[index].sent += sent
                         summaries[id]!.targets[index].rejected += rejected
                         summaries[id]!.targets[index].held += held

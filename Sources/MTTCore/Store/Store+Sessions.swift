@@ -102,18 +102,18 @@ extension Store {
     }
 
     static func session(from row: Row) -> StoredSession {
-        let devices: String? = row["devices"]
-        let simulated: String? = row["simulated"]
+        let devices: String? = row[SessionColumns.devices]
+        let simulated: String? = row[SessionColumns.simulated]
         return StoredSession(
-            id: row["id"], mode: CollectionMode(rawValue: row["mode"]) ?? .imported,
-            startedAt: Timestamp(nanosecondsSinceEpoch: row["started_at"]),
-            endedAt: (row["ended_at"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
+            id: row[SessionColumns.id], mode: CollectionMode(rawValue: row[SessionColumns.mode]) ?? .imported,
+            startedAt: Timestamp(nanosecondsSinceEpoch: row[SessionColumns.startedAt]),
+            endedAt: (row[SessionColumns.endedAt] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
             description: SessionDescription(
-                nodes: row["nodes"], gps: row["gps"], network: row["network"], note: row["note"], mqttURL: row["mqtt_url"],
-                mqttUser: row["mqtt_user"], devices: devices?.split(separator: " ").map(String.init) ?? [],
-                simulated: simulated?.components(separatedBy: ", ") ?? [], sourceHash: row["source_hash"]),
-            fetchedAt: (row["fetched_at"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
-            name: row["name"], syncExcluded: row["sync_excluded"] ?? false)
+                nodes: row[SessionColumns.nodes], gps: row[SessionColumns.gps], network: row[SessionColumns.network], note: row[SessionColumns.note], mqttURL: row[SessionColumns.mqttURL],
+                mqttUser: row[SessionColumns.mqttUser], devices: devices?.split(separator: " ").map(String.init) ?? [],
+                simulated: simulated?.components(separatedBy: ", ") ?? [], sourceHash: row[SessionColumns.sourceHash]),
+            fetchedAt: (row[SessionColumns.fetchedAt] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
+            name: row[SessionColumns.name], syncExcluded: row[SessionColumns.syncExcluded] ?? false)
     }
 }
 

@@ -139,8 +139,8 @@ extension Store {
                     """,
                 arguments: [target.rawValue, state.rawValue, limit]
             ).compactMap { row in
-                guard let kind = SyncRecordKind(rawValue: row["kind"]) else { return nil }
-                return SyncMessage(target: target, state: state, kind: kind, recordID: row["record_id"], message: row["message"] ?? "")
+                guard let kind = SyncRecordKind(rawValue: row[SyncStateColumns.kind]) else { return nil }
+                return SyncMessage(target: target, state: state, kind: kind, recordID: row[SyncStateColumns.recordID], message: row[SyncStateColumns.message] ?? "")
             }
         }
     }

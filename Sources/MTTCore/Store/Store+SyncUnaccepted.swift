@@ -25,8 +25,8 @@ extension Store {
     static func unacceptedKinds(_ target: SyncTarget, _ db: Database) throws -> [UnacceptedKind] {
         try Row.fetchAll(db, sql: "SELECT kind, server, reason, at FROM sync_unaccepted WHERE target = ? ORDER BY kind", arguments: [target.rawValue])
             .compactMap { row in
-                guard let kind = SyncRecordKind(rawValue: row["kind"]) else { return nil }
-                return UnacceptedKind(kind: kind, server: row["server"], reason: row["reason"], at: Timestamp(nanosecondsSinceEpoch: row["at"]))
+                guard let kind = SyncRecordKind(rawValue: row[SyncUnacceptedColumns.kind]) else { return nil }
+                return UnacceptedKind(kind: kind, server: row[SyncUnacceptedColumns.server], reason: row[SyncUnacceptedColumns.reason], at: Timestamp(nanosecondsSinceEpoch: row[SyncUnacceptedColumns.at]))
             }
     }
 

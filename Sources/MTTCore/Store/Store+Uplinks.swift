@@ -73,30 +73,30 @@ extension Store {
         let receptions = try Array(Row.fetchCursor(
             db.cachedStatement(sql: "SELECT * FROM receptions WHERE uplink_id = ? ORDER BY id"), arguments: [id]
         ).map { r -> GatewayReception in
-            let lat: Double? = r["lat"]
-            let lon: Double? = r["lon"]
+            let lat: Double? = r[ReceptionColumns.lat]
+            let lon: Double? = r[ReceptionColumns.lon]
             return GatewayReception(
-                gatewayID: r["gateway_id"], gatewayEUI: r["gateway_eui"], rssi: r["rssi"],
-                channelRSSI: r["channel_rssi"], signalRSSI: r["signal_rssi"], snr: r["snr"],
-                time: (r["time"] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
-                concentratorTimestamp: (r["concentrator_timestamp"] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
-                channelIndex: r["channel_index"], antennaIndex: r["antenna_index"],
-                location: lat.flatMap { la in lon.map { GeoPoint(latitude: la, longitude: $0, altitude: r["alt"]) } },
-                viaPacketBroker: r["packet_broker"])
+                gatewayID: r[ReceptionColumns.gatewayID], gatewayEUI: r[ReceptionColumns.gatewayEUI], rssi: r[ReceptionColumns.rssi],
+                channelRSSI: r[ReceptionColumns.channelRSSI], signalRSSI: r[ReceptionColumns.signalRSSI], snr: r[ReceptionColumns.snr],
+                time: (r[ReceptionColumns.time] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:)),
+                concentratorTimestamp: (r[ReceptionColumns.concentratorTimestamp] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
+                channelIndex: r[ReceptionColumns.channelIndex], antennaIndex: r[ReceptionColumns.antennaIndex],
+                location: lat.flatMap { la in lon.map { GeoPoint(latitude: la, longitude: $0, altitude: r[ReceptionColumns.alt]) } },
+                viaPacketBroker: r[ReceptionColumns.packetBroker])
         })
         let rows = try Row.fetchCursor(db.cachedStatement(sql: "SELECT * FROM uplinks WHERE id = ?"), arguments: [id])
         // The cursor must outlive the reading of its row.
         return try withExtendedLifetime(rows) { () throws -> Uplink? in
             guard let row = try rows.next() else { return nil }
-            let payload: Data = row["payload"]
+            let payload: Data = row[UplinkColumns.payload]
             return Uplink(
-                id: row["id"], deviceID: row["device_id"], applicationID: row["application_id"],
-                devEUI: row["dev_eui"], devAddr: row["dev_addr"], fPort: row["f_port"],
-                fCnt: (row["f_cnt"] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
-                frequency: (row["frequency"] as Int64?).map { UInt64(clamping: $0) },
-                spreadingFactor: row["spreading_factor"], bandwidth: row["bandwidth"], codingRate: row["coding_rate"],
-                receivedAt: Timestamp(nanosecondsSinceEpoch: row["received_at"]), airtime: row["airtime"],
-                payload: [UInt8](payload), networkID: row["network_id"], receptions: receptions)
+                id: row[UplinkColumns.id], deviceID: row[UplinkColumns.deviceID], applicationID: row[UplinkColumns.applicationID],
+                devEUI: row[UplinkColumns.devEUI], devAddr: row[UplinkColumns.devAddr], fPort: row[UplinkColumns.fPort],
+                fCnt: (row[UplinkColumns.fCnt] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
+                frequency: (row[UplinkColumns.frequency] as Int64?).map { UInt64(clamping: $0) },
+                spreadingFactor: row[UplinkColumns.spreadingFactor], bandwidth: row[UplinkColumns.bandwidth], codingRate: row[UplinkColumns.codingRate],
+                receivedAt: Timestamp(nanosecondsSinceEpoch: row[UplinkColumns.receivedAt]), airtime: row[UplinkColumns.airtime],
+                payload: [UInt8](payload), networkID: row[UplinkColumns.networkID], receptions: receptions)
         }
     }
 }

@@ -146,7 +146,7 @@ public final class Store: Sendable {
             guard problems == ["ok"] else { return problems.joined(separator: "; ") }
             let dangling = try Row.fetchAll(db, sql: "PRAGMA foreign_key_check")
             guard let first = dangling.first else { return "ok" }
-            let table: String = first["table"], row: Int64 = first["rowid"], parent: String = first["parent"]
+            let table: String = first[ForeignKeyCheckColumns.table], row: Int64 = first[ForeignKeyCheckColumns.rowid], parent: String = first[ForeignKeyCheckColumns.parent]
             return "\(dangling.count) record(s) refer to a missing one (the first: \(table) \(row), in \(parent))"
         }
     }

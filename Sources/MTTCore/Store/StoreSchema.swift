@@ -201,10 +201,10 @@ enum StoreSchema {
                 """)
             // Sessions recorded before: the specs they kept say what was simulated.
             for row in try Row.fetchAll(db, sql: "SELECT id, nodes, gps, network FROM sessions") {
-                let parts = SimulatedParts.of(nodesText: row["nodes"], gpsText: row["gps"], networkText: row["network"])
+                let parts = SimulatedParts.of(nodesText: row[SessionColumns.nodes], gpsText: row[SessionColumns.gps], networkText: row[SessionColumns.network])
                 guard !parts.isEmpty else { continue }
                 try db.execute(
-                    sql: "UPDATE sessions SET simulated = ? WHERE id = ?", arguments: [parts.joined(separator: ", "), row["id"] as Int64])
+                    sql: "UPDATE sessions SET simulated = ? WHERE id = ?", arguments: [parts.joined(separator: ", "), row[SessionColumns.id] as Int64])
             }
         }
         migrator.registerMigration("6") { db in
