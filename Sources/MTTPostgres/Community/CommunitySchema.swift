@@ -23,10 +23,15 @@ enum CommunitySchema {
         [version1(roles), version2(roles)]
     }
 
+    /// A raw table as MTTCore declares it (`CommunityTable`), which the postgis target uploads into.
+    static func creation(_ table: CommunityTable) -> String {
+        "CREATE TABLE \(table.name) (\(table.columns.map(\.definition).joined(separator: ", ")), PRIMARY KEY (\(table.primaryKey.joined(separator: ", "))));"
+    }
+
     static var latest: Int { migrations(Roles(mapper: "", map: "", mapperSQL: "", mapSQL: "")).count }
 
     private static func version1(_ r: Roles) -> String {
-        let raw = ["sessions", "attempts", "samples", "receptions", "tracks"]
+        let raw = CommunityTable.raw.map { String($0.name.dropFirst("mtt.".count)) }
         return """
             CREATE EXTENSION IF NOT EXISTS postgis;
             DO $$ BEGIN
@@ -38,36 +43,7 @@ enum CommunitySchema {
                 name name PRIMARY KEY,
                 added_at timestamptz NOT NULL DEFAULT now()
             );
-            CREATE TABLE mtt.sessions (
-                db uuid NOT NULL, id bigint NOT NULL, mapper name NOT NULL DEFAULT current_user,
-                mode text NOT NULL, started_at timestamptz NOT NULL, ended_at timestamptz, name text,
-                PRIMARY KEY (db, id)
-            );
-            CREATE TABLE mtt.attempts (
-                db uuid NOT NULL, id bigint NOT NULL, mapper name NOT NULL DEFAULT current_user, session_id bigint NOT NULL,
-                sent_at timestamptz NOT NULL, state text NOT NULL, heard boolean NOT NULL, network_known boolean NOT NULL,
-                node text, dev_eui text, f_cnt bigint, sf integer, geom geometry(Point, 4326) NOT NULL,
-                PRIMARY KEY (db, id)
-            );
-            CREATE TABLE mtt.samples (
-                db uuid NOT NULL, id bigint NOT NULL, mapper name NOT NULL DEFAULT current_user, session_id bigint NOT NULL,
-                time timestamptz NOT NULL, method text NOT NULL, geom geometry(Point, 4326) NOT NULL,
-                network text NOT NULL DEFAULT '', device_id text, dev_eui text, f_cnt bigint, sf integer, frequency bigint,
-                PRIMARY KEY (db, id)
-            );
-            CREATE TABLE mtt.receptions (
-                db uuid NOT NULL, sample_id bigint NOT NULL, n integer NOT NULL, mapper name NOT NULL DEFAULT current_user,
-                gateway text NOT NULL, gateway_eui text, antenna integer NOT NULL DEFAULT 0,
-                rssi double precision, snr double precision, gateway_geom geometry(Point, 4326),
-                -- No foreign key to samples: its check per row cost more than the row; the
-                -- aggregates' trigger joins each reception to its sample and refuses an orphan.
-                PRIMARY KEY (db, sample_id, n)
-            );
-            CREATE TABLE mtt.tracks (
-                db uuid NOT NULL, id bigint NOT NULL, mapper name NOT NULL DEFAULT current_user, session_id bigint NOT NULL,
-                time timestamptz NOT NULL, geom geometry(Point, 4326) NOT NULL, eph double precision, satellites integer,
-                PRIMARY KEY (db, id)
-            );
+            \(CommunityTable.raw.map(Self.creation).joined(separator: "\n"))
             CREATE INDEX attempts_geom ON mtt.attempts USING gist (geom);
             CREATE INDEX samples_geom ON mtt.samples USING gist (geom);
             CREATE INDEX tracks_geom ON mtt.tracks USING gist (geom);

@@ -16,11 +16,11 @@ public struct PostGISDestination: SyncDestination {
 
     private static let ignoreRepeats = "ON CONFLICT DO NOTHING"
 
-    private typealias Value = DatabaseBatch.Statement.Value
-
-    /// Values and the table's columns: each value its own column but `lon` and `lat`, which make
-    /// the point `geom` (`gateway_lon` and `gateway_lat`, `gateway_geom`).
-    private static func insert(into table: String, _ values: [Value], rows: [[String?]]) -> DatabaseBatch.Statement {
+    /// The rows of `table`, in the order of what it takes (`CommunityTable.uploaded`): each value its
+    /// own column but `lon` and `lat`, which make the point `geom` (`gateway_lon` and `gateway_lat`,
+    /// `gateway_geom`).
+    private static func insert(into table: CommunityTable, rows: [[String?]]) -> DatabaseBatch.Statement {
+        let values = table.uploaded
         let points = ["lon": ("geom", "lat"), "gateway_lon": ("gateway_geom", "gateway_lat")]
         let latitudes = Set(points.values.map(\.1))
         let columns = values.compactMap { value -> (name: String, expression: String?)? in
@@ -28,7 +28,7 @@ public struct PostGISDestination: SyncDestination {
             guard let (column, latitude) = points[value.name] else { return (value.name, nil) }
             return (column, "ST_SetSRID(ST_MakePoint(\(value.name), \(latitude)), 4326)")
         }
-        return .insert(into: table, values: values, columns: columns, rows: rows, suffix: ignoreRepeats)
+        return .insert(into: table.name, values: values, columns: columns, rows: rows, suffix: ignoreRepeats)
     }
 
     public func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork<DatabaseBatch>] {
@@ -39,11 +39,7 @@ public struct PostGISDestination: SyncDestination {
         case .attempt:
             let attempts = try store.queuedAttempts(ids)
             statements.append(Self.insert(
-                into: "mtt.attempts", [
-                    Value("db", "uuid"), Value("id", "bigint"), Value("session_id", "bigint"), Value("sent_at", "timestamptz"), Value("state", "text"),
-                    Value("heard", "boolean"), Value("network_known", "boolean"), Value("node", "text"), Value("dev_eui", "text"),
-                    Value("f_cnt", "bigint"), Value("sf", "integer"), Value("lon", "float8"), Value("lat", "float8"),
-                ],
+                into: .attempts,
                 rows: attempts.map { a in
                     [databaseID, String(a.id), String(a.sessionID), Self.time(a.sentAt), a.state.rawValue, Self.bool(a.heard), Self.bool(a.networkKnown),
                      a.node, a.devEUI, a.fCnt.map { String($0) }, a.spreadingFactor.map { String($0) },
@@ -54,16 +50,12 @@ public struct PostGISDestination: SyncDestination {
         case .sample:
             let samples = try store.queuedSamples(ids)
             statements.append(Self.insert(
-                into: "mtt.samples", [
-                    Value("db", "uuid"), Value("id", "bigint"), Value("session_id", "bigint"), Value("time", "timestamptz"), Value("method", "text"),
-                    Value("network", "text"), Value("device_id", "text"), Value("dev_eui", "text"), Value("f_cnt", "bigint"), Value("sf", "integer"),
-                    Value("frequency", "bigint"), Value("lon", "float8"), Value("lat", "float8"),
-                ],
+                into: .samples,
                 rows: samples.map { s in
                     let u = s.uplink
-                    return [databaseID, String(s.id), String(s.sessionID), Self.time(s.time), s.method, u.networkID ?? "", u.deviceID, u.devEUI,
-                            u.fCnt.map { String($0) }, u.spreadingFactor.map { String($0) }, u.frequency.map { String($0) },
-                            String(s.position.longitude), String(s.position.latitude)]
+                    return [databaseID, String(s.id), String(s.sessionID), Self.time(s.time), s.method,
+                            String(s.position.longitude), String(s.position.latitude), u.networkID ?? "", u.deviceID, u.devEUI,
+                            u.fCnt.map { String($0) }, u.spreadingFactor.map { String($0) }, u.frequency.map { String($0) }]
                 }))
             let receptions = samples.flatMap { s in
                 s.uplink.receptions.enumerated().map { n, r -> [String?] in
@@ -71,24 +63,16 @@ public struct PostGISDestination: SyncDestination {
                      r.rssi.map { String($0) }, r.snr.map { String($0) }, r.location.map { String($0.longitude) }, r.location.map { String($0.latitude) }]
                 }
             }
-            statements.append(Self.insert(
-                into: "mtt.receptions", [
-                    Value("db", "uuid"), Value("sample_id", "bigint"), Value("n", "integer"), Value("gateway", "text"), Value("gateway_eui", "text"),
-                    Value("antenna", "integer"), Value("rssi", "float8"), Value("snr", "float8"), Value("gateway_lon", "float8"), Value("gateway_lat", "float8"),
-                ],
-                rows: receptions))
+            statements.append(Self.insert(into: .receptions, rows: receptions))
             settled = samples.map(\.id)
             sessions = Set(samples.map(\.sessionID))
         case .fix:
             let fixes = try store.queuedFixes(ids)
             statements.append(Self.insert(
-                into: "mtt.tracks", [
-                    Value("db", "uuid"), Value("id", "bigint"), Value("session_id", "bigint"), Value("time", "timestamptz"), Value("eph", "float8"),
-                    Value("satellites", "integer"), Value("lon", "float8"), Value("lat", "float8"),
-                ],
+                into: .tracks,
                 rows: fixes.map { q in
-                    [databaseID, String(q.id), String(q.sessionID), Self.time(q.fix.time), q.fix.eph.map { String($0) }, q.fix.satellites.map { String($0) },
-                     String(q.fix.longitude), String(q.fix.latitude)]
+                    [databaseID, String(q.id), String(q.sessionID), Self.time(q.fix.time), String(q.fix.longitude), String(q.fix.latitude),
+                     q.fix.eph.map { String($0) }, q.fix.satellites.map { String($0) }]
                 }))
             settled = fixes.map(\.id)
             sessions = Set(fixes.map(\.sessionID))
@@ -96,10 +80,7 @@ public struct PostGISDestination: SyncDestination {
         guard !settled.isEmpty else { return [] }
         let known = try sessions.sorted().compactMap { try store.session($0) }
         let sessionRows = Self.insert(
-            into: "mtt.sessions", [
-                Value("db", "uuid"), Value("id", "bigint"), Value("mode", "text"), Value("started_at", "timestamptz"), Value("ended_at", "timestamptz"),
-                Value("name", "text"),
-            ],
+            into: .sessions,
             rows: known.map { [databaseID, String($0.id), $0.mode.rawValue, Self.time($0.startedAt), $0.endedAt.map(Self.time), $0.name] })
         return [.upload(SyncBatch(kind: kind, recordIDs: settled, request: DatabaseBatch(statements: (known.isEmpty ? [] : [sessionRows]) + statements)))]
     }
