@@ -37,13 +37,13 @@ struct ChirpStackCollectTests {
         #expect(stored > 0)
         #expect(await eventually(timeout: 10) { wire.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.count >= stored })
         let heard = Dictionary(try Self.published(wire, networkID: "NS_CHIRP://127.0.0.1").map { ($0.fCnt ?? 0, $0) }) { first, _ in first }
-        let attempts = try store.attempts(session: 1)
+        let attempts = try store.records.attempts(session: 1)
         #expect(attempts.count >= 8)
         for match in attempts.dropLast() {
             let counter = try #require(match.attempt.frameCounter)
             #expect((match.uplinkID != nil) == (heard[counter] != nil), "f_cnt \(counter)")
             if let uplinkID = match.uplinkID, let sent = heard[counter] {
-                let uplink = try #require(try store.uplink(uplinkID))
+                let uplink = try #require(try store.records.uplink(uplinkID))
                 #expect(uplink.networkID == "NS_CHIRP://127.0.0.1")
                 #expect(uplink.receptions.map(\.gatewayEUI) == sent.receptions.map(\.gatewayEUI))
                 #expect(uplink.receptions.allSatisfy { $0.gatewayEUI?.hasPrefix(SimulatedNetwork.Gateway.euiPrefix) == true })
@@ -81,7 +81,7 @@ struct ChirpStackCollectTests {
         #expect(run.stderr.components(separatedBy: "ChirpStack v3 is not supported").count == 2, "\(run.stderr)")
         let store = try Store(path: mtt.database, access: .readOnly)
         #expect(try store.status().uplinks == 3)
-        let samples = try store.queuedSamples([1, 2, 3])
+        let samples = try store.sync.queuedSamples([1, 2, 3])
         #expect(samples.count == 3, "not all placed: \(samples.map(\.id))")
         for sample in samples {
             #expect(sample.uplink.networkID == "NS_HELIUM://000024" && sample.uplink.spreadingFactor == 9)

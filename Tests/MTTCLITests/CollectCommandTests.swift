@@ -36,7 +36,7 @@ struct CollectCommandTests {
         let heard = Dictionary(published.map { ($0.fCnt ?? 0, $0) }) { first, _ in first }
 
         let store = try Store(path: mtt.database)
-        let attempts = try store.attempts(session: 1)
+        let attempts = try store.records.attempts(session: 1)
         #expect(attempts.count >= 8, "only \(attempts.count) transmissions in 160 simulated seconds")
         #expect(attempts.allSatisfy { $0.attempt.state == .confirmed })
         #expect(!heard.isEmpty && heard.count < attempts.count + 1)
@@ -46,7 +46,7 @@ struct CollectCommandTests {
             let sent = heard[counter]
             #expect((match.uplinkID != nil) == (sent != nil), "f_cnt \(counter): published \(sent != nil)")
             if let uplinkID = match.uplinkID, let sent {
-                let uplink = try #require(try store.uplink(uplinkID))
+                let uplink = try #require(try store.records.uplink(uplinkID))
                 #expect(uplink.devEUI == match.attempt.devEUI && sent.devEUI == match.attempt.devEUI)
                 #expect(uplink.receptions.map(\.gatewayID) == sent.receptions.map(\.gatewayID))
                 #expect(uplink.receptions.map(\.rssi) == sent.receptions.map(\.rssi))
@@ -82,7 +82,7 @@ struct CollectCommandTests {
         #expect(try store.integrityCheck() == "ok")
         // Compared to the nanodegree: JSON text and back may differ in the last bit.
         func key(_ lat: Double, _ lon: Double) -> String { "\(Int64((lat * 1e9).rounded())),\(Int64((lon * 1e9).rounded()))" }
-        let stored = Set(try store.fixes(session: 1).map { key($0.latitude, $0.longitude) })
+        let stored = Set(try store.records.fixes(session: 1).map { key($0.latitude, $0.longitude) })
         let missing = reported.filter { !stored.contains(key($0.0, $0.1)) }
         #expect(missing.isEmpty, "reported as stored but not in the database: \(missing.prefix(5))")
     }
@@ -165,7 +165,7 @@ struct CollectCommandTests {
             "--min-interval", "1s", "--db", mtt.database,
         ])
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        let attempts = try Store(path: mtt.database).attempts(session: 1).map(\.attempt)
+        let attempts = try Store(path: mtt.database).records.attempts(session: 1).map(\.attempt)
         #expect(!attempts.isEmpty && attempts.allSatisfy { $0.state == .failed && $0.failureReason?.contains("busy") == true }, "\(attempts.map(\.failureReason))")
     }
 
@@ -198,7 +198,7 @@ struct CollectCommandTests {
         #expect(await child.wait(timeout: 30))
         #expect(ContinuousClock.now - stopped < .seconds(15), "the stop waited for the node's 25 s")
         #expect(child.result.status == 0, "\(child.result.stderr)")
-        let attempts = try Store(path: mtt.database).attempts(session: 1).map(\.attempt)
+        let attempts = try Store(path: mtt.database).records.attempts(session: 1).map(\.attempt)
         #expect(attempts.first?.failureReason == "mtt stopped before the node reported a result", "\(attempts.map(\.failureReason))")
     }
 

@@ -176,7 +176,7 @@ struct ConfigCommandTests {
         let run = try await mtt.run(["collect", "--config", file, "--speed", "20", "--duration", "4s", "--min-interval", "2s", "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let store = try Store(path: mtt.database)
-        let session = try #require(try store.session(1))
+        let session = try #require(try store.sessions.session(1))
         #expect(session.mode == .active && session.nodes == "fake")
         // An hour between sends from the file would have allowed one; the flag's 2 s allowed more.
         #expect(try store.status().attempts >= 3)

@@ -104,9 +104,9 @@ struct CommunityMapTests {
 
         // The gateways: the same antennas, cells, receptions and positions (all of these publish one).
         let gateways = try #require(try CoverageMapTests.json(try Self.get(communityPort, "/api/gateways").text) as? [[String: Any]])
-        let expected = try c.stores.flatMap { try $0.coverageGateways(CoverageFilter()) }
+        let expected = try c.stores.flatMap { try $0.coverage.coverageGateways(CoverageFilter()) }
         #expect(Set(gateways.compactMap { $0["gateway"] as? String }) == Set(expected.map(\.gateway)))
-        let merged = try Store(path: c.merged.database).coverageGateways(CoverageFilter())
+        let merged = try Store(path: c.merged.database).coverage.coverageGateways(CoverageFilter())
         for g in merged {
             let row = gateways.first { $0["gateway"] as? String == g.gateway } ?? [:]
             #expect(row["cells"] as? Int == g.cells && row["receptions"] as? Int == g.receptions, "\(g.gateway): \(row)")
@@ -129,7 +129,7 @@ struct CommunityMapTests {
             #expect(row["samples"] as? Int == own.samples && row["attempts"] as? Int == own.confirmed + own.failed, "\(row)")
             #expect(row["heard"] as? Int == own.heard && row["sessions"] as? Int == own.sessions, "\(row)")
         }
-        let summary = try Store(path: c.merged.database).coverageSummary(CoverageFilter())
+        let summary = try Store(path: c.merged.database).coverage.coverageSummary(CoverageFilter())
         #expect(status["cells"] as? Int == summary.area.mapped && status["heard_cells"] as? Int == summary.area.heard, "\(status)")
         let bounds = status["bounds"] as? [Double] ?? []
         #expect(bounds.count == 4 && bounds[0] < MapTestData.here.longitude + 0.001 && bounds[3] > MapTestData.here.latitude, "\(bounds)")

@@ -39,7 +39,7 @@ struct CommunitySyncTests {
     static func summedLocalCells(_ stores: [Store]) throws -> [String] {
         var sums: [String: (buckets: [Int], best: Double)] = [:]
         for store in stores {
-            try store.forEachGatewayCell(CoverageFilter(), perSpreadingFactor: true) { c in
+            try store.coverage.forEachGatewayCell(CoverageFilter(), perSpreadingFactor: true) { c in
                 let key = "\(c.tile.x) \(c.tile.y) \(c.network) \(c.gateway) \(c.antenna) \(c.spreadingFactor ?? 0)"
                 let old = sums[key] ?? ([Int](repeating: 0, count: c.buckets.count), -.infinity)
                 sums[key] = (zip(old.buckets, c.buckets).map(+), max(old.best, c.best))
@@ -58,7 +58,7 @@ struct CommunitySyncTests {
     static func summedLocalAttempts(_ stores: [Store]) throws -> [String] {
         var sums: [String: (Int, Int, Bool)] = [:]
         for store in stores {
-            try store.forEachAttemptCell(CoverageFilter()) { a in
+            try store.coverage.forEachAttemptCell(CoverageFilter()) { a in
                 let key = "\(a.tile.x) \(a.tile.y) \(a.spreadingFactor)"
                 let old = sums[key] ?? (0, 0, false)
                 sums[key] = (old.0 + a.attempts, old.1 + a.heard, old.2 || a.networkKnown)
@@ -199,6 +199,6 @@ struct CommunitySyncTests {
 extension Store {
     /// What still waits for `target` in this database, simulated sessions included.
     func queueCount(_ target: SyncTarget) throws -> Int {
-        try syncQueueCount(target, scope: SyncScope(includeSimulated: true))
+        try sync.syncQueueCount(target, scope: SyncScope(includeSimulated: true))
     }
 }

@@ -16,11 +16,11 @@ struct CoverageCommandTests {
 
     /// The tables kept while recording equal those `--rebuild` makes from the records.
     func expectRebuildKeeps(after what: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let kept = try Store(path: mtt.database, access: .readOnly).coverageTables()
+        let kept = try Store(path: mtt.database, access: .readOnly).coverage.coverageTables()
         let before = try await coverage()
         let rebuilt = try await mtt.run(["coverage", "--rebuild", "--db", mtt.database])
         #expect(rebuilt.status == 0 && rebuilt.stderr.contains("coverage rebuilt from the records"), "\(rebuilt.stderr)", sourceLocation: sourceLocation)
-        let again = try Store(path: mtt.database, access: .readOnly).coverageTables()
+        let again = try Store(path: mtt.database, access: .readOnly).coverage.coverageTables()
         #expect(kept.values.contains { !$0.isEmpty }, "nothing kept after \(what)", sourceLocation: sourceLocation)
         for (table, rows) in kept {
             #expect(rows == again[table], "after \(what), \(table): kept \(rows.count) rows, rebuilt \(again[table]?.count ?? 0)", sourceLocation: sourceLocation)

@@ -18,9 +18,9 @@ struct FaultTests {
         guard FileManager.default.fileExists(atPath: mtt.database) else { return [] }
         let store = try Store(path: mtt.database)
         let session = try store.status().sessions
-        return try (1...max(1, session)).flatMap { try store.samples(session: Int64($0)) }.compactMap { sample -> Int? in
+        return try (1...max(1, session)).flatMap { try store.records.samples(session: Int64($0)) }.compactMap { sample -> Int? in
             guard case .uplink(let id) = sample.subject else { return nil }
-            return (try? store.uplink(id))?.flatMap { $0.fCnt.map(Int.init) } ?? nil
+            return (try? store.records.uplink(id))?.flatMap { $0.fCnt.map(Int.init) } ?? nil
         }.sorted()
     }
 
@@ -78,7 +78,7 @@ struct FaultTests {
         }
         #expect(reported.count >= 3, "too few attempts before the disk filled: \(result.stdout)")
         for id in reported {
-            #expect(try store.attempt(id)?.state == .confirmed, "attempt \(id)")
+            #expect(try store.records.attempt(id)?.state == .confirmed, "attempt \(id)")
         }
     }
 }

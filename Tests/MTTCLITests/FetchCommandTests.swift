@@ -45,7 +45,7 @@ struct FetchCommandTests {
         #expect(inactive.status == 1)
         #expect(inactive.stderr.contains("Applications → mtt-demo → Integrations → Storage Integration → Activate"), "\(inactive.stderr)")
         #expect(try Store(path: mtt.database).status() == before)
-        #expect(try Store(path: mtt.database).session(1)?.fetchedAt == nil)
+        #expect(try Store(path: mtt.database).sessions.session(1)?.fetchedAt == nil)
     }
 
     @Test func syncFetchesFirstThenUploadsWhatWasFetched() async throws {

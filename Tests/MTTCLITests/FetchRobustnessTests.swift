@@ -12,7 +12,7 @@ struct FetchRobustnessTests {
     let mtt = MTTCommand()
     static let key = ["MTT_TTN_API_KEY": "NNSXS.TEST-KEY"]
 
-    var fetchedAt: Timestamp? { (try? Store(path: mtt.database, access: .readOnly).session(1))??.fetchedAt }
+    var fetchedAt: Timestamp? { (try? Store(path: mtt.database, access: .readOnly).sessions.session(1))??.fetchedAt }
 
     /// Answers that are not stored uplinks, named for the test's log (the answers themselves are
     /// up to 10 MB).
@@ -119,6 +119,6 @@ struct FetchRobustnessTests {
         #expect(took < 10, "the sync ended \(took) s after SIGINT")
         // Nothing was answered, so nothing is marked sent: everything waits for the next sync.
         let store = try Store(path: mtt.database)
-        #expect(try store.syncCount(.ttnmapper, state: .sent) == 0 && store.status().simulated["ttnmapper"] ?? 0 > 0)
+        #expect(try store.sync.syncCount(.ttnmapper, state: .sent) == 0 && store.status().simulated["ttnmapper"] ?? 0 > 0)
     }
 }

@@ -21,7 +21,7 @@ struct HardeningTests {
         let store = try Store(path: mtt.database, access: .readOnly)
         let status = try store.status()
         #expect(status.pending == 0, "\(context)")
-        #expect(try store.session(Int64(status.sessions))?.endedAt != nil, "\(context): the session was left open")
+        #expect(try store.sessions.session(Int64(status.sessions))?.endedAt != nil, "\(context): the session was left open")
     }
 
     static let fakeCollect = ["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "50"]

@@ -13,8 +13,8 @@ struct HookCommandTests {
     /// The largest gap between two attempts of the newest session, in the run's (simulated) seconds.
     func attemptGaps(_ path: String) throws -> (count: Int, largestGap: Double) {
         let store = try Store(path: path)
-        let session = try #require(try store.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)).first?.id)
-        let times = try store.attempts(session: session).map(\.attempt.sentAt).sorted()
+        let session = try #require(try store.sessions.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)).first?.id)
+        let times = try store.records.attempts(session: session).map(\.attempt.sentAt).sorted()
         let gaps = zip(times, times.dropFirst()).map { $1.seconds(since: $0) }
         return (times.count, gaps.max() ?? 0)
     }
@@ -62,7 +62,7 @@ struct HookCommandTests {
     @Test func aWebhookReceivesExactlyTheEventsItsCooldownAndMuteLetThrough() async throws {
         // An hour of a drive: coverage lost each minute; gateways A, B and C "new" every 6 minutes.
         let store = try Store(path: mtt.database)
-        let session = try store.startSession(mode: .active, at: Self.hourStart)
+        let session = try store.sessions.startSession(mode: .active, at: Self.hourStart)
         var events: [FieldEvent] = []
         for minute in 0..<60 {
             var lost = FieldEvent(.coverageLost, at: Self.hourStart.adding(seconds: Double(minute) * 60), session: session)
@@ -79,7 +79,7 @@ struct HookCommandTests {
             }
             events.append(FieldEvent(.attempt, at: lost.time, session: session))
         }
-        try store.recordEvents(events)
+        try store.records.recordEvents(events)
         let received = try LoopbackHTTPServer { _ in .status(200) }
         defer { received.stop() }
         let config = mtt.dir.file("hooks.toml")
@@ -121,12 +121,12 @@ struct HookCommandTests {
     /// Issue 33, item 6: events of a drive made before the map link was configured.
     @Test func aReplayLinksEachEventToTheMapConfiguredNow() async throws {
         let store = try Store(path: mtt.database)
-        let session = try store.startSession(mode: .active, at: Self.hourStart)
+        let session = try store.sessions.startSession(mode: .active, at: Self.hourStart)
         var lost = FieldEvent(.coverageLost, at: Self.hourStart.adding(seconds: 60), session: session)
         lost.missed = 5
         lost.place(GeoPoint(latitude: 52.091, longitude: 5.121))
         #expect(lost.url == nil)
-        try store.recordEvents([lost])
+        try store.records.recordEvents([lost])
         let received = try LoopbackHTTPServer { _ in .status(200) }
         defer { received.stop() }
         let config = mtt.dir.file("linked.toml")

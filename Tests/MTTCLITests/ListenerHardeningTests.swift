@@ -54,7 +54,7 @@ struct ListenerHardeningTests {
             #expect(await run.wait(timeout: 30))
             #expect(run.result.status == 0, "round \(round): \(run.stderr)")
             let store = try Store(path: mtt.database, access: .readOnly)
-            let samples = try store.samples(session: 1)
+            let samples = try store.records.samples(session: 1)
             #expect(try store.status().uplinks == 6, "round \(round)")
             #expect(samples.count == 6, "round \(round): \(samples.count) samples for 6 uplinks")
             #expect(samples.allSatisfy { $0.position != nil || $0.reason != nil })

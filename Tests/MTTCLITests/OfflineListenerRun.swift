@@ -15,7 +15,7 @@ extension MTTCommand {
         #expect(run.status == 0, "\(run.stderr)")
         let store = try Store(path: database)
         // The run's own session: the newest, whatever the database held before.
-        let session = try #require(try store.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)).max { $0.id < $1.id })
+        let session = try #require(try store.sessions.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)).max { $0.id < $1.id })
         #expect(session.description.devices == ["mapper-node-1"] && session.description.mqttUser == "mtt-demo@ttn")
         #expect(try store.status().gpsSamples >= 2)
         let storage = try StorageIntegrationServer()

@@ -27,7 +27,7 @@ struct ReportScopeTests {
         #expect(try await mtt.run(["report", "--out", all, "--tiles", "none", "--db", mtt.database]).status == 0)
         let session = try status(in: one), database = try status(in: all)
         // What `mtt sessions` counts for each.
-        let summaries = try store.sessionSummaries()
+        let summaries = try store.sessions.sessionSummaries()
         let first = try #require(summaries.first)
         #expect(session["attempts"] as? Int == first.attempts && session["confirmed"] as? Int == 3 && session["sessions"] as? Int == 1, "\(session)")
         #expect(session["gps_samples"] as? Int == first.fixes, "\(session)")

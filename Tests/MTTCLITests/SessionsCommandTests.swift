@@ -87,7 +87,7 @@ struct SessionsCommandTests {
         #expect(deleted.status == 0 && deleted.stdout.contains("session 1 deleted: 21 attempts"), "\(deleted.stdout) \(deleted.stderr)")
         let store = try Store(path: mtt.database, access: .readOnly)
         #expect(try store.status().attempts == 6 && store.status().sessions == 1)
-        #expect(try store.syncCount(.mapthethings, state: .sent) == 5)
-        #expect(try store.session(2) != nil && store.session(1) == nil)
+        #expect(try store.sync.syncCount(.mapthethings, state: .sent) == 5)
+        #expect(try store.sessions.session(2) != nil && store.sessions.session(1) == nil)
     }
 }

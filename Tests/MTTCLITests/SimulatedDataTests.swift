@@ -55,7 +55,7 @@ struct SimulatedDataTests {
         }.compactMap { RFC3339.parse($0) }
         #expect(!times.isEmpty, "\(export.stdout)")
         #expect(times.allSatisfy { $0 <= ended }, "latest \(times.max().map { RFC3339.string($0) } ?? "-") after the run ended at \(RFC3339.string(ended))")
-        let session = try #require(try Store(path: mtt.database, access: .readOnly).session(1))
+        let session = try #require(try Store(path: mtt.database, access: .readOnly).sessions.session(1))
         #expect(try #require(session.endedAt) <= ended)
 
         let unbounded = try await mtt.run(["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20", "--db", mtt.database])
@@ -84,7 +84,7 @@ struct SimulatedDataTests {
     @Test func theSessionSaysWhatWasSimulated() async throws {
         let mtt = MTTCommand()
         try await simulatedRun(mtt)
-        let session = try #require(try Store(path: mtt.database, access: .readOnly).session(1))
+        let session = try #require(try Store(path: mtt.database, access: .readOnly).sessions.session(1))
         #expect(session.description.simulated == ["fake node", "fake GPS", "simulated network", "time at 10×"])
         #expect(SimulatedParts.of(nodes: [try Self.node("ble:auto")], gps: try Self.gps("gpsd"), fakeNetwork: false, speed: 1).isEmpty)
         #expect(SimulatedParts.of(nodes: [try Self.node("unix:/tmp/n.sock")], gps: try Self.gps("gpsd"), fakeNetwork: false, speed: 1)

@@ -54,7 +54,7 @@ struct CommunityDatabaseTests {
         func totals() throws -> String? {
             try community.connection.execute("SELECT concat_ws(' ', sessions, attempts, heard, samples, last_record) FROM mtt.mappers WHERE mapper = 'alice'").value
         }
-        let heardOfFirst30 = try store.queuedAttempts(Array(1...30)).filter(\.heard).count
+        let heardOfFirst30 = try store.sync.queuedAttempts(Array(1...30)).filter(\.heard).count
         #expect(try totals() == "1 30 \(heardOfFirst30) 20 2026-06-21 10:07:15+00")
         // The cells' totals (version 2) are the cells' own.
         #expect(try community.connection.execute("SELECT count(*) FROM mtt.coverage_totals").value
@@ -129,7 +129,7 @@ struct CommunityDatabaseTests {
 
     static func localCells(_ store: Store) throws -> [String] {
         var cells: [String] = []
-        try store.forEachGatewayCell(CoverageFilter(), perSpreadingFactor: true) { c in
+        try store.coverage.forEachGatewayCell(CoverageFilter(), perSpreadingFactor: true) { c in
             cells.append(([c.tile.x, c.tile.y].map(String.init) + [c.network, c.gateway, String(c.antenna), String(c.spreadingFactor ?? 0)]
                 + c.buckets.map(String.init) + [c.best.plainText]).joined(separator: " "))
         }
@@ -147,7 +147,7 @@ struct CommunityDatabaseTests {
         let folder = TemporaryDirectory("mtt-community")
         let store = try Store(path: folder.file("alice.sqlite"))
         try MapTestData.drive(store)
-        #expect(try store.queuedSamples(Array(1...40)).count == 40)
+        #expect(try store.sync.queuedSamples(Array(1...40)).count == 40)
         for _ in 1...2 { try await Self.upload(Array(1...40), of: store, as: aliceURL) }
         let local = try Self.localCells(store)
         #expect(!local.isEmpty)
@@ -158,7 +158,7 @@ struct CommunityDatabaseTests {
         #expect(try connection.execute("SELECT string_agg(gateway, ',' ORDER BY gateway) FROM mtt.gateways").value == "gw-north,gw-start")
         #expect(try connection.execute("SELECT ST_GeometryType(geom) FROM mtt.cells LIMIT 1").value == "ST_Polygon")
         // Reach: a polygon per antenna and level it reaches, as the local store draws them.
-        let localReach = try store.reach().flatMap { reach in ReachLevel.allCases.filter(reach.reaches).map { "\(reach.gateway) \($0.rawValue)" } }.sorted()
+        let localReach = try store.coverage.reach().flatMap { reach in ReachLevel.allCases.filter(reach.reaches).map { "\(reach.gateway) \($0.rawValue)" } }.sorted()
         let communityReach = try connection.execute("SELECT gateway || ' ' || level FROM mtt.reach ORDER BY 1").rows.map { $0[0] ?? "" }
         #expect(!localReach.isEmpty && communityReach == localReach)
 

@@ -124,7 +124,7 @@ struct FieldEventsOnTheRoadTests {
         let lost = try #require(events.first { $0.type == .lost })
         #expect(lost.url == "http://127.0.0.1:8080/#at=\(lost.lat!.plainText),\(lost.lon!.plainText)")
         // Lost attempts are the confirmed ones never heard: none of them has a sample.
-        let attempts = try store.attempts(session: run.session)
+        let attempts = try store.records.attempts(session: run.session)
         for event in events where event.type == .lost {
             let row = try #require(attempts.first { $0.attempt.id == event.attempt })
             #expect(row.uplinkID == nil, "attempt \(event.attempt ?? 0) was heard but reported lost")
@@ -133,7 +133,7 @@ struct FieldEventsOnTheRoadTests {
         // The database keeps what the run reported, but the per-second fixes and the samples; the
         // uplinks come back as the heard events they were (at the network's receive time).
         var replayed: [FieldEvent] = []
-        try store.forEachEvent(session: run.session, mapURL: alerts.mapURL) { replayed.append($0) }
+        try store.records.forEachEvent(session: run.session, mapURL: alerts.mapURL) { replayed.append($0) }
         let stored = replayed.filter { $0.type != .heard }.map { String(decoding: $0.json(), as: UTF8.self) }
         let kept = events.filter(\.type.isStored).map { String(decoding: $0.json(), as: UTF8.self) }
         #expect(stored.count == kept.count && stored == kept, "stored \(stored.count), reported \(kept.count); first difference: \(zip(stored, kept).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "none")")

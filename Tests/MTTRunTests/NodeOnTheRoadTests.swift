@@ -12,7 +12,7 @@ struct NodeOnTheRoadTests {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.file("road.sqlite"))
         let clock = ScaledClock(scale: 10)
-        let session = try store.startSession(mode: .active, at: clock.now())
+        let session = try store.sessions.startSession(mode: .active, at: clock.now())
         let fake = try await EmulatedNode.start(sendTimeout: 2)
         await fake.emulator.configure { $0.airtime = 0.01 }
         let policy = CollectEventLog.brisk
@@ -59,7 +59,7 @@ struct NodeOnTheRoadTests {
         #expect(status.pending == 0, "an attempt in flight at a drop was left pending")
         #expect(status.confirmed >= 8, "\(status.confirmed) confirmed")
         // Attempts failed by a drop say so.
-        let failedByDrop = try store.attempts(session: session).filter { $0.attempt.state == .failed }
+        let failedByDrop = try store.records.attempts(session: session).filter { $0.attempt.state == .failed }
         #expect(failedByDrop.allSatisfy { $0.attempt.failureReason?.isEmpty == false })
     }
 }
@@ -98,6 +98,6 @@ struct CollectionRunTests {
         #expect(seen == [stats.attempts, stats.attempts], "followers saw \(seen), stats say \(stats.attempts)")
         let status = try store.status()
         #expect(status.attempts == stats.attempts && status.pending == 0)
-        #expect(try store.session(run.session)?.endedAt != nil)
+        #expect(try store.sessions.session(run.session)?.endedAt != nil)
     }
 }

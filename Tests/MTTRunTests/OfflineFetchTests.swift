@@ -101,13 +101,13 @@ struct OfflineFetchTests {
         /// Per attempt: heard exactly when the broker carried its frame, with those gateways,
         /// RSSI and SNR — what the live path stores from the same messages.
         func expectAgreement(with heard: [UInt32: Uplink], session: Int64) throws {
-            let attempts = try store.attempts(session: session)
+            let attempts = try store.records.attempts(session: session)
             for (attempt, uplinkID) in attempts where attempt.state == .confirmed {
                 let counter = try #require(attempt.frameCounter)
                 let sent = heard[counter]
                 #expect((uplinkID != nil) == (sent != nil), "f_cnt \(counter): published \(sent != nil), stored heard \(uplinkID != nil)")
                 if let uplinkID, let sent {
-                    let stored = try #require(try store.uplink(uplinkID))
+                    let stored = try #require(try store.records.uplink(uplinkID))
                     #expect(stored.devEUI == attempt.devEUI)
                     #expect(stored.receptions.map(\.gatewayID) == sent.receptions.map(\.gatewayID))
                     #expect(stored.receptions.map(\.rssi) == sent.receptions.map(\.rssi))
@@ -205,7 +205,7 @@ struct OfflineMatchingFetchTests {
         run.start()
         // Uplinks heard while the track is being recorded: after its first points, before its last.
         func trackReaches(_ time: Timestamp) async throws {
-            try await eventually(timeout: 20) { try store.fixes(session: run.session).last.map({ $0.time > time }) ?? false }
+            try await eventually(timeout: 20) { try store.records.fixes(session: run.session).last.map({ $0.time > time }) ?? false }
         }
         try await trackReaches(clock.now().adding(seconds: 1))
         let layouts = ["three-gateways.json", "pre-3.22.json", "packet-broker.json", "zero-omitted.json"]
@@ -221,7 +221,7 @@ struct OfflineMatchingFetchTests {
         try await trackReaches(last.adding(seconds: 2))
         #expect(await run.stop() == nil)
         #expect(try store.status().uplinks == 0)
-        #expect(try store.fixes(session: run.session).count >= 3, "no track recorded without a network")
+        #expect(try store.records.fixes(session: run.session).count >= 3, "no track recorded without a network")
 
         let storage = try StorageIntegrationServer()
         for line in wire.stdout.split(separator: "\n") where line.hasPrefix("{") { storage.store(String(line)) }
@@ -234,7 +234,7 @@ struct OfflineMatchingFetchTests {
         #expect(summary.new == 5 && summary.broken == 0)
         #expect(summary.placed == 4, "\(summary.unplaceable)")
         #expect(summary.unplaceable == ["before the track starts": 1])
-        let samples = try store.samples(session: run.session)
+        let samples = try store.records.samples(session: run.session)
         #expect(samples.count == 5)
         #expect(samples.filter { $0.position != nil }.allSatisfy { $0.method == .interpolated })
         let outside = try #require(samples.first { $0.position == nil })
@@ -242,7 +242,7 @@ struct OfflineMatchingFetchTests {
         // The Packet Broker uplink keeps the forwarder's gateway.
         let uplinks = try samples.compactMap { sample -> Uplink? in
             guard case .uplink(let id) = sample.subject else { return nil }
-            return try store.uplink(id)
+            return try store.records.uplink(id)
         }
         #expect(uplinks.contains { $0.receptions.contains { $0.gatewayID == "kpn-utrecht-3" && $0.viaPacketBroker } })
     }

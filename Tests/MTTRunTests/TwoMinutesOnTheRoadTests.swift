@@ -68,7 +68,7 @@ struct TwoMinutesOnTheRoadTests {
         #expect(await run.stop() == nil)
 
         let events = log.all
-        let attempts = try store.attempts(session: run.session).map(\.attempt)
+        let attempts = try store.records.attempts(session: run.session).map(\.attempt)
         for (name, outages) in zip(names, [5, 2, 2]) {
             let lost = events.indices.filter { if case .nodeLost(name, _) = events[$0] { true } else { false } }
             let back = events.indices.filter { if case .nodeBack(name, _) = events[$0] { true } else { false } }

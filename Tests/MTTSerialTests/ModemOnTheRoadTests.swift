@@ -23,7 +23,7 @@ struct ModemOnTheRoadTests {
         #expect(try await link.info().isJoined == false)
 
         let clock = ScaledClock(scale: 10)
-        let session = try store.startSession(mode: .active, at: clock.now())
+        let session = try store.sessions.startSession(mode: .active, at: clock.now())
         let policy = CollectEventLog.brisk
         let log = CollectEventLog()
         let collector = ActiveCollector(
@@ -63,7 +63,7 @@ struct ModemReplugTests {
         let link = try await connector.connect()
 
         let clock = ScaledClock(scale: 10)
-        let session = try store.startSession(mode: .active, at: clock.now())
+        let session = try store.sessions.startSession(mode: .active, at: clock.now())
         let policy = CollectEventLog.brisk
         let log = CollectEventLog()
         let collector = ActiveCollector(

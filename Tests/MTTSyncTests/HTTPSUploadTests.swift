@@ -84,7 +84,7 @@ struct HTTPSUploadTests {
         #expect(reason.contains("TLS with 127.0.0.1:\(front.port) failed") && reason.contains("certificate"), "\(reason)")
         #expect(summary.sent == 0 && summary.queued == 10)
         #expect(server.requests.isEmpty)
-        #expect(try store.syncQueueCount(.mapthethings) == 10)
+        #expect(try store.sync.syncQueueCount(.mapthethings) == 10)
     }
 
     @Test func aCertificateForAnotherNameIsRefused() async throws {
@@ -99,7 +99,7 @@ struct HTTPSUploadTests {
         let byName = try await run(store, "https://localhost:\(front.port)", trusting: certificates.caCertificate)
         #expect(byName.stopReason?.contains("hostname mismatch") == true, "\(byName)")
         #expect(server.requests.isEmpty)
-        #expect(try store.syncQueueCount(.mapthethings) == 3)
+        #expect(try store.sync.syncQueueCount(.mapthethings) == 3)
     }
 
     /// The plain-HTTP fault test again through TLS: 500s, dropped connections and stalls.
@@ -119,7 +119,7 @@ struct HTTPSUploadTests {
         #expect(summary.sent == 60, "notes: \(summary.notes), stop: \(summary.stopReason ?? "-")")
         #expect(accepted.all.sorted() == expected.map(\.msgSeq), "some record was accepted twice or never")
         #expect(server.requests.count > 70)
-        #expect(try store.syncQueueCount(.mapthethings) == 0)
+        #expect(try store.sync.syncQueueCount(.mapthethings) == 0)
     }
 
     @Test func anUnreadableCAFileStopsTheTargetWithItsName() async throws {

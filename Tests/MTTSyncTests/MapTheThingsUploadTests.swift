@@ -65,7 +65,7 @@ struct MapTheThingsUploadTests {
         #expect(accepted.all.sorted() == expected.map(\.msgSeq), "some record was accepted twice or never")
         // The faults did happen: more requests than records.
         #expect(server.requests.count > 150)
-        #expect(try store.syncQueueCount(.mapthethings) == 0)
+        #expect(try store.sync.syncQueueCount(.mapthethings) == 0)
 
         let again = try await uploader(store, server).run()
         #expect(again.sent == 0)
@@ -103,7 +103,7 @@ struct MapTheThingsUploadTests {
         #expect(summary.sent == 1 && summary.rejected == 1 && summary.queued == 0)
         #expect(server.requests.count == 2, "a 400 must not be retried")
         #expect(summary.notes.contains { $0.contains("Invalid latitude/longitude") })
-        let reasons = try store.syncMessages(.mapthethings, state: .rejected)
+        let reasons = try store.sync.syncMessages(.mapthethings, state: .rejected)
         #expect(reasons.map(\.message) == ["HTTP 400: Invalid latitude/longitude"])
 
         _ = try await uploader(store, server).run()
@@ -126,7 +126,7 @@ struct MapTheThingsUploadTests {
         try SyncTestData.addConfirmedAttempts(2, to: store)
         try SyncTestData.addListenerSamples(3, to: store)
         try SyncTestData.addMatchingTrack(1200, to: store)
-        #expect(try store.syncQueueCount(.mapthethings) == 2 + 3 + 1200)
+        #expect(try store.sync.syncQueueCount(.mapthethings) == 2 + 3 + 1200)
         let oldServer = try LoopbackHTTPServer { request in
             switch request.path {
             case "/api/v0/transmissions": .status(201, "{}")

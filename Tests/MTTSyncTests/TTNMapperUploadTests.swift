@@ -13,10 +13,10 @@ func uploadToTTNMapper(_ messagePath: String, dir: TemporaryDirectory) async thr
         throw LoopbackHTTPServerError(reason: "\(messagePath) is not an uplink")
     }
     let store = try Store(path: dir.file(UUID().uuidString + ".sqlite"))
-    let session = try store.startSession(mode: .listener)
-    try store.record(TTNMapperFieldTests.fix(at: uplink.receivedAt), session: session)
-    let uplinkID = try store.record(uplink, session: session)
-    try store.record(Sample(
+    let session = try store.sessions.startSession(mode: .listener)
+    try store.records.record(TTNMapperFieldTests.fix(at: uplink.receivedAt), session: session)
+    let uplinkID = try store.records.record(uplink, session: session)
+    try store.records.record(Sample(
         sessionID: session, subject: .uplink(uplinkID), time: uplink.receivedAt,
         position: GeoPoint(latitude: 52.1, longitude: 5.1, altitude: 7.5), method: .interpolated))
     let server = try LoopbackHTTPServer { _ in .status(200, #"{"success":true,"message":"ok"}"#) }
@@ -179,7 +179,7 @@ struct TTNMapperSyncTests {
         let sentCounters = Set(server.requests.compactMap { $0.json?["counter"] as? Int })
         #expect(sentCounters == [0, 2, 5])
         #expect(server.requests.allSatisfy { $0.json?["experiment"] as? String == "" })
-        let reasons = try store.syncMessages(.ttnmapper, state: .held).map(\.message).sorted()
+        let reasons = try store.sync.syncMessages(.ttnmapper, state: .held).map(\.message).sorted()
         #expect(reasons == ["3 satellites (needs 4)", "HDOP 7 (needs ≤ 5)", "accuracy 30 m (needs ≤ 15 m)"])
         let status = try store.status()
         #expect(status.unsynced["ttnmapper"] == 0 && status.held["ttnmapper"] == 3)
@@ -208,7 +208,7 @@ struct TTNMapperSyncTests {
         let summary = try await run(store, server)
         #expect(summary.sent == 2 && summary.rejected == 1)
         #expect(summary.notes == ["rejected 1×: Device is not in a valid location"])
-        #expect(try store.syncMessages(.ttnmapper, state: .rejected).map(\.message) == ["Device is not in a valid location"])
+        #expect(try store.sync.syncMessages(.ttnmapper, state: .rejected).map(\.message) == ["Device is not in a valid location"])
         _ = try await run(store, server)
         #expect(server.requests.count == 3)
     }

@@ -21,10 +21,10 @@ struct LiveFeedGraceTests {
         #expect(await eventually(timeout: 10) { clock.sleepers == 1 })
 
         let anHourAgo = clock.now().adding(seconds: -3600)
-        let session = try store.startSession(mode: .active, at: anHourAgo, SessionDescription(nodes: "fake"))
+        let session = try store.sessions.startSession(mode: .active, at: anHourAgo, SessionDescription(nodes: "fake"))
         let fix = Fix(time: anHourAgo, latitude: 52.1, longitude: 5.1, mode: .threeD, source: "fixed")
-        let attempt = try store.record(Attempt(sessionID: session, node: "fake:1", payload: [0x01], fix: fix, sentAt: anHourAgo))
-        try store.failAttempt(attempt, reason: "no TX result", at: anHourAgo)
+        let attempt = try store.records.record(Attempt(sessionID: session, node: "fake:1", payload: [0x01], fix: fix, sentAt: anHourAgo))
+        try store.records.failAttempt(attempt, reason: "no TX result", at: anHourAgo)
 
         var unheardDots = 0
         /// Time moved on by `seconds` at once: the feed wakes, looks once, and sleeps again.

@@ -37,47 +37,47 @@ public enum MapTestData {
         _ store: Store, at points: [GeoPoint], device: String = "node", devEUI: String? = nil, startingAt first: Timestamp = start,
         receptions: [GatewayReception] = [GatewayReception(gatewayID: "gw-1", rssi: -90, snr: 5)]
     ) throws {
-        let session = try store.startSession(mode: .listener, at: first, SessionDescription(gps: "fixed", devices: [device]))
+        let session = try store.sessions.startSession(mode: .listener, at: first, SessionDescription(gps: "fixed", devices: [device]))
         for (i, point) in points.enumerated() {
             let time = first.adding(seconds: Double(i * 10))
-            try store.record(Fix(time: time, latitude: point.latitude, longitude: point.longitude, satellites: 9, mode: .threeD, source: "test"), session: session)
+            try store.records.record(Fix(time: time, latitude: point.latitude, longitude: point.longitude, satellites: 9, mode: .threeD, source: "test"), session: session)
             let uplink = Uplink(deviceID: device, devEUI: devEUI, fCnt: UInt32(i + 1), spreadingFactor: 7, receivedAt: time, receptions: receptions)
-            let id = try store.record(uplink, session: session)
-            try store.record(Sample(sessionID: session, subject: .uplink(id), time: time, position: point, method: .interpolated))
+            let id = try store.records.record(uplink, session: session)
+            try store.records.record(Sample(sessionID: session, subject: .uplink(id), time: time, position: point, method: .interpolated))
         }
-        try store.endSession(session, at: first.adding(seconds: Double(points.count * 10)))
+        try store.sessions.endSession(session, at: first.adding(seconds: Double(points.count * 10)))
     }
 
     public static func fill(_ store: Store) throws {
         let origin = GeoPoint(latitude: 52.0907, longitude: 5.1214)
-        let listener = try store.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["mapper-node-1"]))
+        let listener = try store.sessions.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["mapper-node-1"]))
         var index = 0
         for level in levels {
             for _ in 0..<perBand {
                 let time = start.adding(seconds: Double(index * 10))
                 let place = origin.offset(metres: Double(index / 6) * 150, bearing: 0).offset(metres: Double(index % 6) * 150, bearing: 90)
-                try store.record(Fix(time: time, latitude: place.latitude, longitude: place.longitude, satellites: 9, mode: .threeD, source: "test"), session: listener)
+                try store.records.record(Fix(time: time, latitude: place.latitude, longitude: place.longitude, satellites: 9, mode: .threeD, source: "test"), session: listener)
                 let uplink = Uplink(
                     deviceID: "mapper-node-1", devEUI: "0004A30B001C0530", fCnt: UInt32(index), spreadingFactor: 7 + index % 3,
                     receivedAt: time, receptions: [GatewayReception(
                         gatewayID: "utrecht-dom", gatewayEUI: "B827EBFFFE000001", rssi: level.rssi, snr: level.snr, time: time,
                         location: origin.offset(metres: 1_200, bearing: 30))])
-                let id = try store.record(uplink, session: listener)
-                try store.record(Sample(sessionID: listener, subject: .uplink(id), time: time, position: place, method: .interpolated))
+                let id = try store.records.record(uplink, session: listener)
+                try store.records.record(Sample(sessionID: listener, subject: .uplink(id), time: time, position: place, method: .interpolated))
                 index += 1
             }
         }
-        try store.endSession(listener, at: start.adding(seconds: Double(index * 10)))
-        let active = try store.startSession(mode: .active, at: start.adding(seconds: 600), SessionDescription(nodes: "fake"))
+        try store.sessions.endSession(listener, at: start.adding(seconds: Double(index * 10)))
+        let active = try store.sessions.startSession(mode: .active, at: start.adding(seconds: 600), SessionDescription(nodes: "fake"))
         for i in 0..<unheard {
             let time = start.adding(seconds: 600 + Double(i * 10))
             let place = origin.offset(metres: 600 + Double(i) * 150, bearing: 180)
-            let id = try store.record(Attempt(
+            let id = try store.records.record(Attempt(
                 sessionID: active, node: "fake:1", payload: [2], fix: Fix(time: time, latitude: place.latitude, longitude: place.longitude, mode: .threeD, source: "test"),
                 sentAt: time, devEUI: "0004A30B001C0531", spreadingFactor: 10))
-            try store.confirmAttempt(id, frameCounter: UInt32(i), at: time)
+            try store.records.confirmAttempt(id, frameCounter: UInt32(i), at: time)
         }
-        try store.endSession(active, at: start.adding(seconds: 700))
+        try store.sessions.endSession(active, at: start.adding(seconds: 700))
     }
 
     /// The gateways of `drive`: one 500 m south of where it starts (its label clear of the cells),
@@ -89,15 +89,15 @@ public enum MapTestData {
     /// every band from red to blue), every third of the first 30 also by a gateway 3 km north; the
     /// last 20 heard by nobody. Heard cells in every band, cells nobody heard, reach for both.
     public static func drive(_ store: Store) throws {
-        let session = try store.startSession(mode: .active, at: start, SessionDescription(nodes: "fake", network: "mqtt"))
+        let session = try store.sessions.startSession(mode: .active, at: start, SessionDescription(nodes: "fake", network: "mqtt"))
         let start = here, south = here.offset(metres: 500, bearing: 180), north = here.offset(metres: 3_000, bearing: 0)
         for i in 0..<60 {
             let time = MapTestData.start.adding(seconds: Double(i * 15))
             let place = start.offset(metres: Double(i) * 75, bearing: 90)
             let fix = Fix(time: time, latitude: place.latitude, longitude: place.longitude, satellites: 9, mode: .threeD, source: "test")
-            let id = try store.record(Attempt(
+            let id = try store.records.record(Attempt(
                 sessionID: session, node: "fake:1", payload: [2], fix: fix, sentAt: time, devEUI: "0004A30B001C0531", spreadingFactor: 10))
-            try store.confirmAttempt(id, frameCounter: UInt32(i), at: time)
+            try store.records.confirmAttempt(id, frameCounter: UInt32(i), at: time)
             guard i < 40 else { continue }
             var receptions = [GatewayReception(gatewayID: driveGateways.start, rssi: -90 - 0.8 * Double(i), snr: 5, location: south)]
             if i < 30 && i % 3 == 0 { receptions.append(GatewayReception(gatewayID: driveGateways.north, rssi: -118, snr: -3, location: north)) }
@@ -108,14 +108,14 @@ public enum MapTestData {
                 try batch.recordHeard(attempt: id, uplink: uplink, session: session, fix: fix)
             }
         }
-        try store.endSession(session, at: MapTestData.start.adding(seconds: 900))
+        try store.sessions.endSession(session, at: MapTestData.start.adding(seconds: 900))
     }
 
     /// A listener session of `count` placed samples in one batch per 2,000, walking 15 m a step
     /// in a 4 km square east of `here`, each heard by one or two of three gateways: enough for an
     /// upload that takes a while.
     public static func manySamples(_ store: Store, count: Int) throws {
-        let session = try store.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["walker"]))
+        let session = try store.sessions.startSession(mode: .listener, at: start, SessionDescription(gps: "fixed", devices: ["walker"]))
         let gateways = [here, here.offset(metres: 3_000, bearing: 90), here.offset(metres: 3_000, bearing: 180)]
         var made = 0
         while made < count {
@@ -135,6 +135,6 @@ public enum MapTestData {
             }
             made = min(made + 2_000, count)
         }
-        try store.endSession(session, at: start.adding(seconds: Double(count)))
+        try store.sessions.endSession(session, at: start.adding(seconds: Double(count)))
     }
 }

@@ -30,21 +30,21 @@ public enum SyncTestData {
     /// plus one failed attempt that must never be uploaded. Returns what each upload must say.
     @discardableResult
     public static func addConfirmedAttempts(_ count: Int, to store: Store) throws -> [Transmission] {
-        let session = try store.startSession(mode: .active, at: start, SessionDescription(nodes: "fake"))
+        let session = try store.sessions.startSession(mode: .active, at: start, SessionDescription(nodes: "fake"))
         var expected: [Transmission] = []
         for i in 0..<count {
             let time = start.adding(seconds: Double(i))
             let lat = 40.0 + Double(i) * 0.001, lon = -74.0 - Double(i) * 0.001
-            let id = try store.record(Attempt(
+            let id = try store.records.record(Attempt(
                 sessionID: session, node: "fake:1", payload: [0x01], fix: fix(at: time, lat: lat, lon: lon),
                 sentAt: time, devEUI: devEUI))
-            try store.confirmAttempt(id, frameCounter: UInt32(160 + i), at: time)
+            try store.records.confirmAttempt(id, frameCounter: UInt32(160 + i), at: time)
             expected.append(Transmission(
                 lat: lat, lon: lon, alt: 10, timestamp: RFC3339.string(time, fractionDigits: 3), devEUI: devEUI, msgSeq: 160 + i))
         }
-        let failed = try store.record(Attempt(
+        let failed = try store.records.record(Attempt(
             sessionID: session, node: "fake:1", payload: [0x01], fix: fix(at: start, lat: 41, lon: -75), sentAt: start, devEUI: devEUI))
-        try store.failAttempt(failed, reason: "no TX result")
+        try store.records.failAttempt(failed, reason: "no TX result")
         return expected
     }
 
@@ -71,7 +71,7 @@ public enum SyncTestData {
         _ count: Int, to store: Store, mode: CollectionMode = .listener,
         quality: (Int) -> (satellites: Int?, hdop: Double?, eph: Double?) = { _ in (9, 0.9, 4.2) }
     ) throws -> [Int64] {
-        let session = try store.startSession(mode: mode, at: start)
+        let session = try store.sessions.startSession(mode: mode, at: start)
         return try store.batch { batch in
             try (0..<count).map { i in
                 let time = start.adding(seconds: Double(i))
@@ -89,7 +89,7 @@ public enum SyncTestData {
     /// A matching-mode track of `count` fixes, one a second.
     @discardableResult
     public static func addMatchingTrack(_ count: Int, to store: Store) throws -> [Int64] {
-        let session = try store.startSession(mode: .matching, at: start)
+        let session = try store.sessions.startSession(mode: .matching, at: start)
         return try store.batch { batch in
             try (0..<count).map { i in
                 try batch.record(fix(at: start.adding(seconds: Double(i)), lat: 40.5 + Double(i) * 0.0001, lon: -73.9), session: session)

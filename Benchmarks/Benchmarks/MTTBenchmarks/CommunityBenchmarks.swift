@@ -85,7 +85,7 @@ let communityBenchmarks: @Sendable () -> Void = {
             let communityReceptions = try community.connection.execute(
                 "SELECT sum(\(SignalBucket.allCases.map { "b_\($0.name)" }.joined(separator: " + "))) FROM mtt.coverage_cells").value
             var local = 0
-            for store in stores { try store.forEachGatewayCell(CoverageFilter()) { local += $0.receptions } }
+            for store in stores { try store.coverage.forEachGatewayCell(CoverageFilter()) { local += $0.receptions } }
             precondition(communityReceptions == String(local), "community cells count \(communityReceptions ?? "") receptions, the mappers' own \(local)")
         }
     } setup: {

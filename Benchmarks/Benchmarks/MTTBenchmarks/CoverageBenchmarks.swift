@@ -19,7 +19,7 @@ func storeWithCitySamples(_ count: Int, seed: UInt64 = 28) throws -> Store {
     var here = CitySamples.centre
     while left > 0 {
         let chunk = min(left, 50_000)
-        let session = try store.startSession(mode: .listener, at: SyncTestData.start.adding(seconds: Double(index)))
+        let session = try store.sessions.startSession(mode: .listener, at: SyncTestData.start.adding(seconds: Double(index)))
         try store.batch { batch in
             for _ in 0..<chunk {
                 here = CitySamples.step(from: here, using: &generator)
@@ -64,7 +64,7 @@ enum CitySamples {
 func storePlacedSamples(_ count: Int, into folder: TemporaryDirectory, iteration: Int) throws {
     let path = folder.file("placed-\(iteration).sqlite")
     let store = try Store(path: path)
-    let session = try store.startSession(mode: .listener)
+    let session = try store.sessions.startSession(mode: .listener)
     var generator = SplitMix64(seed: 7)
     var here = CitySamples.centre
     var made = 0
@@ -93,7 +93,7 @@ let coverageBenchmarks: @Sendable () -> Void = {
 
     Benchmark("coverage rebuild of 1 million samples", configuration: .init(scalingFactor: .one, maxDuration: .seconds(300), maxIterations: 3)) { benchmark, store in
         for _ in benchmark.scaledIterations {
-            try store.rebuildCoverage()
+            try store.coverage.rebuildCoverage()
         }
     } setup: {
         try storeWithCitySamples(1_000_000)
@@ -114,7 +114,7 @@ let coverageBenchmarks: @Sendable () -> Void = {
                 zoom: zoom, west: centre.longitude - halfLongitude, south: centre.latitude - halfLatitude,
                 east: centre.longitude + halfLongitude, north: centre.latitude + halfLatitude)
             for _ in benchmark.scaledIterations {
-                let cells = try store.coverageCells(CoverageFilter(gateway: gateway), zoom: zoom, within: range)
+                let cells = try store.coverage.coverageCells(CoverageFilter(gateway: gateway), zoom: zoom, within: range)
                 let sink = try TextSink(path: "/dev/null")
                 blackHole(try CoverageLayer.write(cells.map(CoverageLayer.feature), to: sink))
                 try sink.close()

@@ -69,7 +69,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("ChirpStack uplink decode + store, 500 per transaction", configuration: .init(scalingFactor: .kilo, maxIterations: 20)) { benchmark, store in
-        let session = try store.startSession(mode: .listener)
+        let session = try store.sessions.startSession(mode: .listener)
         for _ in 0..<(benchmark.scaledIterations.count / 500) {
             let uplinks = (0..<500).compactMap { _ -> Uplink? in
                 let decoded = try? ChirpStackDecoder.decode(topic: chirpStackTopic, chirpStackMessage, networkID: "NS_CHIRP://chirpstack.example.org")
@@ -85,17 +85,17 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("TTN uplink decode + store, one transaction per uplink", configuration: .init(scalingFactor: .one, maxIterations: 300)) { benchmark, store in
-        let session = try store.startSession(mode: .listener)
+        let session = try store.sessions.startSession(mode: .listener)
         for _ in benchmark.scaledIterations {
             guard case .uplink(let uplink) = try UplinkDecoder.decode(message) else { continue }
-            blackHole(try store.record(uplink, session: session))
+            blackHole(try store.records.record(uplink, session: session))
         }
     } setup: {
         try Store(path: TemporaryDirectory("mtt-bench").file("each.sqlite"))
     }
 
     Benchmark("TTN uplink decode + store, 500 per transaction", configuration: .init(scalingFactor: .kilo, maxIterations: 20)) { benchmark, store in
-        let session = try store.startSession(mode: .listener)
+        let session = try store.sessions.startSession(mode: .listener)
         for _ in 0..<(benchmark.scaledIterations.count / 500) {
             let uplinks = (0..<500).compactMap { _ -> Uplink? in
                 guard case .uplink(let uplink)? = try? UplinkDecoder.decode(message) else { return nil }
@@ -180,7 +180,7 @@ let benchmarks: @Sendable () -> Void = {
         let connector = ModemConnector(spec: SerialNodeSpec(path: byID, modem: .rn2483))
         let link = try await connector.connect()
         let store = try Store(path: folder.file("replug.sqlite"))
-        let session = try store.startSession(mode: .active)
+        let session = try store.sessions.startSession(mode: .active)
         var policy = SendPolicy()
         policy.minimumInterval = 0
         policy.minimumDistance = 0

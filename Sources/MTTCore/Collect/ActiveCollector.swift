@@ -72,7 +72,7 @@ public actor ActiveCollector {
         for await event in fixes.events() {
             if case .fix(let fix) = event {
                 latestFix = fix
-                try store.record(fix, session: session)
+                try store.records.record(fix, session: session)
             }
             emit(.gps(event))
         }
@@ -216,7 +216,7 @@ public actor ActiveCollector {
         let name = node.link.name
         let payload = LocationPayload(format: .tracked, latitude: fix.latitude, longitude: fix.longitude).bytes
         // Stored before the send: a crash or kill mid-send leaves a pending attempt, resolved at the next start.
-        let id = try store.record(Attempt(
+        let id = try store.records.record(Attempt(
             sessionID: session, node: name, payload: payload, fix: fix, sentAt: clock.now(), devEUI: node.devEUI,
             spreadingFactor: spreadingFactor))
         attemptFixes[id] = fix
@@ -228,13 +228,13 @@ public actor ActiveCollector {
             result = try await node.link.send(payload)
         } catch {
             let reason = error is CancellationError ? "mtt stopped before the node reported a result" : "\(error)"
-            try store.failAttempt(id, reason: reason, at: clock.now())
+            try store.records.failAttempt(id, reason: reason, at: clock.now())
             emit(.failed(node: name, id: id, reason: reason))
             throw error
         }
         switch result.outcome {
         case .confirmed(let frameCounter):
-            try store.confirmAttempt(id, frameCounter: frameCounter, sequence: result.sequence, at: clock.now())
+            try store.records.confirmAttempt(id, frameCounter: frameCounter, sequence: result.sequence, at: clock.now())
             emit(.confirmed(node: name, id: id, frameCounter: frameCounter))
             if let devEUI = node.devEUI, let frameCounter,
                let uplinkID = joiner.confirmed(attempt: id, devEUI: devEUI, frameCounter: frameCounter) {
@@ -242,7 +242,7 @@ public actor ActiveCollector {
             }
         case .failed(let reason):
             attemptFixes[id] = nil  // never sent, so never heard
-            try store.failAttempt(id, reason: reason, sequence: result.sequence, at: clock.now())
+            try store.records.failAttempt(id, reason: reason, sequence: result.sequence, at: clock.now())
             emit(.failed(node: name, id: id, reason: reason))
         }
     }
@@ -251,7 +251,7 @@ public actor ActiveCollector {
         for await event in source.events() {
             switch event {
             case .uplink(let uplink):
-                let uplinkID = try store.record(uplink, session: session)
+                let uplinkID = try store.records.record(uplink, session: session)
                 var attemptID: Int64?
                 if let devEUI = uplink.devEUI, let fCnt = uplink.fCnt,
                    let waiting = joiner.heard(uplink: uplinkID, devEUI: devEUI, frameCounter: fCnt) {

@@ -69,7 +69,7 @@ actor TrackCollector {
             let due = lastStored.map { fix.time.seconds(since: $0.time) >= settings.interval } ?? true
             let fast = (fix.speed ?? 0) > settings.fastSpeed
             guard due || fast else { continue }
-            try await whileStoreBusy { try store.record(fix, session: session) }
+            try await whileStoreBusy { try store.records.record(fix, session: session) }
             track.append(fix)
             lastStored = fix
             emit(.trackPoint(fix))

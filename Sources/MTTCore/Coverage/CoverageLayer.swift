@@ -27,11 +27,11 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
         case .samples:
             return try Exporter.export(store, as: .geojson, filter: filter.window, to: sink)
         case .cells:
-            return try write(try store.coverageCells(filter).map(Self.feature), to: sink)
+            return try write(try store.coverage.coverageCells(filter).map(Self.feature), to: sink)
         case .reach:
-            return try write(try store.reach(gateway: filter.gateway).flatMap(Self.features), to: sink)
+            return try write(try store.coverage.reach(gateway: filter.gateway).flatMap(Self.features), to: sink)
         case .gateways:
-            return try write(try store.coverageGateways(filter).compactMap(Self.feature), to: sink)
+            return try write(try store.coverage.coverageGateways(filter).compactMap(Self.feature), to: sink)
         }
     }
 

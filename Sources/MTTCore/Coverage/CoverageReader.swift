@@ -12,7 +12,7 @@ public protocol CoverageReader: Sendable {
     func coverageGateways(_ filter: CoverageFilter) throws -> [CoverageSummary.Gateway]
 }
 
-extension Store: CoverageReader {}
+extension StoreCoverage: CoverageReader {}
 
 /// A community's coverage: everybody's cells and gateways, and what each mapper gave, but nobody's
 /// drive (no samples, tracks or sessions).

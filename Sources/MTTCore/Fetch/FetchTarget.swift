@@ -30,7 +30,7 @@ public struct FetchPlanner: Sendable {
     /// fetch already completed after they ended.
     public func targets(in store: Store, since: Timestamp, devices: [String] = [], onlyUnfetched: Bool = false, now: Timestamp = .now()) throws -> [FetchTarget] {
         var targets: [FetchTarget] = []
-        for session in try store.sessions(since: since) where session.mode != .imported {
+        for session in try store.sessions.sessions(since: since) where session.mode != .imported {
             let end = session.endedAt ?? now
             if onlyUnfetched, let fetched = session.fetchedAt, let ended = session.endedAt, fetched >= ended.adding(seconds: margin) {
                 continue
@@ -40,7 +40,7 @@ public struct FetchPlanner: Sendable {
                 session: session, after: session.startedAt.adding(seconds: -margin), before: end.adding(seconds: margin),
                 devices: listed.isEmpty || listed.contains("+") ? nil : listed)
             if session.mode == .active {
-                let euis = try store.attemptDevEUIs(session: session.id)
+                let euis = try store.records.attemptDevEUIs(session: session.id)
                 // Nothing sent, nothing to find heard.
                 guard !euis.isEmpty else { continue }
                 target.devEUIs = euis

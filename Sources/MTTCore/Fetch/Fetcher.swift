@@ -48,7 +48,7 @@ public final class Fetcher: Sendable {
                     let uplinks = pending.withLock { p in defer { p.removeAll() }; return p }
                     guard !uplinks.isEmpty else { return true }
                     do {
-                        let outcome = try store.recordFetched(uplinks, session: session.id, mode: session.mode)
+                        let outcome = try store.records.recordFetched(uplinks, session: session.id, mode: session.mode)
                         let now = summary.withLock { s in
                             s.new += outcome.new
                             s.alreadyStored += outcome.alreadyStored
@@ -124,7 +124,7 @@ public final class Fetcher: Sendable {
             if stopped.load(ordering: .relaxed) { break targets }
             do {
                 try finish(session, complete: complete, into: summary)
-                if complete { try store.markFetched(session: session.id, at: now) }
+                if complete { try store.sessions.markFetched(session: session.id, at: now) }
             } catch {
                 summary.withLock { $0.errors.append("session \(session.id): \(error)") }
             }
@@ -140,11 +140,11 @@ public final class Fetcher: Sendable {
     private func finish(_ session: StoredSession, complete: Bool, into summary: borrowing Mutex<FetchSummary>) throws {
         if session.mode == .active {
             guard complete else { return }
-            let lost = try store.unheardAttempts(session: session.id)
+            let lost = try store.records.unheardAttempts(session: session.id)
             summary.withLock { $0.lost += lost }
             return
         }
-        let placement = try store.placeUnplacedUplinks(sessions: [session.id])
+        let placement = try store.records.placeUnplacedUplinks(sessions: [session.id])
         summary.withLock { s in
             s.placed += placement.placed
             s.unplaceable.merge(placement.unplaceable, uniquingKeysWith: +)

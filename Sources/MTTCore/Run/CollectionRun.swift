@@ -85,14 +85,14 @@ public final class CollectionRun: Sendable {
         self.hooks = hooks
         observer = observe
         reporter = report
-        resolvedAtStart = try store.failPendingAttempts(reason: "mtt stopped before the node reported a result")
-        placedAtStart = try store.placeUnplacedUplinks().total
-        session = try store.startSession(mode: settings.mode, at: settings.clock.now(), settings.description, version: MTTVersion.current)
+        resolvedAtStart = try store.records.failPendingAttempts(reason: "mtt stopped before the node reported a result")
+        placedAtStart = try store.records.placeUnplacedUplinks().total
+        session = try store.sessions.startSession(mode: settings.mode, at: settings.clock.now(), settings.description, version: MTTVersion.current)
         deriver = Mutex(FieldEventDeriver(
             session: session, mode: settings.mode, rules: settings.alerts, hearsTheNetwork: ports.uplinks != nil,
-            knownGateways: try store.knownGatewayIDs(), start: settings.clock.now()))
+            knownGateways: try store.coverage.knownGatewayIDs(), start: settings.clock.now()))
         for node in ports.nodes {
-            try store.recordNodeConnected(node.link.name, session: session, at: settings.clock.now(), cameBack: false)
+            try store.records.recordNodeConnected(node.link.name, session: session, at: settings.clock.now(), cameBack: false)
         }
     }
 
@@ -140,7 +140,7 @@ public final class CollectionRun: Sendable {
                 // The events are a log of the records, which are stored already: a database that
                 // cannot take them is said by the records' own writes. One another program holds
                 // locked gets them once it lets go, unless the run stops first.
-                while case .failure(StoreError.busy) = Result(catching: { try store.recordEvents(batch) }),
+                while case .failure(StoreError.busy) = Result(catching: { try store.records.recordEvents(batch) }),
                       !(self?.isStopping ?? true) {
                     try? await SystemClock().sleep(seconds: 0.5)
                 }
@@ -175,7 +175,7 @@ public final class CollectionRun: Sendable {
         var failure: (any Error)?
         if finished, case .failure(let error) = await task.result, !(error is CancellationError) { failure = error }
         for node in ports.nodes { await node.link.close() }
-        try? store.endSession(session, at: settings.clock.now())
+        try? store.sessions.endSession(session, at: settings.clock.now())
         // Finished outside the lock: finishing runs onTermination, which takes it again.
         let following = followers.withLock { list in
             defer { list.removeAll() }
@@ -211,9 +211,9 @@ public final class CollectionRun: Sendable {
         // store that cannot take them fails the attempts too, and that ends the run.
         switch event {
         case .nodeLost(let node, let reason):
-            try? store.recordNodeLost(node, session: session, reason: reason, at: settings.clock.now())
+            try? store.records.recordNodeLost(node, session: session, reason: reason, at: settings.clock.now())
         case .nodeBack(let node, _):
-            try? store.recordNodeConnected(node, session: session, at: settings.clock.now(), cameBack: true)
+            try? store.records.recordNodeConnected(node, session: session, at: settings.clock.now(), cameBack: true)
         default: break
         }
         observer(event)

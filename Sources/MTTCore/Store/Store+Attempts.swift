@@ -3,11 +3,6 @@ import Glibc
 import GRDB
 
 extension Store {
-    /// Stores an attempt (normally `pending`, before the send) with the fix it was built from.
-    @discardableResult
-    public func record(_ attempt: Attempt) throws -> Int64 {
-        try write { db in try Self.insert(attempt, db) }
-    }
 
     static func insert(_ attempt: Attempt, _ db: Database) throws -> Int64 {
         let fixID = try attempt.fix.map { try Self.insert($0, session: attempt.sessionID, db) }
@@ -23,6 +18,15 @@ extension Store {
                 attempt.devEUI, attempt.resolvedAt?.nanosecondsSinceEpoch, attempt.failureReason, attempt.spreadingFactor,
             ])
         return db.lastInsertedRowID
+    }
+
+}
+
+extension StoreRecords {
+    /// Stores an attempt (normally `pending`, before the send) with the fix it was built from.
+    @discardableResult
+    public func record(_ attempt: Attempt) throws -> Int64 {
+        try write { db in try Store.insert(attempt, db) }
     }
 
     /// The node reported the transmission with its LoRaWAN frame counter.
@@ -76,7 +80,7 @@ extension Store {
                 return nil
             }
             let fix = try (row[AttemptColumns.fixID] as Int64?).flatMap {
-                try Row.fetchOne(db, sql: "SELECT * FROM fixes WHERE id = ?", arguments: [$0]).map(Self.fix(from:))
+                try Row.fetchOne(db, sql: "SELECT * FROM fixes WHERE id = ?", arguments: [$0]).map(Store.fix(from:))
             }
             let payload: Data = row[AttemptColumns.payload]
             return Attempt(

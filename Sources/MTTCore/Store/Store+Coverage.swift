@@ -1,34 +1,12 @@
 import GRDB
 
 extension Store {
-    /// Recomputes every coverage aggregate from the raw records (`mtt coverage --rebuild`): the
-    /// tables kept as records were stored must come out the same.
-    public func rebuildCoverage() throws {
-        try write { db in
-            try Self.rebuildCoverage(sessions: nil, gateways: nil, db)
-            try Self.rebuildCoverageTotals(db)
-        }
-    }
 
     /// Makes every cell's totals again from the cell rows: after a rebuild, or a deletion (a
     /// deleted session's cells may have no rows left).
     static func rebuildCoverageTotals(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM coverage_totals")
         try db.execute(sql: CoverageSQL.makeTotals)
-    }
-
-    /// The aggregate tables, each as its rows in key order with every column as text: what a
-    /// rebuild is compared by.
-    public func coverageTables() throws -> [String: [[String]]] {
-        try read { db in
-            var tables: [String: [[String]]] = [:]
-            for table in CoverageSQL.aggregateTables {
-                tables[table.name] = try Row.fetchAll(db, sql: "SELECT * FROM \(table.name) ORDER BY \(table.key)").map { row in
-                    row.databaseValues.map(\.description)
-                }
-            }
-            return tables
-        }
     }
 
     /// Rebuilds the cells, attempt counts and left-out counts of `sessions`, and the reach of
@@ -75,56 +53,6 @@ extension Store {
 }
 
 extension Store {
-    /// `mtt coverage`: the area and each gateway antenna, read from the aggregates.
-    public func coverageSummary(_ filter: CoverageFilter) throws -> CoverageSummary {
-        try read { db in
-            var summary = CoverageSummary()
-            let cells = Self.coverageCondition(filter, table: "c", gateway: true)
-            let sampled = Self.coverageCondition(filter, table: "c", gateway: false)
-            let tried = Self.coverageCondition(filter, table: "a", gateway: false)
-            let known = CoverageSQL.networkKnown
-            func sets(_ extra: String) -> String {
-                """
-                WITH heard AS (SELECT DISTINCT x, y FROM coverage_cells c WHERE \(cells.sql) \(extra.replacingOccurrences(of: "T.", with: "c."))),
-                     tried AS (SELECT x, y, MAX(\(known)) AS known FROM coverage_attempts a WHERE \(tried.sql) \(extra.replacingOccurrences(of: "T.", with: "a.")) GROUP BY x, y),
-                     mapped AS (SELECT x, y FROM coverage_cells c WHERE \(sampled.sql) \(extra.replacingOccurrences(of: "T.", with: "c.")) UNION SELECT x, y FROM tried)
-                """
-            }
-            let arguments = StatementArguments(cells.arguments + tried.arguments + sampled.arguments)
-            if let row = try Row.fetchOne(db, sql: sets("") + """
-                SELECT (SELECT COUNT(*) FROM mapped) AS mapped, (SELECT COUNT(*) FROM heard) AS heard,
-                       (SELECT COUNT(*) FROM tried WHERE known AND (x, y) NOT IN heard) AS not_heard,
-                       (SELECT COUNT(*) FROM tried WHERE NOT known AND (x, y) NOT IN heard) AS unknown
-                """, arguments: arguments) {
-                summary.area = .init(mapped: row[CoverageQueryColumns.mapped], heard: row[CoverageQueryColumns.heard], mappedNotHeard: row[CoverageQueryColumns.notHeard], unknown: row[CoverageQueryColumns.unknown])
-            }
-            // The newest session of the selection against those before it.
-            let sessionsSeen = try Int64.fetchAll(db, sql: """
-                SELECT DISTINCT session_id FROM coverage_cells c WHERE \(sampled.sql)
-                UNION SELECT DISTINCT session_id FROM coverage_attempts a WHERE \(tried.sql) ORDER BY 1
-                """, arguments: StatementArguments(sampled.arguments + tried.arguments))
-            if sessionsSeen.count > 1, let latest = sessionsSeen.last {
-                let newer = try Row.fetchOne(db, sql: sets("AND T.session_id = \(latest)") + """
-                    , older_heard AS (SELECT DISTINCT x, y FROM coverage_cells c WHERE \(cells.sql) AND c.session_id < \(latest)),
-                      older_mapped AS (SELECT x, y FROM coverage_cells c WHERE \(sampled.sql) AND c.session_id < \(latest)
-                                       UNION SELECT x, y FROM coverage_attempts a WHERE \(tried.sql) AND a.session_id < \(latest))
-                    SELECT (SELECT COUNT(*) FROM (SELECT x, y FROM mapped EXCEPT SELECT x, y FROM older_mapped)) AS mapped,
-                           (SELECT COUNT(*) FROM (SELECT x, y FROM heard EXCEPT SELECT x, y FROM older_heard)) AS heard
-                    """, arguments: arguments + StatementArguments(cells.arguments + sampled.arguments + tried.arguments))
-                if let newer { summary.latest = .init(session: latest, newlyMapped: newer[CoverageQueryColumns.mapped], newlyHeard: newer[CoverageQueryColumns.heard]) }
-            }
-            summary.gateways = try Self.coverageGateways(filter, db)
-            var leftOutCondition = "1"
-            var leftOutArguments: [DatabaseValue] = []
-            if let session = filter.window.session { leftOutCondition += " AND session_id = ?"; leftOutArguments.append(session.databaseValue) }
-            if let gateway = filter.gateway { leftOutCondition += " AND gateway = ?"; leftOutArguments.append(gateway.databaseValue) }
-            for row in try Row.fetchAll(db, sql: "SELECT reason, SUM(receptions) AS n FROM coverage_left_out WHERE \(leftOutCondition) GROUP BY reason",
-                                        arguments: StatementArguments(leftOutArguments)) {
-                summary.leftOut[row[CoverageQueryColumns.reason]] = row[CoverageQueryColumns.n]
-            }
-            return summary
-        }
-    }
 
     /// Each gateway antenna of the selection: its cells, receptions, position (estimated when it
     /// publishes none) and farthest reception.
@@ -189,7 +117,95 @@ extension Store {
     }
 }
 
+
+
 extension Store {
+
+    /// A tile range as a condition on an aggregate's zoom-19 x and y: an index range on x, then y.
+    static func tileBounds(_ range: TileRange?, table t: String) -> (String, [DatabaseValue]) {
+        guard let range else { return ("", []) }
+        let k = MapTile.cellZoom - range.zoom
+        return (" AND \(t).x BETWEEN ? AND ? AND \(t).y BETWEEN ? AND ?", [
+            range.minX << k, ((range.maxX + 1) << k) - 1, range.minY << k, ((range.maxY + 1) << k) - 1,
+        ].map(\.databaseValue))
+    }
+}
+
+extension StoreCoverage {
+    /// Recomputes every coverage aggregate from the raw records (`mtt coverage --rebuild`): the
+    /// tables kept as records were stored must come out the same.
+    public func rebuildCoverage() throws {
+        try write { db in
+            try Store.rebuildCoverage(sessions: nil, gateways: nil, db)
+            try Store.rebuildCoverageTotals(db)
+        }
+    }
+
+    /// The aggregate tables, each as its rows in key order with every column as text: what a
+    /// rebuild is compared by.
+    public func coverageTables() throws -> [String: [[String]]] {
+        try read { db in
+            var tables: [String: [[String]]] = [:]
+            for table in CoverageSQL.aggregateTables {
+                tables[table.name] = try Row.fetchAll(db, sql: "SELECT * FROM \(table.name) ORDER BY \(table.key)").map { row in
+                    row.databaseValues.map(\.description)
+                }
+            }
+            return tables
+        }
+    }
+
+    /// `mtt coverage`: the area and each gateway antenna, read from the aggregates.
+    public func coverageSummary(_ filter: CoverageFilter) throws -> CoverageSummary {
+        try read { db in
+            var summary = CoverageSummary()
+            let cells = Store.coverageCondition(filter, table: "c", gateway: true)
+            let sampled = Store.coverageCondition(filter, table: "c", gateway: false)
+            let tried = Store.coverageCondition(filter, table: "a", gateway: false)
+            let known = CoverageSQL.networkKnown
+            func sets(_ extra: String) -> String {
+                """
+                WITH heard AS (SELECT DISTINCT x, y FROM coverage_cells c WHERE \(cells.sql) \(extra.replacingOccurrences(of: "T.", with: "c."))),
+                     tried AS (SELECT x, y, MAX(\(known)) AS known FROM coverage_attempts a WHERE \(tried.sql) \(extra.replacingOccurrences(of: "T.", with: "a.")) GROUP BY x, y),
+                     mapped AS (SELECT x, y FROM coverage_cells c WHERE \(sampled.sql) \(extra.replacingOccurrences(of: "T.", with: "c.")) UNION SELECT x, y FROM tried)
+                """
+            }
+            let arguments = StatementArguments(cells.arguments + tried.arguments + sampled.arguments)
+            if let row = try Row.fetchOne(db, sql: sets("") + """
+                SELECT (SELECT COUNT(*) FROM mapped) AS mapped, (SELECT COUNT(*) FROM heard) AS heard,
+                       (SELECT COUNT(*) FROM tried WHERE known AND (x, y) NOT IN heard) AS not_heard,
+                       (SELECT COUNT(*) FROM tried WHERE NOT known AND (x, y) NOT IN heard) AS unknown
+                """, arguments: arguments) {
+                summary.area = .init(mapped: row[CoverageQueryColumns.mapped], heard: row[CoverageQueryColumns.heard], mappedNotHeard: row[CoverageQueryColumns.notHeard], unknown: row[CoverageQueryColumns.unknown])
+            }
+            // The newest session of the selection against those before it.
+            let sessionsSeen = try Int64.fetchAll(db, sql: """
+                SELECT DISTINCT session_id FROM coverage_cells c WHERE \(sampled.sql)
+                UNION SELECT DISTINCT session_id FROM coverage_attempts a WHERE \(tried.sql) ORDER BY 1
+                """, arguments: StatementArguments(sampled.arguments + tried.arguments))
+            if sessionsSeen.count > 1, let latest = sessionsSeen.last {
+                let newer = try Row.fetchOne(db, sql: sets("AND T.session_id = \(latest)") + """
+                    , older_heard AS (SELECT DISTINCT x, y FROM coverage_cells c WHERE \(cells.sql) AND c.session_id < \(latest)),
+                      older_mapped AS (SELECT x, y FROM coverage_cells c WHERE \(sampled.sql) AND c.session_id < \(latest)
+                                       UNION SELECT x, y FROM coverage_attempts a WHERE \(tried.sql) AND a.session_id < \(latest))
+                    SELECT (SELECT COUNT(*) FROM (SELECT x, y FROM mapped EXCEPT SELECT x, y FROM older_mapped)) AS mapped,
+                           (SELECT COUNT(*) FROM (SELECT x, y FROM heard EXCEPT SELECT x, y FROM older_heard)) AS heard
+                    """, arguments: arguments + StatementArguments(cells.arguments + sampled.arguments + tried.arguments))
+                if let newer { summary.latest = .init(session: latest, newlyMapped: newer[CoverageQueryColumns.mapped], newlyHeard: newer[CoverageQueryColumns.heard]) }
+            }
+            summary.gateways = try Store.coverageGateways(filter, db)
+            var leftOutCondition = "1"
+            var leftOutArguments: [DatabaseValue] = []
+            if let session = filter.window.session { leftOutCondition += " AND session_id = ?"; leftOutArguments.append(session.databaseValue) }
+            if let gateway = filter.gateway { leftOutCondition += " AND gateway = ?"; leftOutArguments.append(gateway.databaseValue) }
+            for row in try Row.fetchAll(db, sql: "SELECT reason, SUM(receptions) AS n FROM coverage_left_out WHERE \(leftOutCondition) GROUP BY reason",
+                                        arguments: StatementArguments(leftOutArguments)) {
+                summary.leftOut[row[CoverageQueryColumns.reason]] = row[CoverageQueryColumns.n]
+            }
+            return summary
+        }
+    }
+
     /// Each antenna's reach of gateways with a position (all gateways when `gateway` is nil).
     public func reach(gateway: String? = nil) throws -> [GatewayReach] {
         try read { db in
@@ -201,7 +217,7 @@ extension Store {
                 ORDER BY g.gateway, g.network, g.antenna
                 """, arguments: arguments) {
                 // Reach is only measured from receptions that carried the gateway's position.
-                guard let position = try Self.reportedPosition(of: g[CoverageQueryColumns.gateway], db) else { continue }
+                guard let position = try Store.reportedPosition(of: g[CoverageQueryColumns.gateway], db) else { continue }
                 let beams = try Row.fetchAll(db, sql: """
                     SELECT level, bearing, samples, distance_max, distance_2nd FROM coverage_reach
                     WHERE network = ? AND gateway = ? AND antenna = ? ORDER BY level, bearing
@@ -217,9 +233,7 @@ extension Store {
             return reaches
         }
     }
-}
 
-extension Store {
     /// The coverage map's tiles at `zoom` (0…19) within `range` (everywhere when nil): cells summed
     /// into tiles by x ≫ k, y ≫ k, never recomputed from samples.
     public func coverageCells(_ filter: CoverageFilter, zoom: Int = MapTile.cellZoom, within range: TileRange? = nil) throws -> [CoverageCell] {
@@ -227,8 +241,8 @@ extension Store {
         let shift = MapTile.cellZoom - zoom
         return try read { db in
             var cells: [MapTile: CoverageCell] = [:]
-            let heard = Self.coverageCondition(filter, table: "c", gateway: true)
-            let (inHeard, heardBounds) = Self.tileBounds(range, table: "c")
+            let heard = Store.coverageCondition(filter, table: "c", gateway: true)
+            let (inHeard, heardBounds) = Store.tileBounds(range, table: "c")
             // Each zoom-19 cell's totals: kept for all sessions, gateways and SFs, else summed from
             // the cell rows the filter selects.
             let totals = filter == CoverageFilter() ? "coverage_totals c WHERE 1\(inHeard)" : """
@@ -250,8 +264,8 @@ extension Store {
                     attempts: 0, heardAttempts: 0, firstAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.firstAt]),
                     lastAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt]), state: .heard)
             }
-            let tried = Self.coverageCondition(filter, table: "a", gateway: false)
-            let (inTried, triedBounds) = Self.tileBounds(range, table: "a")
+            let tried = Store.coverageCondition(filter, table: "a", gateway: false)
+            let (inTried, triedBounds) = Store.tileBounds(range, table: "a")
             let triedRows = try Row.fetchCursor(db, sql: """
                 SELECT a.x >> \(shift) AS tx, a.y >> \(shift) AS ty, SUM(a.attempts) AS attempts, SUM(a.heard) AS heard,
                        MAX(\(CoverageSQL.networkKnown)) AS known,
@@ -270,11 +284,9 @@ extension Store {
 
     /// Gateway antennas as `mtt coverage` lists them, for the map and the exports.
     public func coverageGateways(_ filter: CoverageFilter) throws -> [CoverageSummary.Gateway] {
-        try read { db in try Self.coverageGateways(filter, db) }
+        try read { db in try Store.coverageGateways(filter, db) }
     }
-}
 
-extension Store {
     /// Every gateway antenna's cells, by cell: TTN Mapper's grid rows at zoom 19 (or, at a coarser
     /// `zoom`, each antenna's cells summed into tiles), within `range` when given, one row per
     /// spreading factor when `perSpreadingFactor`; read with a cursor.
@@ -284,8 +296,8 @@ extension Store {
     ) throws {
         precondition((0...MapTile.cellZoom).contains(zoom))
         let shift = MapTile.cellZoom - zoom
-        let condition = Self.coverageCondition(filter, table: "c", gateway: true)
-        let (inRange, rangeArguments) = Self.tileBounds(range, table: "c")
+        let condition = Store.coverageCondition(filter, table: "c", gateway: true)
+        let (inRange, rangeArguments) = Store.tileBounds(range, table: "c")
         let sf = perSpreadingFactor ? "c.sf" : "NULL"
         try read { db in
             let rows = try Row.fetchCursor(db, sql: """
@@ -308,7 +320,7 @@ extension Store {
     /// whether the network's side of any of them is known: what a report's map needs to tell
     /// "mapped, not heard" from "unknown" at any zoom, offline.
     public func forEachAttemptCell(_ filter: CoverageFilter, _ body: (AttemptCell) throws -> Void) throws {
-        let condition = Self.coverageCondition(filter, table: "a", gateway: false)
+        let condition = Store.coverageCondition(filter, table: "a", gateway: false)
         try read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT a.x, a.y, a.sf, SUM(a.attempts) AS attempts, SUM(a.heard) AS heard, MAX(\(CoverageSQL.networkKnown)) AS known,
@@ -322,14 +334,5 @@ extension Store {
                     firstAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.firstAt]), lastAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt])))
             }
         }
-    }
-
-    /// A tile range as a condition on an aggregate's zoom-19 x and y: an index range on x, then y.
-    static func tileBounds(_ range: TileRange?, table t: String) -> (String, [DatabaseValue]) {
-        guard let range else { return ("", []) }
-        let k = MapTile.cellZoom - range.zoom
-        return (" AND \(t).x BETWEEN ? AND ? AND \(t).y BETWEEN ? AND ?", [
-            range.minX << k, ((range.maxX + 1) << k) - 1, range.minY << k, ((range.maxY + 1) << k) - 1,
-        ].map(\.databaseValue))
     }
 }

@@ -2,6 +2,28 @@ import FoundationEssentials
 import GRDB
 
 extension Store {
+
+    /// An uplink as the `heard` event the run reported for it.
+    fileprivate static func heard(_ row: Row, mapURL: String?) -> FieldEvent {
+        var event = FieldEvent(.heard, at: Timestamp(nanosecondsSinceEpoch: row[2]), session: row[1])
+        event.uplink = row[0]
+        event.device = row[3]
+        event.fCnt = (row[4] as Int64?).map { UInt32(truncatingIfNeeded: $0) }
+        event.attempt = row[5]
+        event.lat = row[6]
+        event.lon = row[7]
+        let count: Int = row[8]
+        event.gateways = count
+        event.heardBy = count == 0 ? [] : ((row[9] as String?) ?? "").split(separator: ",").map(String.init)
+        event.rssi = row[10]
+        event.snr = row[11]
+        if let mapURL { event.url = MapLink.url(base: mapURL, at: event.position) }
+        return event
+    }
+
+}
+
+extension StoreRecords {
     /// Keeps `events` (those `FieldEventType.isStored` says), in one transaction.
     public func recordEvents(_ events: [FieldEvent]) throws {
         // Encoded before the write: the collectors' own writes wait for none of it.
@@ -65,31 +87,15 @@ extension Store {
                     try each(event)
                     nextStored = try stored.next()
                 } else if let row = nextUplink {
-                    try each(Self.heard(row, mapURL: mapURL))
+                    try each(Store.heard(row, mapURL: mapURL))
                     nextUplink = try uplinks?.next()
                 }
             }
         }
     }
+}
 
-    /// An uplink as the `heard` event the run reported for it.
-    private static func heard(_ row: Row, mapURL: String?) -> FieldEvent {
-        var event = FieldEvent(.heard, at: Timestamp(nanosecondsSinceEpoch: row[2]), session: row[1])
-        event.uplink = row[0]
-        event.device = row[3]
-        event.fCnt = (row[4] as Int64?).map { UInt32(truncatingIfNeeded: $0) }
-        event.attempt = row[5]
-        event.lat = row[6]
-        event.lon = row[7]
-        let count: Int = row[8]
-        event.gateways = count
-        event.heardBy = count == 0 ? [] : ((row[9] as String?) ?? "").split(separator: ",").map(String.init)
-        event.rssi = row[10]
-        event.snr = row[11]
-        if let mapURL { event.url = MapLink.url(base: mapURL, at: event.position) }
-        return event
-    }
-
+extension StoreCoverage {
     /// Every gateway that ever heard an uplink in this database (for `new_gateway`).
     public func knownGatewayIDs() throws -> Set<String> {
         try read { db in Set(try String.fetchAll(db, sql: "SELECT DISTINCT gateway_id FROM receptions")) }

@@ -1,6 +1,31 @@
 import GRDB
 
-extension Store {
+
+
+/// The store's reading of a filter: SQL conditions, kept with the queries that use them.
+extension ExportFilter {
+    /// SQL conditions on a time column and `sessions.mode`, with their arguments.
+    func sql(time column: String) -> (String, [Int64?], String?) {
+        ("\(column) >= ? AND \(column) <= ?", [since?.nanosecondsSinceEpoch ?? Int64.min, until?.nanosecondsSinceEpoch ?? Int64.max], mode?.rawValue)
+    }
+
+    /// The condition on `sessions` (mode and session), ANDed, with its arguments in order.
+    func sessionSQL() -> (String, [any DatabaseValueConvertible]) {
+        var condition = ""
+        var arguments: [any DatabaseValueConvertible] = []
+        if let mode {
+            condition += " AND sessions.mode = ?"
+            arguments.append(mode.rawValue)
+        }
+        if let session {
+            condition += " AND sessions.id = ?"
+            arguments.append(session)
+        }
+        return (condition, arguments)
+    }
+}
+
+extension StoreRecords {
     /// Calls `body` with every export record in time order, reading with a cursor: a million samples
     /// pass through in constant memory.
     public func forEachExportRecord(_ filter: ExportFilter, _ body: (ExportRecord) throws -> Void) throws {
@@ -79,41 +104,16 @@ extension Store {
                 ORDER BY fixes.session_id, fixes.time
                 """, arguments: StatementArguments(arguments))
             while let row = try cursor.next() {
-                try body(row[ExportQueryColumns.sessionID], Self.fix(from: row))
+                try body(row[ExportQueryColumns.sessionID], Store.fix(from: row))
             }
         }
     }
-}
 
-extension Store {
     /// The newest sample and attempt ids: where a live map starts following.
     public func newestRecordIDs() throws -> (sample: Int64, attempt: Int64) {
         try read { db in
             (try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) FROM samples") ?? 0,
              try Int64.fetchOne(db, sql: "SELECT IFNULL(MAX(id), 0) FROM attempts") ?? 0)
         }
-    }
-}
-
-/// The store's reading of a filter: SQL conditions, kept with the queries that use them.
-extension ExportFilter {
-    /// SQL conditions on a time column and `sessions.mode`, with their arguments.
-    func sql(time column: String) -> (String, [Int64?], String?) {
-        ("\(column) >= ? AND \(column) <= ?", [since?.nanosecondsSinceEpoch ?? Int64.min, until?.nanosecondsSinceEpoch ?? Int64.max], mode?.rawValue)
-    }
-
-    /// The condition on `sessions` (mode and session), ANDed, with its arguments in order.
-    func sessionSQL() -> (String, [any DatabaseValueConvertible]) {
-        var condition = ""
-        var arguments: [any DatabaseValueConvertible] = []
-        if let mode {
-            condition += " AND sessions.mode = ?"
-            arguments.append(mode.rawValue)
-        }
-        if let session {
-            condition += " AND sessions.id = ?"
-            arguments.append(session)
-        }
-        return (condition, arguments)
     }
 }

@@ -9,7 +9,8 @@ public struct FetchedBatchOutcome: Sendable, Hashable {
     public var heard = 0
 }
 
-extension Store {
+
+extension StoreRecords {
     /// Stores uplinks `mtt fetch` read for a session, in one transaction: each once (an uplink is
     /// the same by device, network receive time and frame counter, whether MQTT or a fetch
     /// brought it); in an active session each is joined to the attempt it was, by DevEUI and frame
@@ -34,7 +35,7 @@ extension Store {
                 guard mode == .active, let devEUI = uplink.devEUI, let fCnt = uplink.fCnt,
                       let row = try Row.fetchOne(sentAs, arguments: [session, devEUI, Int64(fCnt)])
                 else { continue }
-                let fix = (row[FetchedAttemptColumns.time] as Int64?) == nil ? nil : Self.fix(from: row)
+                let fix = (row[FetchedAttemptColumns.time] as Int64?) == nil ? nil : Store.fix(from: row)
                 try batch.recordHeard(attempt: row[FetchedAttemptColumns.attemptID], uplink: id, session: session, fix: fix)
                 outcome.heard += 1
             }
@@ -55,7 +56,9 @@ extension Store {
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM attempts WHERE session_id = ? AND state = 'confirmed' AND uplink_id IS NULL", arguments: [session]) ?? 0
         }
     }
+}
 
+extension StoreSessions {
     /// A fetch read all of the session's stored uplinks.
     public func markFetched(session: Int64, at time: Timestamp) throws {
         try write { db in

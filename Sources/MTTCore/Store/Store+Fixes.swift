@@ -1,11 +1,6 @@
 import GRDB
 
 extension Store {
-    /// Stores one fix of a session's track.
-    @discardableResult
-    public func record(_ fix: Fix, session: Int64) throws -> Int64 {
-        try write { db in try Self.insert(fix, session: session, db) }
-    }
 
     static func insert(_ fix: Fix, session: Int64, _ db: Database) throws -> Int64 {
         try db.executeCached(
@@ -22,14 +17,6 @@ extension Store {
         return db.lastInsertedRowID
     }
 
-    /// A session's track in time order.
-    public func fixes(session: Int64) throws -> [Fix] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM fixes WHERE session_id = ? ORDER BY time, id", arguments: [session])
-                .map(Self.fix(from:))
-        }
-    }
-
     /// The fix the statement finds first, if any.
     static func fix(_ statement: Statement, _ arguments: StatementArguments) throws -> Fix? {
         // A cursor's row is read from its statement: the cursor must outlive the reading.
@@ -43,5 +30,21 @@ extension Store {
             altitudeHAE: row[FixColumns.altHAE], altitudeMSL: row[FixColumns.altMSL], eph: row[FixColumns.eph], epv: row[FixColumns.epv],
             hdop: row[FixColumns.hdop], satellites: row[FixColumns.satellites], speed: row[FixColumns.speed], track: row[FixColumns.track],
             mode: Fix.Mode(rawValue: row[FixColumns.mode]) ?? .noFix, source: row[FixColumns.source])
+    }
+}
+
+extension StoreRecords {
+    /// Stores one fix of a session's track.
+    @discardableResult
+    public func record(_ fix: Fix, session: Int64) throws -> Int64 {
+        try write { db in try Store.insert(fix, session: session, db) }
+    }
+
+    /// A session's track in time order.
+    public func fixes(session: Int64) throws -> [Fix] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM fixes WHERE session_id = ? ORDER BY time, id", arguments: [session])
+                .map(Store.fix(from:))
+        }
     }
 }

@@ -35,7 +35,8 @@ public struct GatewaySummary: Sendable, Hashable, Encodable {
     }
 }
 
-extension Store {
+
+extension StoreCoverage {
     /// Every gateway that heard an uplink the filter selects, most uplinks first.
     public func gatewaySummaries(_ filter: ExportFilter) throws -> [GatewaySummary] {
         let (condition, bounds, _) = filter.sql(time: "uplinks.received_at")
@@ -60,7 +61,7 @@ extension Store {
                     firstHeard: Timestamp(nanosecondsSinceEpoch: row[7]), lastHeard: Timestamp(nanosecondsSinceEpoch: row[8]))
             }
             for i in gateways.indices where gateways[i].position == nil {
-                gateways[i].position = try Self.estimatedPosition(of: gateways[i].gateway, db)
+                gateways[i].position = try Store.estimatedPosition(of: gateways[i].gateway, db)
                 gateways[i].estimated = gateways[i].position != nil
             }
             return gateways

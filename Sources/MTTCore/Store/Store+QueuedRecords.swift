@@ -38,6 +38,15 @@ public struct QueuedFix: Sendable, Hashable {
 }
 
 extension Store {
+
+    /// Ids as one JSON array argument, so a page of any size is one statement.
+    fileprivate static func jsonArray(_ ids: [Int64]) -> String {
+        "[" + ids.map(String.init).joined(separator: ",") + "]"
+    }
+}
+
+
+extension StoreSyncQueue {
     public func queuedAttempts(_ ids: [Int64]) throws -> [QueuedAttempt] {
         try read { db in
             try Array(Row.fetchCursor(
@@ -49,7 +58,7 @@ extension Store {
                     FROM attempts a JOIN fixes ON fixes.id = a.fix_id
                     WHERE a.id IN (SELECT value FROM json_each(?)) ORDER BY a.id
                     """,
-                arguments: [Self.jsonArray(ids)]
+                arguments: [Store.jsonArray(ids)]
             ).map { row in
                 QueuedAttempt(
                     id: row[QueuedRecordColumns.id], sessionID: row[QueuedRecordColumns.sessionID], sentAt: Timestamp(nanosecondsSinceEpoch: row[QueuedRecordColumns.sentAt]), devEUI: row[QueuedRecordColumns.devEUI],
@@ -70,15 +79,15 @@ extension Store {
                     WHERE id IN (SELECT value FROM json_each(?)) AND uplink_id IS NOT NULL AND lat IS NOT NULL
                     ORDER BY id
                     """,
-                arguments: [Self.jsonArray(ids)])
+                arguments: [Store.jsonArray(ids)])
             var samples: [QueuedSample] = []
             while let row = try rows.next() {
-                guard let uplink = try Self.uplink(row[QueuedRecordColumns.uplinkID], db) else { continue }
+                guard let uplink = try Store.uplink(row[QueuedRecordColumns.uplinkID], db) else { continue }
                 let time: Int64 = row[QueuedRecordColumns.time]
                 let session: Int64 = row[QueuedRecordColumns.sessionID]
-                let nearest = try Self.fix(
+                let nearest = try Store.fix(
                     db.cachedStatement(sql: "SELECT * FROM fixes WHERE session_id = ? AND time <= ? ORDER BY time DESC LIMIT 1"), [session, time])
-                    ?? Self.fix(db.cachedStatement(sql: "SELECT * FROM fixes WHERE session_id = ? AND time > ? ORDER BY time LIMIT 1"), [session, time])
+                    ?? Store.fix(db.cachedStatement(sql: "SELECT * FROM fixes WHERE session_id = ? AND time > ? ORDER BY time LIMIT 1"), [session, time])
                 samples.append(QueuedSample(
                     id: row[QueuedRecordColumns.id], sessionID: session, time: Timestamp(nanosecondsSinceEpoch: time),
                     position: GeoPoint(latitude: row[QueuedRecordColumns.lat], longitude: row[QueuedRecordColumns.lon], altitude: row[QueuedRecordColumns.alt]),
@@ -92,18 +101,13 @@ extension Store {
         try read { db in
             try Array(Row.fetchCursor(
                 db, sql: "SELECT * FROM fixes WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id",
-                arguments: [Self.jsonArray(ids)]
-            ).map { row in QueuedFix(id: row[QueuedRecordColumns.id], sessionID: row[QueuedRecordColumns.sessionID], fix: Self.fix(from: row)) })
+                arguments: [Store.jsonArray(ids)]
+            ).map { row in QueuedFix(id: row[QueuedRecordColumns.id], sessionID: row[QueuedRecordColumns.sessionID], fix: Store.fix(from: row)) })
         }
-    }
-
-    /// Ids as one JSON array argument, so a page of any size is one statement.
-    private static func jsonArray(_ ids: [Int64]) -> String {
-        "[" + ids.map(String.init).joined(separator: ",") + "]"
     }
 }
 
-extension Store {
+extension StoreRecords {
     /// The DevEUIs heard in a session, sorted: the devices a matching-mode track belongs to.
     public func heardDevEUIs(session: Int64) throws -> [String] {
         try read { db in

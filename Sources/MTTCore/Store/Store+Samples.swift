@@ -1,10 +1,6 @@
 import GRDB
 
 extension Store {
-    @discardableResult
-    public func record(_ sample: Sample) throws -> Int64 {
-        try batch { try Self.insert(sample, $0) }
-    }
 
     static func insert(_ sample: Sample, _ batch: Batch) throws -> Int64 {
         let uplinkID: Int64?
@@ -31,6 +27,14 @@ extension Store {
             try batch.coverage.add(session: sample.sessionID, uplink: uplinkID, time: sample.time.nanosecondsSinceEpoch, at: place, batch.db)
         }
         return id
+    }
+
+}
+
+extension StoreRecords {
+    @discardableResult
+    public func record(_ sample: Sample) throws -> Int64 {
+        try batch { try Store.insert(sample, $0) }
     }
 
     public func samples(session: Int64) throws -> [Sample] {

@@ -11,6 +11,31 @@ public struct SessionDeletion: Sendable, Hashable, Encodable {
 }
 
 extension Store {
+
+    fileprivate static func deletion(of id: Int64, _ db: Database) throws -> SessionDeletion? {
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [id]) == true else { return nil }
+        func count(_ select: String) throws -> Int {
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(select))", arguments: [id]) ?? 0
+        }
+        return SessionDeletion(
+            session: id, attempts: try count(attempts), uplinks: try count(uplinks), samples: try count(samples),
+            fixes: try count(fixes), events: try count("SELECT id FROM events WHERE session_id = ?1"))
+    }
+
+    // A session's records, each a SELECT of ids taking the session id as ?1. A sample of another
+    // session made from one of its attempts or uplinks goes with them.
+    fileprivate static let attempts = "SELECT id FROM attempts WHERE session_id = ?1"
+    fileprivate static let uplinks = "SELECT id FROM uplinks WHERE session_id = ?1"
+    fileprivate static let samples = "SELECT id FROM samples WHERE session_id = ?1 OR attempt_id IN (\(attempts)) OR uplink_id IN (\(uplinks))"
+    fileprivate static let fixes = "SELECT id FROM fixes WHERE session_id = ?1"
+
+    static func importedSession(hash: String, _ db: Database) throws -> StoredSession? {
+        try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE source_hash = ? ORDER BY id LIMIT 1", arguments: [hash])
+            .map(Self.session(from:))
+    }
+}
+
+extension StoreSessions {
     /// Names a session; nil or empty takes the name away. False when there is no such session.
     @discardableResult
     public func nameSession(_ id: Int64, _ name: String?) throws -> Bool {
@@ -35,9 +60,9 @@ extension Store {
     /// session that was matched to one of its uplinks keeps its place but loses the match. Nil when
     /// there is no such session.
     public func deleteSession(_ id: Int64) throws -> SessionDeletion? {
-        try write { db in
-            guard let deletion = try Self.deletion(of: id, db) else { return nil }
-            let (attempts, uplinks, samples, fixes) = (Self.attempts, Self.uplinks, Self.samples, Self.fixes)
+        try write { db -> SessionDeletion? in
+            guard let deletion = try Store.deletion(of: id, db) else { return nil }
+            let (attempts, uplinks, samples, fixes) = (Store.attempts, Store.uplinks, Store.samples, Store.fixes)
             let arguments: StatementArguments = [id]
             // The coverage it leaves: the gateways that heard what goes, and the other sessions
             // whose samples or matches go with it, rebuilt once it is gone.
@@ -69,41 +94,19 @@ extension Store {
             ] {
                 try db.execute(sql: statement, arguments: arguments)
             }
-            try Self.rebuildCoverage(sessions: touched, gateways: gateways, db)
-            try Self.rebuildCoverageTotals(db)
+            try Store.rebuildCoverage(sessions: touched, gateways: gateways, db)
+            try Store.rebuildCoverageTotals(db)
             return deletion
         }
     }
 
     /// What deleting a session would take, without deleting it; nil when there is no such session.
     public func deletion(of id: Int64) throws -> SessionDeletion? {
-        try read { db in try Self.deletion(of: id, db) }
+        try read { db in try Store.deletion(of: id, db) }
     }
-
-    private static func deletion(of id: Int64, _ db: Database) throws -> SessionDeletion? {
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM sessions WHERE id = ?", arguments: [id]) == true else { return nil }
-        func count(_ select: String) throws -> Int {
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(select))", arguments: [id]) ?? 0
-        }
-        return SessionDeletion(
-            session: id, attempts: try count(attempts), uplinks: try count(uplinks), samples: try count(samples),
-            fixes: try count(fixes), events: try count("SELECT id FROM events WHERE session_id = ?1"))
-    }
-
-    // A session's records, each a SELECT of ids taking the session id as ?1. A sample of another
-    // session made from one of its attempts or uplinks goes with them.
-    private static let attempts = "SELECT id FROM attempts WHERE session_id = ?1"
-    private static let uplinks = "SELECT id FROM uplinks WHERE session_id = ?1"
-    private static let samples = "SELECT id FROM samples WHERE session_id = ?1 OR attempt_id IN (\(attempts)) OR uplink_id IN (\(uplinks))"
-    private static let fixes = "SELECT id FROM fixes WHERE session_id = ?1"
 
     /// The import session made from a file with this content hash, if there is one.
     public func importedSession(hash: String) throws -> StoredSession? {
-        try read { db in try Self.importedSession(hash: hash, db) }
-    }
-
-    static func importedSession(hash: String, _ db: Database) throws -> StoredSession? {
-        try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE source_hash = ? ORDER BY id LIMIT 1", arguments: [hash])
-            .map(Self.session(from:))
+        try read { db in try Store.importedSession(hash: hash, db) }
     }
 }

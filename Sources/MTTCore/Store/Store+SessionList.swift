@@ -37,12 +37,21 @@ public struct SessionSyncState: Sendable, Hashable, Encodable {
     public var held = 0
 }
 
-extension Store {
+
+extension SessionSummary: Encodable {
+    // Every stored property, each under its own name but the targets' states, under "sync".
+    enum CodingKeys: String, CodingKey {
+        case session, attempts, confirmed, failed, pending, heard, uplinks, samples, fixes, gateways
+        case targets = "sync"
+    }
+}
+
+extension StoreSessions {
     /// Every session, oldest first, with its counts and its records' sync state for `targets`.
     public func sessionSummaries(targets: [SyncTarget] = SyncTarget.defaultRun(in: nil)) throws -> [SessionSummary] {
         try read { db in
             var summaries: [Int64: SessionSummary] = [:]
-            let sessions = try Row.fetchAll(db, sql: "SELECT * FROM sessions ORDER BY id").map(Self.session(from:))
+            let sessions = try Row.fetchAll(db, sql: "SELECT * FROM sessions ORDER BY id").map(Store.session(from:))
             for session in sessions {
                 summaries[session.id] = SessionSummary(session: session)
                 summaries[session.id]!.targets = targets.map { SessionSyncState(target: $0.rawValue) }
@@ -77,7 +86,7 @@ extension Store {
                             SELECT record.session_id AS session, COUNT(*) AS n, SUM(sync_state.state = 'sent') AS sent,
                                    SUM(sync_state.state = 'rejected') AS rejected, SUM(sync_state.state = 'held') AS held
                             FROM (\(queue.candidates)) AS candidate
-                            JOIN \(Self.table(of: queue.kind)) AS record ON record.id = candidate.id
+                            JOIN \(Store.table(of: queue.kind)) AS record ON record.id = candidate.id
                             LEFT JOIN sync_state ON sync_state.target = ? AND sync_state.kind = ? AND sync_state.record_id = candidate.id
                             GROUP BY record.session_id
                             """,
@@ -94,13 +103,5 @@ extension Store {
             }
             return sessions.compactMap { summaries[$0.id] }
         }
-    }
-}
-
-extension SessionSummary: Encodable {
-    // Every stored property, each under its own name but the targets' states, under "sync".
-    enum CodingKeys: String, CodingKey {
-        case session, attempts, confirmed, failed, pending, heard, uplinks, samples, fixes, gateways
-        case targets = "sync"
     }
 }

@@ -58,11 +58,6 @@ public struct StoredSession: Sendable, Hashable {
 }
 
 extension Store {
-    public func startSession(
-        mode: CollectionMode, at time: Timestamp = .now(), _ description: SessionDescription = SessionDescription(), version: String? = nil
-    ) throws -> Int64 {
-        try write { db in try Self.insertSession(mode: mode, at: time, description, version: version, db) }
-    }
 
     static func insertSession(mode: CollectionMode, at time: Timestamp, _ d: SessionDescription, version: String?, _ db: Database) throws -> Int64 {
         try db.execute(
@@ -77,28 +72,6 @@ extension Store {
                 d.simulated.isEmpty ? nil : d.simulated.joined(separator: ", "), d.sourceHash,
             ])
         return db.lastInsertedRowID
-    }
-
-    public func endSession(_ id: Int64, at time: Timestamp = .now()) throws {
-        try write { db in
-            try db.execute(sql: "UPDATE sessions SET ended_at = ? WHERE id = ?", arguments: [time.nanosecondsSinceEpoch, id])
-        }
-    }
-
-    public func session(_ id: Int64) throws -> StoredSession? {
-        try read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE id = ?", arguments: [id]).map(Self.session(from:))
-        }
-    }
-
-    /// The sessions that started or ended at `since` or later, oldest first.
-    public func sessions(since: Timestamp) throws -> [StoredSession] {
-        try read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT * FROM sessions WHERE started_at >= ?1 OR ended_at >= ?1 OR ended_at IS NULL ORDER BY id",
-                arguments: [since.nanosecondsSinceEpoch]
-            ).map(Self.session(from:))
-        }
     }
 
     static func session(from row: Row) -> StoredSession {
@@ -137,5 +110,35 @@ extension StoredSession: Encodable {
         try c.encode(description.devices, forKey: .devices)
         try c.encode(description.simulated, forKey: .simulated)
         try c.encode(syncExcluded, forKey: .syncExcluded)
+    }
+}
+
+extension StoreSessions {
+    public func startSession(
+        mode: CollectionMode, at time: Timestamp = .now(), _ description: SessionDescription = SessionDescription(), version: String? = nil
+    ) throws -> Int64 {
+        try write { db in try Store.insertSession(mode: mode, at: time, description, version: version, db) }
+    }
+
+    public func endSession(_ id: Int64, at time: Timestamp = .now()) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE sessions SET ended_at = ? WHERE id = ?", arguments: [time.nanosecondsSinceEpoch, id])
+        }
+    }
+
+    public func session(_ id: Int64) throws -> StoredSession? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM sessions WHERE id = ?", arguments: [id]).map(Store.session(from:))
+        }
+    }
+
+    /// The sessions that started or ended at `since` or later, oldest first.
+    public func sessions(since: Timestamp) throws -> [StoredSession] {
+        try read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM sessions WHERE started_at >= ?1 OR ended_at >= ?1 OR ended_at IS NULL ORDER BY id",
+                arguments: [since.nanosecondsSinceEpoch]
+            ).map(Store.session(from:))
+        }
     }
 }

@@ -14,30 +14,6 @@ public struct SyncQueueCounts: Sendable, Hashable {
 }
 
 extension Store {
-    /// The next ids of a target's queue of one kind, above `after`, in id order.
-    /// Held records are in the queue only when `includingHeld` (an upload to an experiment).
-    public func syncQueue(
-        _ target: SyncTarget, kind: SyncRecordKind, after: Int64, limit: Int, includingHeld: Bool = false, scope: SyncScope = .plain
-    ) throws -> [Int64] {
-        guard let queue = target.queues.first(where: { $0.kind == kind }) else { return [] }
-        return try read { db in
-            try Int64.fetchAll(
-                db,
-                sql: """
-                    SELECT candidate.id FROM (\(queue.candidates)) AS candidate
-                    WHERE candidate.id > ? AND \(Self.notSynced(includingHeld: includingHeld))\(try Self.inScope(scope, kind, db))
-                    ORDER BY candidate.id LIMIT ?
-                    """,
-                arguments: [after, target.rawValue, kind.rawValue, limit])
-        }
-    }
-
-    /// How many records a target still waits for (of the kinds not `skipping`).
-    public func syncQueueCount(
-        _ target: SyncTarget, includingHeld: Bool = false, scope: SyncScope = .plain, skipping: Set<SyncRecordKind> = []
-    ) throws -> Int {
-        try read { db in try Self.syncQueueCount(target, includingHeld: includingHeld, scope: scope, skipping: skipping, db) }
-    }
 
     static func syncQueueCount(
         _ target: SyncTarget, includingHeld: Bool, scope: SyncScope = .plain, skipping: Set<SyncRecordKind> = [], _ db: Database
@@ -53,12 +29,6 @@ extension Store {
                 arguments: [target.rawValue, queue.kind.rawValue]) ?? 0
         }
         return total
-    }
-
-    /// A target's records not synced yet, split by what a sync with `scope` does with them: one
-    /// pass over each queue, whatever the split.
-    public func syncQueueCounts(_ target: SyncTarget, scope: SyncScope) throws -> SyncQueueCounts {
-        try read { db in try Self.syncQueueCounts(target, scope: scope, db) }
     }
 
     static func syncQueueCounts(_ target: SyncTarget, scope: SyncScope, _ db: Database) throws -> SyncQueueCounts {
@@ -95,15 +65,85 @@ extension Store {
         return counts
     }
 
-    /// Records of a target in one sync state.
-    public func syncCount(_ target: SyncTarget, state: SyncOutcome.State) throws -> Int {
-        try read { db in try Self.syncCount(target, state: state, db) }
-    }
-
     static func syncCount(_ target: SyncTarget, state: SyncOutcome.State, _ db: Database) throws -> Int {
         try Int.fetchOne(
             db, sql: "SELECT COUNT(*) FROM sync_state WHERE target = ? AND state = ?",
             arguments: [target.rawValue, state.rawValue]) ?? 0
+    }
+
+    /// The table a kind of record is a row of.
+    static func table(of kind: SyncRecordKind) -> String {
+        switch kind {
+        case .attempt: "attempts"
+        case .sample: "samples"
+        case .fix: "fixes"
+        }
+    }
+
+    /// The sessions a plain sync holds back: simulated ones (unless the scope includes them) and
+    /// the ones the user excluded.
+    static func heldSessions(_ scope: SyncScope, _ db: Database) throws -> [Int64] {
+        try Int64.fetchAll(
+            db, sql: "SELECT id FROM sessions WHERE sync_excluded != 0" + (scope.includeSimulated ? "" : " OR simulated IS NOT NULL"))
+    }
+
+    /// More conditions on `candidate.id` (none for a database with no held session and no session
+    /// asked for, so a plain sync pays nothing for them); session ids are numbers, written in.
+    static func inScope(_ scope: SyncScope, _ kind: SyncRecordKind, _ db: Database) throws -> String {
+        let held = try heldSessions(scope, db)
+        let sessionOf = "(SELECT session_id FROM \(table(of: kind)) WHERE id = candidate.id)"
+        var conditions: [String] = []
+        if let session = scope.session { conditions.append("\(sessionOf) = \(session)") }
+        if !held.isEmpty { conditions.append("\(sessionOf) NOT IN (\(held.map(String.init).joined(separator: ",")))") }
+        return conditions.map { " AND " + $0 }.joined()
+    }
+
+    /// The condition on `candidate.id` with two placeholders: the target and the kind.
+    fileprivate static func notSynced(includingHeld: Bool) -> String {
+        """
+        NOT EXISTS (
+            SELECT 1 FROM sync_state
+            WHERE sync_state.target = ? AND sync_state.kind = ? AND sync_state.record_id = candidate.id
+            \(includingHeld ? "AND sync_state.state != 'held'" : ""))
+        """
+    }
+}
+
+extension StoreSyncQueue {
+    /// The next ids of a target's queue of one kind, above `after`, in id order.
+    /// Held records are in the queue only when `includingHeld` (an upload to an experiment).
+    public func syncQueue(
+        _ target: SyncTarget, kind: SyncRecordKind, after: Int64, limit: Int, includingHeld: Bool = false, scope: SyncScope = .plain
+    ) throws -> [Int64] {
+        guard let queue = target.queues.first(where: { $0.kind == kind }) else { return [] }
+        return try read { db in
+            try Int64.fetchAll(
+                db,
+                sql: """
+                    SELECT candidate.id FROM (\(queue.candidates)) AS candidate
+                    WHERE candidate.id > ? AND \(Store.notSynced(includingHeld: includingHeld))\(try Store.inScope(scope, kind, db))
+                    ORDER BY candidate.id LIMIT ?
+                    """,
+                arguments: [after, target.rawValue, kind.rawValue, limit])
+        }
+    }
+
+    /// How many records a target still waits for (of the kinds not `skipping`).
+    public func syncQueueCount(
+        _ target: SyncTarget, includingHeld: Bool = false, scope: SyncScope = .plain, skipping: Set<SyncRecordKind> = []
+    ) throws -> Int {
+        try read { db in try Store.syncQueueCount(target, includingHeld: includingHeld, scope: scope, skipping: skipping, db) }
+    }
+
+    /// A target's records not synced yet, split by what a sync with `scope` does with them: one
+    /// pass over each queue, whatever the split.
+    public func syncQueueCounts(_ target: SyncTarget, scope: SyncScope) throws -> SyncQueueCounts {
+        try read { db in try Store.syncQueueCounts(target, scope: scope, db) }
+    }
+
+    /// Records of a target in one sync state.
+    public func syncCount(_ target: SyncTarget, state: SyncOutcome.State) throws -> Int {
+        try read { db in try Store.syncCount(target, state: state, db) }
     }
 
     /// Writes outcomes in one transaction. A held record that later reaches an experiment is
@@ -143,42 +183,5 @@ extension Store {
                 return SyncMessage(target: target, state: state, kind: kind, recordID: row[SyncStateColumns.recordID], message: row[SyncStateColumns.message] ?? "")
             }
         }
-    }
-
-    /// The table a kind of record is a row of.
-    static func table(of kind: SyncRecordKind) -> String {
-        switch kind {
-        case .attempt: "attempts"
-        case .sample: "samples"
-        case .fix: "fixes"
-        }
-    }
-
-    /// The sessions a plain sync holds back: simulated ones (unless the scope includes them) and
-    /// the ones the user excluded.
-    static func heldSessions(_ scope: SyncScope, _ db: Database) throws -> [Int64] {
-        try Int64.fetchAll(
-            db, sql: "SELECT id FROM sessions WHERE sync_excluded != 0" + (scope.includeSimulated ? "" : " OR simulated IS NOT NULL"))
-    }
-
-    /// More conditions on `candidate.id` (none for a database with no held session and no session
-    /// asked for, so a plain sync pays nothing for them); session ids are numbers, written in.
-    static func inScope(_ scope: SyncScope, _ kind: SyncRecordKind, _ db: Database) throws -> String {
-        let held = try heldSessions(scope, db)
-        let sessionOf = "(SELECT session_id FROM \(table(of: kind)) WHERE id = candidate.id)"
-        var conditions: [String] = []
-        if let session = scope.session { conditions.append("\(sessionOf) = \(session)") }
-        if !held.isEmpty { conditions.append("\(sessionOf) NOT IN (\(held.map(String.init).joined(separator: ",")))") }
-        return conditions.map { " AND " + $0 }.joined()
-    }
-
-    /// The condition on `candidate.id` with two placeholders: the target and the kind.
-    private static func notSynced(includingHeld: Bool) -> String {
-        """
-        NOT EXISTS (
-            SELECT 1 FROM sync_state
-            WHERE sync_state.target = ? AND sync_state.kind = ? AND sync_state.record_id = candidate.id
-            \(includingHeld ? "AND sync_state.state != 'held'" : ""))
-        """
     }
 }

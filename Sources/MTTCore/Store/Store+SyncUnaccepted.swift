@@ -18,9 +18,6 @@ public struct UnacceptedKind: Sendable, Hashable {
 }
 
 extension Store {
-    public func unacceptedKinds(_ target: SyncTarget) throws -> [UnacceptedKind] {
-        try read { db in try Self.unacceptedKinds(target, db) }
-    }
 
     static func unacceptedKinds(_ target: SyncTarget, _ db: Database) throws -> [UnacceptedKind] {
         try Row.fetchAll(db, sql: "SELECT kind, server, reason, at FROM sync_unaccepted WHERE target = ? ORDER BY kind", arguments: [target.rawValue])
@@ -28,6 +25,13 @@ extension Store {
                 guard let kind = SyncRecordKind(rawValue: row[SyncUnacceptedColumns.kind]) else { return nil }
                 return UnacceptedKind(kind: kind, server: row[SyncUnacceptedColumns.server], reason: row[SyncUnacceptedColumns.reason], at: Timestamp(nanosecondsSinceEpoch: row[SyncUnacceptedColumns.at]))
             }
+    }
+
+}
+
+extension StoreSyncQueue {
+    public func unacceptedKinds(_ target: SyncTarget) throws -> [UnacceptedKind] {
+        try read { db in try Store.unacceptedKinds(target, db) }
     }
 
     /// Notes that `target`'s server does not take records of a kind (the latest server's word wins).

@@ -21,6 +21,9 @@ extension Store {
     /// must not grow with them.
     static let placementChunk = 5_000
 
+}
+
+extension StoreRecords {
     /// Gives a sample to every uplink of a matching or listener session that has none — a run
     /// stopped (or killed) while uplinks waited for the track to reach their time, or uplinks
     /// `mtt fetch` brought later — by the rule of the session's mode (`TrackPlacement`): on its
@@ -39,7 +42,7 @@ extension Store {
                     SELECT u.id, u.session_id, s.mode, u.received_at FROM uplinks u JOIN sessions s ON s.id = u.session_id
                     WHERE s.mode IN ('matching', 'listener')\(only) AND u.id > ?
                       AND NOT EXISTS (SELECT 1 FROM samples m WHERE m.uplink_id = u.id)
-                    ORDER BY u.id LIMIT \(Self.placementChunk)
+                    ORDER BY u.id LIMIT \(Store.placementChunk)
                     """, arguments: [after])
                 guard let first = uplinks.first?[0] as Int64?, let last = uplinks.last?[0] as Int64? else {
                     return [(id: Int64, session: Int64, mode: CollectionMode, time: Timestamp)]()

@@ -3,11 +3,6 @@ import Glibc
 import GRDB
 
 extension Store {
-    /// Stores an uplink and one row per gateway reception, in one transaction.
-    @discardableResult
-    public func record(_ uplink: Uplink, session: Int64) throws -> Int64 {
-        try batch { try Self.insert(uplink, session: session, $0) }
-    }
 
     static func insert(_ uplink: Uplink, session: Int64, _ batch: Batch) throws -> Int64 {
         var row = try RowInsert(batch, sql: """
@@ -60,10 +55,6 @@ extension Store {
         return uplinkID
     }
 
-    public func uplink(_ id: Int64) throws -> Uplink? {
-        try read { db in try Self.uplink(id, db) }
-    }
-
     /// Cached statements: a sync reads one uplink per sample, and compiling the two queries each
     /// time was a third of an upload's CPU.
     static func uplink(_ id: Int64, _ db: Database) throws -> Uplink? {
@@ -98,5 +89,17 @@ extension Store {
                 receivedAt: Timestamp(nanosecondsSinceEpoch: row[UplinkColumns.receivedAt]), airtime: row[UplinkColumns.airtime],
                 payload: [UInt8](payload), networkID: row[UplinkColumns.networkID], receptions: receptions)
         }
+    }
+}
+
+extension StoreRecords {
+    /// Stores an uplink and one row per gateway reception, in one transaction.
+    @discardableResult
+    public func record(_ uplink: Uplink, session: Int64) throws -> Int64 {
+        try batch { try Store.insert(uplink, session: session, $0) }
+    }
+
+    public func uplink(_ id: Int64) throws -> Uplink? {
+        try read { db in try Store.uplink(id, db) }
     }
 }

@@ -170,16 +170,19 @@ public final class Store: Sendable {
 }
 
 extension Store {
-    /// Claims the right to upload to `target` from this database until the claim is released or
-    /// the process ends (even by `kill -9`). Nil when another process holds it: two syncs at once
-    /// would send the same records twice.
-    public func claimSync(_ target: SyncTarget) throws -> SyncClaim? {
-        try FileLock.ifFree(at: "\(path)-sync-\(target.rawValue).lock").map(SyncClaim.init)
-    }
 
     /// A random id made when first asked for and kept: it names this database's uploads
     /// (track ids, idempotency keys) so two databases never collide.
     public func databaseID() throws -> String {
         try metaValue("database.id") { UUID().uuidString.lowercased() }
+    }
+}
+
+extension StoreSyncQueue {
+    /// Claims the right to upload to `target` from this database until the claim is released or
+    /// the process ends (even by `kill -9`). Nil when another process holds it: two syncs at once
+    /// would send the same records twice.
+    public func claimSync(_ target: SyncTarget) throws -> SyncClaim? {
+        try FileLock.ifFree(at: "\(path)-sync-\(target.rawValue).lock").map(SyncClaim.init)
     }
 }

@@ -48,11 +48,11 @@ public struct SyncRun: Sendable {
             if stopRequested() { break }
             do {
                 try refuseSimulatedToThePublic(target)
-                guard let claim = try store.claimSync(target) else {
+                guard let claim = try store.sync.claimSync(target) else {
                     throw SyncTargetProblem("another mtt sync is uploading from this database to \(target.displayName); try again when it is done")
                 }
                 defer { claim.release() }
-                let queue = try store.syncQueueCounts(target, scope: policy.scope)
+                let queue = try store.sync.syncQueueCounts(target, scope: policy.scope)
                 guard let upload = try target.prepare(self.context) else {
                     observer.finished(SyncSummary(target: target, simulated: queue.simulated, excluded: queue.excluded))
                     continue
@@ -62,7 +62,7 @@ public struct SyncRun: Sendable {
                 (summary.simulated, summary.excluded) = (queue.simulated, queue.excluded)
                 observer.finished(summary)
                 let done = FieldEvent.syncDone(summary, at: .now(), mapURL: settings.alertRules.mapURL)
-                try? store.recordEvents([done])
+                try? store.records.recordEvents([done])
                 observer.event(done)
                 if let reason = summary.stopReason {
                     failures.append("\(target.name): \(reason); \(summary.queued) record(s) stay queued")
@@ -91,7 +91,7 @@ public struct SyncRun: Sendable {
             } catch let problem as SyncTargetProblem {
                 preview.problem = problem.description
             }
-            let queue = try store.syncQueueCounts(target, scope: policy.scope)
+            let queue = try store.sync.syncQueueCounts(target, scope: policy.scope)
             (preview.simulated, preview.excluded) = (queue.simulated, queue.excluded)
             previews.append(preview)
         }

@@ -87,7 +87,7 @@ final class LiveFeed: Sendable {
             }
         }
         defer { follower?.cancel() }
-        var newest = (try? store.newestRecordIDs()) ?? (sample: 0, attempt: 0)
+        var newest = (try? store.records.newestRecordIDs()) ?? (sample: 0, attempt: 0)
         var stored = try? store.status()
         // Settled attempts nobody has heard yet, since when (this feed's clock): each is shown
         // unheard once it has stayed so for `uplinkGrace`. Not by its own times: a simulated run's
@@ -112,7 +112,7 @@ final class LiveFeed: Sendable {
                 var filter = ExportFilter()
                 filter.newer = .init(sample: newest.sample, attempt: newest.attempt)
                 var unheard: Set<Int64> = [], shown: Set<Int64> = [], latestAttempt = newest.attempt
-                try store.forEachExportRecord(filter) { record in
+                try store.records.forEachExportRecord(filter) { record in
                     switch record.key {
                     case .sample(let id):
                         newest.sample = max(newest.sample, id)

@@ -27,8 +27,8 @@ public enum MapReport {
         try sink.write("<script nonce=\"\(nonce)\">\n\(MapPage.scriptSafe(assets.leafletScript))\n</script>\n")
         try sink.write(MapPage.dataBlock("mtt-config", assets.configuration) + "\n")
         // Every string in the data is written by JSONString, which escapes `<`: none can end the block.
-        try sink.write("<script type=\"application/json\" id=\"mtt-data\">\n{\"status\": \(try json(status)),\n\"sessions\": \(try json(try store.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)).filter { filter.session == nil || $0.id == filter.session })),\n")
-        try sink.write("\"gateways\": \(try json(try store.gatewaySummaries(filter))),\n\"track\": ")
+        try sink.write("<script type=\"application/json\" id=\"mtt-data\">\n{\"status\": \(try json(status)),\n\"sessions\": \(try json(try store.sessions.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)).filter { filter.session == nil || $0.id == filter.session })),\n")
+        try sink.write("\"gateways\": \(try json(try store.coverage.gatewaySummaries(filter))),\n\"track\": ")
         try TrackGeoJSONWriter.write(store, filter: filter, to: sink)
         try sink.write(",\n\"samples\": ")
         let count = try Exporter.export(store, as: .geojson, filter: filter, to: sink)
@@ -43,7 +43,7 @@ public enum MapReport {
     /// "A40 eastbound · 2026-06-21 · mtt coverage" for one session (its name, else its number);
     /// "mtt coverage report" for all.
     static func title(_ store: Store, _ filter: ExportFilter) throws -> String {
-        guard let id = filter.session, let session = try store.session(id) else { return "mtt coverage report" }
+        guard let id = filter.session, let session = try store.sessions.session(id) else { return "mtt coverage report" }
         let day = String(RFC3339.string(session.startedAt, fractionDigits: 0).prefix(10))
         return "\(session.name ?? "Session \(id)") · \(day) · mtt coverage"
     }

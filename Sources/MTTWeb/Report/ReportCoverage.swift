@@ -14,7 +14,7 @@ enum ReportCoverage {
         var names: [String] = []
         var separator = "\n"
         try sink.write("{\"cells\": [")
-        try store.forEachGatewayCell(coverage, perSpreadingFactor: true) { cell in
+        try store.coverage.forEachGatewayCell(coverage, perSpreadingFactor: true) { cell in
             let key = "\(cell.network)\u{0}\(cell.gateway)\u{0}\(cell.antenna)"
             let index = antennas[key] ?? {
                 names.append("{\"gateway\": \(JSONString.quoted(cell.gateway)), \"network\": \(JSONString.quoted(cell.network)), \"antenna\": \(cell.antenna)}")
@@ -28,7 +28,7 @@ enum ReportCoverage {
         }
         try sink.write("],\n\"antennas\": [" + names.joined(separator: ",\n") + "],\n\"attempts\": [")
         separator = "\n"
-        try store.forEachAttemptCell(coverage) { cell in
+        try store.coverage.forEachAttemptCell(coverage) { cell in
             let fields = [cell.tile.x, cell.tile.y, cell.spreadingFactor, cell.attempts, cell.heard, cell.networkKnown ? 1 : 0, Int(cell.lastAt.secondsSinceEpoch)]
             try sink.write(separator + "[" + fields.map(String.init).joined(separator: ",") + "]")
             separator = ",\n"

@@ -30,7 +30,7 @@ public final class MapServer: Sendable {
     /// `clock`: what the live feed's second and its uplinks' grace run on.
     public init(store: Store, listen: HostPort, access: WebAccess, assets: MapAssets, run: RunView? = nil, clock: any TimeSource = SystemClock()) {
         source = .local(store, LiveFeed(store: store, run: run, clock: clock))
-        coverage = store
+        coverage = store.coverage
         self.assets = assets
         self.access = access
         self.listen = listen
@@ -132,9 +132,9 @@ public final class MapServer: Sendable {
             return try Self.json(try store.status())
         case "/api/sessions":
             _ = try MapQuery(items)
-            return try Self.json(try store.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)))
+            return try Self.json(try store.sessions.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)))
         case "/api/gateways":
-            return try Self.json(try store.gatewaySummaries(try MapQuery(items).filter))
+            return try Self.json(try store.coverage.gatewaySummaries(try MapQuery(items).filter))
         case "/api/samples.geojson":
             let filter = try MapQuery(items).filter
             return .written(type: "application/geo+json") { sink in try Exporter.export(store, as: .geojson, filter: filter, to: sink) }

@@ -40,10 +40,10 @@ struct Coverage: ParsableCommand {
         let store = try database.openStore(rebuild ? .existing : .readOnly)
         try window.checkSession(in: store)
         if rebuild {
-            try store.rebuildCoverage()
+            try store.coverage.rebuildCoverage()
             if !output.json { Console.error("mtt: coverage rebuilt from the records") }
         }
-        let summary = try store.coverageSummary(CoverageFilter(window: try window.filter(), gateway: gateway, spreadingFactor: sf))
+        let summary = try store.coverage.coverageSummary(CoverageFilter(window: try window.filter(), gateway: gateway, spreadingFactor: sf))
         if output.json {
             try JSONLine.print(summary)
         } else {

@@ -57,14 +57,14 @@ struct Events: AsyncParsableCommand {
             throw RuntimeFailure("no hooks to replay through: declare [[hooks]] in the configuration (mtt config show) or give --on TYPE=COMMAND")
         }
         guard let dispatcher else {
-            try store.forEachEvent(since: start, session: session, types: types, mapURL: settings.alertRules.mapURL) { StandardOutput.write($0.json() + [0x0A]) }
+            try store.records.forEachEvent(since: start, session: session, types: types, mapURL: settings.alertRules.mapURL) { StandardOutput.write($0.json() + [0x0A]) }
             return
         }
         // Read whole first, so the database is not held open while the hooks run (their pace sets
         // the replay's): a long listener session is tens of thousands of events (each uplink's
         // `heard`), some megabytes, which --type and --since narrow.
         var events: [FieldEvent] = []
-        try store.forEachEvent(since: start, session: session, types: types, mapURL: settings.alertRules.mapURL) { events.append($0) }
+        try store.records.forEachEvent(since: start, session: session, types: types, mapURL: settings.alertRules.mapURL) { events.append($0) }
         // A stop request ends the replay and the hook programs at once: they run in process
         // groups of their own, so a terminal's Ctrl-C reaches only mtt.
         let interrupts = InterruptWatch {

@@ -24,7 +24,7 @@ struct Sessions: ParsableCommand {
         func run() throws {
             let settings = try database.settings()
             let store = try database.openStore(.readOnly, in: settings)
-            let summaries = try store.sessionSummaries(targets: SyncTarget.defaultRun(in: settings))
+            let summaries = try store.sessions.sessionSummaries(targets: SyncTarget.defaultRun(in: settings))
             if output.json {
                 for summary in summaries { try JSONLine.print(summary) }
                 return
@@ -47,7 +47,7 @@ struct Sessions: ParsableCommand {
 
         func run() throws {
             let store = try database.openStore(.existing)
-            guard try store.nameSession(session, name) else { throw Sessions.missing(session, store) }
+            guard try store.sessions.nameSession(session, name) else { throw Sessions.missing(session, store) }
             Console.out(name.isEmpty ? "session \(session): name taken away" : "session \(session) is now \"\(name)\"")
         }
     }
@@ -61,7 +61,7 @@ struct Sessions: ParsableCommand {
 
         func run() throws {
             let store = try database.openStore(.existing)
-            guard try store.setSyncExcluded(session, true) else { throw Sessions.missing(session, store) }
+            guard try store.sessions.setSyncExcluded(session, true) else { throw Sessions.missing(session, store) }
             Console.out("session \(session) is left out of sync (mtt sessions include \(session) takes it back)")
         }
     }
@@ -74,8 +74,8 @@ struct Sessions: ParsableCommand {
 
         func run() throws {
             let store = try database.openStore(.existing)
-            guard try store.setSyncExcluded(session, false) else { throw Sessions.missing(session, store) }
-            let simulated = try store.session(session)?.isSimulated == true
+            guard try store.sessions.setSyncExcluded(session, false) else { throw Sessions.missing(session, store) }
+            let simulated = try store.sessions.session(session)?.isSimulated == true
             Console.out("session \(session) is synced again" + (simulated ? " (it is simulated: only mtt sync --include-simulated sends it)" : ""))
         }
     }
@@ -91,14 +91,14 @@ struct Sessions: ParsableCommand {
 
         func run() throws {
             let store = try database.openStore(.existing)
-            guard let stored = try store.session(session), let takes = try store.deletion(of: session) else {
+            guard let stored = try store.sessions.session(session), let takes = try store.sessions.deletion(of: session) else {
                 throw Sessions.missing(session, store)
             }
             guard yes else {
                 let what = "\(takes.attempts) attempts, \(takes.uplinks) uplinks, \(takes.samples) samples and \(takes.fixes) fixes"
                 throw RuntimeFailure("session \(session) (\(stored.title)) holds \(what); nothing deleted: add --yes to delete it")
             }
-            guard let deleted = try store.deleteSession(session) else { throw Sessions.missing(session, store) }
+            guard let deleted = try store.sessions.deleteSession(session) else { throw Sessions.missing(session, store) }
             Console.out("session \(session) deleted: \(deleted.attempts) attempts, \(deleted.uplinks) uplinks, \(deleted.samples) samples, \(deleted.fixes) fixes, \(deleted.events) events")
         }
     }

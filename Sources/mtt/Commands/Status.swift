@@ -35,7 +35,7 @@ struct Status: ParsableCommand {
         var messages: [SyncMessage] = []
         for target in SyncTarget.allCases {
             for state in [SyncOutcome.State.rejected, .held] {
-                messages += try store.syncMessages(target, state: state, limit: reasonsPerList)
+                messages += try store.sync.syncMessages(target, state: state, limit: reasonsPerList)
             }
         }
         return messages

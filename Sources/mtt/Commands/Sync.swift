@@ -111,7 +111,7 @@ struct Sync: AsyncParsableCommand {
     func run() async throws {
         let (settings, selection, policy, timeout) = try settings()
         let store = try database.openStore(.existing, in: settings)
-        if let session, try store.session(session) == nil {
+        if let session, try store.sessions.session(session) == nil {
             throw RuntimeFailure("there is no session \(session) in \(store.path) (mtt sessions lists them)")
         }
         let hooks = try HookTargets.dispatcher(for: settings.hooks)

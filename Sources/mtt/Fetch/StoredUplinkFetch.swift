@@ -83,7 +83,7 @@ struct StoredUplinkFetch {
         guard !targets.isEmpty else { return nil }
         let key = try apiKey()
         let transport = HTTPTransport(timeout: timeout, connections: 1, proxies: try ProxyConfiguration(environment: ProcessInfo.processInfo.environment))
-        let known = try store.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)).reversed()
+        let known = try store.sessions.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)).reversed()
         let readers = try targets.map { target in
             let address = try address(for: target.session, known: Array(known))
             return (target, TTSStorageReader(cluster: address.cluster, application: address.application, apiKey: key, transport: transport) as any StoredUplinkSource)

@@ -27,6 +27,6 @@ struct TimeWindowOptions: ParsableArguments {
 
     /// A session that is not in the database is an error, not an empty file.
     func checkSession(in store: Store) throws {
-        if let session, try store.session(session) == nil { throw RuntimeFailure("there is no session \(session) in \(store.path)") }
+        if let session, try store.sessions.session(session) == nil { throw RuntimeFailure("there is no session \(session) in \(store.path)") }
     }
 }

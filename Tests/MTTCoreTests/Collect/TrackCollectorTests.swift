@@ -23,14 +23,14 @@ struct TrackCollectorTests {
     func collect(listener: Bool, uplinks: [Uplink], track: [Fix] = Self.track) async throws -> (Store, Int64) {
         let expected = uplinks.count
         let store = try Store(path: dir.file(listener ? "listener.sqlite" : "matching.sqlite"))
-        let session = try store.startSession(mode: listener ? .listener : .matching)
+        let session = try store.sessions.startSession(mode: listener ? .listener : .matching)
         // The run "happens" just after the scripted track: uplinks it can never cover expire at once.
         let clock = ScaledClock(scale: 1, start: Self.t0.adding(seconds: 125))
         let fixes = ScriptedFixSource(fixes: track)
         // The uplinks come once the whole track is stored, so the test does not race the GPS.
         let lastFix = track.last?.time
         let network = ScriptedUplinkSource(uplinks: uplinks) {
-            await eventually { (try? store.fixes(session: session).last?.time) == lastFix }
+            await eventually { (try? store.records.fixes(session: session).last?.time) == lastFix }
         }
         let task: Task<Void, any Error>
         let flush: @Sendable () async throws -> Void
@@ -44,7 +44,7 @@ struct TrackCollectorTests {
             flush = { try await c.flush() }
         }
         // Let the scripted track and uplinks play out, then stop as Ctrl-C would.
-        try await eventually(timeout: 60) { try store.samples(session: session).count >= expected }
+        try await eventually(timeout: 60) { try store.records.samples(session: session).count >= expected }
         task.cancel()
         _ = await task.result
         try await flush()
@@ -54,7 +54,7 @@ struct TrackCollectorTests {
     @Test func matchingPlacesUplinksOnTheTrackWithinAMetre() async throws {
         let uplinks = [Self.uplink(1, heardAt: 12.5), Self.uplink(2, heardAt: 33), Self.uplink(3, heardAt: 59.9)]
         let (store, session) = try await collect(listener: false, uplinks: uplinks)
-        let samples = try store.samples(session: session)
+        let samples = try store.records.samples(session: session)
         try #require(samples.count == 3)
         for (sample, uplink) in zip(samples, uplinks) {
             let seconds = uplink.earliestReceiveTime.seconds(since: Self.t0)
@@ -63,7 +63,7 @@ struct TrackCollectorTests {
             #expect(try #require(sample.position).distance(to: expected) < 1, "uplink at \(seconds) s")
         }
         // Matching stores one track point every 5 s unless moving fast; 10 m/s is fast.
-        #expect(try store.fixes(session: session).count == 61)
+        #expect(try store.records.fixes(session: session).count == 61)
         #expect(try store.status().uplinks == 3)
     }
 
@@ -71,19 +71,19 @@ struct TrackCollectorTests {
         let slowTrack = Self.track.map { var f = $0; f.speed = 1; return f }
         let uplinks = [Self.uplink(1, heardAt: -20), Self.uplink(2, heardAt: 75)]
         let (store, session) = try await collect(listener: false, uplinks: uplinks, track: slowTrack)
-        let samples = try store.samples(session: session)
+        let samples = try store.records.samples(session: session)
         try #require(samples.count == 2)
         #expect(samples.allSatisfy { $0.position == nil && $0.method == .none })
         #expect(samples[0].reason == "before the track starts (20 s early)")
         #expect(samples[1].reason?.hasPrefix("after the track ends") == true)
         // Slow: a point every 5 s of fix time.
-        #expect(try store.fixes(session: session).count == 13)
+        #expect(try store.records.fixes(session: session).count == 13)
     }
 
     @Test func listenerInterpolatesAndFallsBackToAFreshLatestFix() async throws {
         let uplinks = [Self.uplink(1, heardAt: 20.5), Self.uplink(2, heardAt: 70), Self.uplink(3, heardAt: 90)]
         let (store, session) = try await collect(listener: true, uplinks: uplinks)
-        let samples = try store.samples(session: session)
+        let samples = try store.records.samples(session: session)
         try #require(samples.count == 3)
         #expect(samples[0].method == .interpolated)
         let expected = GeoPoint(latitude: 52.09, longitude: 5.12).offset(metres: 205, bearing: 0)

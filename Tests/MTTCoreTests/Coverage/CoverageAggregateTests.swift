@@ -23,8 +23,8 @@ struct CoverageAggregateTests {
         let time = start.adding(seconds: seconds)
         let uplink = Uplink(deviceID: "node", devEUI: "0004A30B001C0530", fCnt: UInt32(seconds), spreadingFactor: sf, receivedAt: time,
                             networkID: network, receptions: receptions)
-        let id = try store.record(uplink, session: session)
-        try store.record(Sample(sessionID: session, subject: .uplink(id), time: time, position: point, method: .interpolated))
+        let id = try store.records.record(uplink, session: session)
+        try store.records.record(Sample(sessionID: session, subject: .uplink(id), time: time, position: point, method: .interpolated))
         return id
     }
 
@@ -33,15 +33,15 @@ struct CoverageAggregateTests {
     func attempt(_ store: Store, _ session: Int64, at point: GeoPoint, seconds: Double) throws -> Int64 {
         let time = start.adding(seconds: seconds)
         let fix = Fix(time: time, latitude: point.latitude, longitude: point.longitude, satellites: 9, mode: .threeD, source: "test")
-        let id = try store.record(Attempt(sessionID: session, node: "fake:1", payload: [1], fix: fix, sentAt: time, devEUI: "0004A30B001C0530", spreadingFactor: 9))
-        try store.confirmAttempt(id, frameCounter: UInt32(seconds), at: time)
+        let id = try store.records.record(Attempt(sessionID: session, node: "fake:1", payload: [1], fix: fix, sentAt: time, devEUI: "0004A30B001C0530", spreadingFactor: 9))
+        try store.records.confirmAttempt(id, frameCounter: UInt32(seconds), at: time)
         return id
     }
 
     func expectRebuildKeeps(_ store: Store, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let kept = try store.coverageTables()
-        try store.rebuildCoverage()
-        let rebuilt = try store.coverageTables()
+        let kept = try store.coverage.coverageTables()
+        try store.coverage.rebuildCoverage()
+        let rebuilt = try store.coverage.coverageTables()
         for (table, rows) in kept {
             #expect(rows == rebuilt[table], "\(table): kept \(rows.count) rows, rebuilt \(rebuilt[table]?.count ?? 0)", sourceLocation: sourceLocation)
         }
@@ -51,11 +51,11 @@ struct CoverageAggregateTests {
     /// the coverage keeps gateways apart by network (issue 31).
     @Test func oneGatewayEUIOnTwoNetworksIsTwoAntennas() throws {
         let store = try store()
-        let session = try store.startSession(mode: .listener, at: start)
+        let session = try store.sessions.startSession(mode: .listener, at: start)
         let gateway = GatewayReception(gatewayID: "b827ebfffe000001", gatewayEUI: "B827EBFFFE000001", rssi: -90, snr: 5, location: here.offset(metres: 800, bearing: 0))
         try heard(store, session, at: here, seconds: 0, [gateway])
         try heard(store, session, at: here, seconds: 10, network: "NS_CHIRP://chirpstack.example.org", [gateway])
-        let gateways = try store.coverageGateways(CoverageFilter())
+        let gateways = try store.coverage.coverageGateways(CoverageFilter())
         #expect(gateways.map(\.network).sorted() == ["NS_CHIRP://chirpstack.example.org", "NS_TTS_V3://ttn@000013"])
         #expect(gateways.allSatisfy { $0.receptions == 1 && $0.cells == 1 })
         try expectRebuildKeeps(store)
@@ -63,7 +63,7 @@ struct CoverageAggregateTests {
 
     @Test func receptionsTooFarFromOrAtTheirGatewayAreLeftOutAndCounted() throws {
         let store = try store()
-        let session = try store.startSession(mode: .listener, at: start, SessionDescription(network: "ttn"))
+        let session = try store.sessions.startSession(mode: .listener, at: start, SessionDescription(network: "ttn"))
         let near = here.destination(metres: 5_000, bearing: 90)
         try heard(store, session, at: here, seconds: 0, [
             GatewayReception(gatewayID: "gw-near", rssi: -100, snr: 4, location: near),
@@ -73,7 +73,7 @@ struct CoverageAggregateTests {
         // A sample at 0,0 (a receiver's empty fix) never counts.
         try heard(store, session, at: GeoPoint(latitude: 0, longitude: 0), seconds: 10, [GatewayReception(gatewayID: "gw-near", rssi: -100, snr: 4, location: near)])
 
-        let summary = try store.coverageSummary(CoverageFilter())
+        let summary = try store.coverage.coverageSummary(CoverageFilter())
         #expect(summary.leftOut == ["farther than 200 km": 1, "at the gateway": 1, "position": 1], "\(summary.leftOut)")
         #expect(summary.gateways.map(\.gateway) == ["gw-near"])
         #expect(summary.area.mapped == 1 && summary.area.heard == 1)
@@ -86,7 +86,7 @@ struct CoverageAggregateTests {
     /// A drive round a gateway: strong at 1 km, weak at 3 km, on 36 bearings.
     @Test func reachIsDrawnPerLevelFromTheGateway() throws {
         let store = try store()
-        let session = try store.startSession(mode: .listener, at: start, SessionDescription(network: "ttn"))
+        let session = try store.sessions.startSession(mode: .listener, at: start, SessionDescription(network: "ttn"))
         let gateway = here
         var seconds = 0.0
         for bearing in stride(from: 0.0, to: 360, by: 10) {
@@ -97,7 +97,7 @@ struct CoverageAggregateTests {
                 seconds += 10
             }
         }
-        let reach = try #require(try store.reach(gateway: "gw-mast").first)
+        let reach = try #require(try store.coverage.reach(gateway: "gw-mast").first)
         #expect(reach.position == gateway && reach.beams.count == 72)
         let strong = reach.distances(.above100), weak = reach.distances(.above120)
         for bearing in stride(from: 0, to: 360, by: 10) {
@@ -116,38 +116,38 @@ struct CoverageAggregateTests {
 
     @Test func attemptsNobodyHeardAreMappedButNotHeardOnceTheNetworkSideIsKnown() throws {
         let store = try store()
-        let withNetwork = try store.startSession(mode: .active, at: start, SessionDescription(nodes: "fake", network: "fake"))
+        let withNetwork = try store.sessions.startSession(mode: .active, at: start, SessionDescription(nodes: "fake", network: "fake"))
         let places = (0..<3).map { here.offset(metres: Double($0) * 200, bearing: 90) }
         for (i, place) in places.enumerated() {
             let id = try attempt(store, withNetwork, at: place, seconds: Double(i * 10))
             if i == 0 {
                 let uplink = try heard(store, withNetwork, at: place, seconds: 0, sf: 9, [GatewayReception(gatewayID: "gw-1", rssi: -100, snr: 3)])
-                try store.link(attempt: id, toUplink: uplink)
+                try store.records.link(attempt: id, toUplink: uplink)
             }
         }
         // A run with no network source: its attempts may or may not have been heard.
-        let offline = try store.startSession(mode: .active, at: start.adding(seconds: 600), SessionDescription(nodes: "fake"))
+        let offline = try store.sessions.startSession(mode: .active, at: start.adding(seconds: 600), SessionDescription(nodes: "fake"))
         for i in 0..<2 { try attempt(store, offline, at: here.offset(metres: 1_000 + Double(i) * 200, bearing: 0), seconds: 600 + Double(i * 10)) }
 
-        var area = try store.coverageSummary(CoverageFilter()).area
+        var area = try store.coverage.coverageSummary(CoverageFilter()).area
         #expect(area.mapped == 5 && area.heard == 1 && area.mappedNotHeard == 2 && area.unknown == 2, "\(area)")
         // The sessions' own figures, and the newest one's change.
-        let latest = try #require(try store.coverageSummary(CoverageFilter()).latest)
+        let latest = try #require(try store.coverage.coverageSummary(CoverageFilter()).latest)
         #expect(latest.session == offline && latest.newlyMapped == 2 && latest.newlyHeard == 0)
-        #expect(try store.coverageSummary(CoverageFilter(window: ExportFilter(session: withNetwork))).area.mapped == 3)
-        #expect(try store.coverageSummary(CoverageFilter(spreadingFactor: 9)).area.heard == 1)
-        #expect(try store.coverageSummary(CoverageFilter(spreadingFactor: 12)).area.mapped == 0)
+        #expect(try store.coverage.coverageSummary(CoverageFilter(window: ExportFilter(session: withNetwork))).area.mapped == 3)
+        #expect(try store.coverage.coverageSummary(CoverageFilter(spreadingFactor: 9)).area.heard == 1)
+        #expect(try store.coverage.coverageSummary(CoverageFilter(spreadingFactor: 12)).area.mapped == 0)
         try expectRebuildKeeps(store)
 
         // A fetch read the network's side: nobody heard them.
-        try store.markFetched(session: offline, at: start.adding(seconds: 900))
-        area = try store.coverageSummary(CoverageFilter()).area
+        try store.sessions.markFetched(session: offline, at: start.adding(seconds: 900))
+        area = try store.coverage.coverageSummary(CoverageFilter()).area
         #expect(area.mappedNotHeard == 4 && area.unknown == 0, "\(area)")
     }
 
     @Test func aGatewayWithNoPublicPositionIsPlacedByItsStrongestReceptions() throws {
         let store = try store()
-        let session = try store.startSession(mode: .listener, at: start, SessionDescription(network: "ttn"))
+        let session = try store.sessions.startSession(mode: .listener, at: start, SessionDescription(network: "ttn"))
         let mast = here.offset(metres: 2_000, bearing: 45)
         // Strong all round the mast at 300 m, weak 2 km out.
         for i in 0..<12 {
@@ -155,25 +155,25 @@ struct CoverageAggregateTests {
             try heard(store, session, at: mast.destination(metres: metres, bearing: Double(i % 6) * 60), seconds: Double(i * 10),
                       [GatewayReception(gatewayID: "gw-secret", rssi: rssi, snr: 5)])
         }
-        let gateway = try #require(try store.coverageSummary(CoverageFilter()).gateways.first)
+        let gateway = try #require(try store.coverage.coverageSummary(CoverageFilter()).gateways.first)
         #expect(gateway.estimated)
         let estimate = try #require(gateway.position)
         #expect(estimate.distance(to: mast) < 50, "estimated \(estimate.distance(to: mast)) m from the mast")
-        #expect(try store.reach(gateway: "gw-secret").isEmpty)
+        #expect(try store.coverage.reach(gateway: "gw-secret").isEmpty)
     }
 
     @Test func deletingASessionTakesItsCoverageAndLeavesWhatARebuildMakes() throws {
         let store = try store()
         let gw = GatewayReception(gatewayID: "gw-1", rssi: -100, snr: 3, location: here.offset(metres: 4_000, bearing: 180))
-        let first = try store.startSession(mode: .listener, at: start, SessionDescription(network: "ttn"))
+        let first = try store.sessions.startSession(mode: .listener, at: start, SessionDescription(network: "ttn"))
         try heard(store, first, at: here, seconds: 0, [gw])
         try heard(store, first, at: here.offset(metres: 3_000, bearing: 0), seconds: 10, [gw])
-        let second = try store.startSession(mode: .listener, at: start.adding(seconds: 600), SessionDescription(network: "ttn"))
+        let second = try store.sessions.startSession(mode: .listener, at: start.adding(seconds: 600), SessionDescription(network: "ttn"))
         try heard(store, second, at: here.offset(metres: 500, bearing: 90), seconds: 600, [gw])
         try attempt(store, second, at: here.offset(metres: 900, bearing: 90), seconds: 610)
 
-        #expect(try store.deleteSession(first) != nil)
-        let summary = try store.coverageSummary(CoverageFilter())
+        #expect(try store.sessions.deleteSession(first) != nil)
+        let summary = try store.coverage.coverageSummary(CoverageFilter())
         #expect(summary.area.mapped == 2 && summary.gateways.first?.receptions == 1, "\(summary)")
         // Its farthest reception went with it.
         #expect(abs((summary.gateways.first?.farthest?.metres ?? 0) - here.offset(metres: 500, bearing: 90).distance(to: gw.location!)) < 1)
@@ -187,17 +187,17 @@ struct CoverageAggregateTests {
         let kept: [String: [[String]]]
         do {
             let store = try store()
-            let session = try store.startSession(mode: .active, at: start, SessionDescription(nodes: "fake", network: "fake"))
+            let session = try store.sessions.startSession(mode: .active, at: start, SessionDescription(nodes: "fake", network: "fake"))
             for i in 0..<6 {
                 let place = here.offset(metres: Double(i) * 120, bearing: 45)
                 let id = try attempt(store, session, at: place, seconds: Double(i * 10))
                 if i % 2 == 0 {
                     let uplink = try heard(store, session, at: place, seconds: Double(i * 10), sf: 9,
                                            [GatewayReception(gatewayID: "gw-1", rssi: -100 - Double(i), snr: 3, location: here.destination(metres: 3_000, bearing: 0))])
-                    try store.link(attempt: id, toUplink: uplink)
+                    try store.records.link(attempt: id, toUplink: uplink)
                 }
             }
-            kept = try store.coverageTables()
+            kept = try store.coverage.coverageTables()
         }
         // What an mtt before coverage left: no coverage tables, triggers or migration.
         let older = try DatabaseQueue(path: path)
@@ -212,8 +212,8 @@ struct CoverageAggregateTests {
         }
         try older.close()
         let reopened = try Store(path: path)
-        #expect(try reopened.coverageTables() == kept)
-        #expect(try reopened.coverageSummary(CoverageFilter()).area.mapped == 6)
+        #expect(try reopened.coverage.coverageTables() == kept)
+        #expect(try reopened.coverage.coverageSummary(CoverageFilter()).area.mapped == 6)
     }
 
     /// A listener burst: hundreds of samples in one transaction, many in the same cells and beams
@@ -225,7 +225,7 @@ struct CoverageAggregateTests {
         var place = here
         var seconds = 0.0
         for _ in 0..<2 {
-            let session = try store.startSession(mode: .listener, at: start.adding(seconds: seconds), SessionDescription(network: "ttn"))
+            let session = try store.sessions.startSession(mode: .listener, at: start.adding(seconds: seconds), SessionDescription(network: "ttn"))
             try store.batch { batch in
                 for i in 0..<400 {
                     // Every fourth sample where the one before it was: the same cell and beam, equally far.
@@ -241,7 +241,7 @@ struct CoverageAggregateTests {
                 }
             }
         }
-        #expect(try store.coverageSummary(CoverageFilter()).gateways.map(\.receptions) == [800, 800])
+        #expect(try store.coverage.coverageSummary(CoverageFilter()).gateways.map(\.receptions) == [800, 800])
         try expectRebuildKeeps(store)
     }
 }

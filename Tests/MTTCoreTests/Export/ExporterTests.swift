@@ -47,20 +47,20 @@ struct ExporterTests {
     /// A small active session: three attempts (heard, lost, failed) on a three-fix track.
     func store() throws -> Store {
         let store = try Store(path: dir.file("e.sqlite"))
-        let session = try store.startSession(mode: .active)
+        let session = try store.sessions.startSession(mode: .active)
         let t0 = Timestamp(nanosecondsSinceEpoch: 1_782_036_900_000_000_000)
         func fix(_ s: Double, _ lat: Double) -> Fix {
             Fix(time: t0.adding(seconds: s), latitude: lat, longitude: 5.12, altitudeMSL: 4, mode: .threeD, source: "t")
         }
-        for s in [0.0, 15, 30] { try store.record(fix(s, 52.09 + s * 1e-4), session: session) }
-        let heard = try store.record(Attempt(sessionID: session, node: "fake:1", payload: [2], fix: fix(0, 52.09), sentAt: t0, state: .confirmed, frameCounter: 0))
-        try store.record(Attempt(sessionID: session, node: "fake:1", payload: [2], fix: fix(15, 52.0915), sentAt: t0, state: .confirmed, frameCounter: 1))
-        try store.record(Attempt(sessionID: session, node: "fake:1", payload: [2], fix: fix(30, 52.093), sentAt: t0, state: .failed, failureReason: "busy"))
-        let uplink = try store.record(Uplink(deviceID: "fake-1", fCnt: 0, receivedAt: t0, receptions: [
+        for s in [0.0, 15, 30] { try store.records.record(fix(s, 52.09 + s * 1e-4), session: session) }
+        let heard = try store.records.record(Attempt(sessionID: session, node: "fake:1", payload: [2], fix: fix(0, 52.09), sentAt: t0, state: .confirmed, frameCounter: 0))
+        try store.records.record(Attempt(sessionID: session, node: "fake:1", payload: [2], fix: fix(15, 52.0915), sentAt: t0, state: .confirmed, frameCounter: 1))
+        try store.records.record(Attempt(sessionID: session, node: "fake:1", payload: [2], fix: fix(30, 52.093), sentAt: t0, state: .failed, failureReason: "busy"))
+        let uplink = try store.records.record(Uplink(deviceID: "fake-1", fCnt: 0, receivedAt: t0, receptions: [
             GatewayReception(gatewayID: "gw, \"north\"", rssi: -103, snr: -4), GatewayReception(gatewayID: "gw-east", rssi: -118, snr: -12),
         ]), session: session)
-        try store.link(attempt: heard, toUplink: uplink)
-        try store.record(Sample(sessionID: session, subject: .uplink(uplink), time: t0, position: GeoPoint(latitude: 52.09, longitude: 5.12, altitude: 4), method: .txTime))
+        try store.records.link(attempt: heard, toUplink: uplink)
+        try store.records.record(Sample(sessionID: session, subject: .uplink(uplink), time: t0, position: GeoPoint(latitude: 52.09, longitude: 5.12, altitude: 4), method: .txTime))
         return store
     }
 

@@ -12,8 +12,8 @@ struct FetchPlannerTests {
         let store = try Store(path: dir.file("plan.sqlite"))
         let hour = 3_600.0
         func session(_ mode: CollectionMode, startedHoursAgo: Double, lasting: Double = 1, devices: [String] = []) throws -> Int64 {
-            let id = try store.startSession(mode: mode, at: now.adding(seconds: -startedHoursAgo * hour), SessionDescription(devices: devices))
-            try store.endSession(id, at: now.adding(seconds: (-startedHoursAgo + lasting) * hour))
+            let id = try store.sessions.startSession(mode: mode, at: now.adding(seconds: -startedHoursAgo * hour), SessionDescription(devices: devices))
+            try store.sessions.endSession(id, at: now.adding(seconds: (-startedHoursAgo + lasting) * hour))
             return id
         }
         let old = try session(.listener, startedHoursAgo: 30, devices: ["mapper-node-1", "mapper-node-2"])
@@ -21,7 +21,7 @@ struct FetchPlannerTests {
         let imported = try session(.imported, startedHoursAgo: 4)
         let silent = try session(.active, startedHoursAgo: 3)
         let active = try session(.active, startedHoursAgo: 2)
-        try store.record(Attempt(sessionID: active, node: "fake:1", payload: [2], fix: nil, sentAt: now.adding(seconds: -2 * hour), devEUI: "0004A30B001C0530"))
+        try store.records.record(Attempt(sessionID: active, node: "fake:1", payload: [2], fix: nil, sentAt: now.adding(seconds: -2 * hour), devEUI: "0004A30B001C0530"))
 
         let planner = FetchPlanner()
         let day = try planner.targets(in: store, since: now.adding(seconds: -24 * hour), now: now)
@@ -39,8 +39,8 @@ struct FetchPlannerTests {
         #expect(first.warning == "session \(old) started 30 h ago: TTN's community network keeps uplinks 24 h, so those older are gone")
 
         // `sync --fetch`: a session a fetch completed once the network had written it all is done.
-        try store.markFetched(session: all, at: now.adding(seconds: -3 * hour))
-        try store.markFetched(session: active, at: now.adding(seconds: -hour + 10))
+        try store.sessions.markFetched(session: all, at: now.adding(seconds: -3 * hour))
+        try store.sessions.markFetched(session: active, at: now.adding(seconds: -hour + 10))
         let unfetched = try planner.targets(in: store, since: now.adding(seconds: -24 * hour), onlyUnfetched: true, now: now)
         #expect(unfetched.map(\.session.id) == [active], "fetched 10 s after its end, the active session may have missed late uplinks")
         let chosen = try planner.targets(in: store, since: now.adding(seconds: -24 * hour), devices: ["mapper-node-9"], now: now)

@@ -11,16 +11,16 @@ struct MapTheThingsDataSetTests {
         let store = try Store(path: dir.file("c.sqlite"))
         let summary = try MapTheThingsDataSet.importFile(FixtureFiles.own("mapthethings/coverage-sample.json"), into: store)
         #expect(summary.samples == 2 && summary.lost == 0)
-        let samples = try store.samples(session: summary.session)
+        let samples = try store.records.samples(session: summary.session)
         #expect(samples.map(\.position) == [GeoPoint(latitude: 52.0907, longitude: 5.1214), GeoPoint(latitude: 52.1003, longitude: 5.1782)])
         // A time without a zone is UTC.
         #expect(samples[0].time == RFC3339.parse("2026-06-21T10:15:00Z"))
-        guard case .uplink(let id) = samples[1].subject, let uplink = try store.uplink(id) else {
+        guard case .uplink(let id) = samples[1].subject, let uplink = try store.records.uplink(id) else {
             Issue.record("sample without its uplink")
             return
         }
         #expect(uplink.receptions.first?.gatewayID == "Uithof" && uplink.receptions.first?.rssi == -118 && uplink.receptions.first?.snr == -12.25)
-        #expect(try store.session(summary.session)?.mode == .imported)
+        #expect(try store.sessions.session(summary.session)?.mode == .imported)
         // Imported data came from the maps: nothing queued to go back.
         #expect(try store.status().unsynced == ["mapthethings": 0, "ttnmapper": 0])
     }
@@ -34,9 +34,9 @@ struct MapTheThingsDataSetTests {
         // node that could not send.
         #expect(status.attempts == 5 && status.confirmed == 5 && status.failed == 0 && status.heard == 3)
         #expect(status.lossPercent == 40)
-        let samples = try store.samples(session: summary.session)
+        let samples = try store.records.samples(session: summary.session)
         #expect(samples[2].position == GeoPoint(latitude: -33.8688, longitude: -151.2093))
-        guard case .uplink(let id) = samples[2].subject, let uplink = try store.uplink(id) else {
+        guard case .uplink(let id) = samples[2].subject, let uplink = try store.records.uplink(id) else {
             Issue.record("sample without its uplink")
             return
         }
@@ -50,9 +50,9 @@ struct MapTheThingsDataSetTests {
             .write(toFile: file, atomically: true, encoding: .utf8)
         let summary = try MapTheThingsDataSet.importFile(file, into: store)
         #expect(summary.samples == 2)
-        let uplinks = try store.samples(session: summary.session).compactMap { sample -> Uplink? in
+        let uplinks = try store.records.samples(session: summary.session).compactMap { sample -> Uplink? in
             guard case .uplink(let id) = sample.subject else { return nil }
-            return try? store.uplink(id)
+            return try? store.records.uplink(id)
         }
         #expect(uplinks.map(\.frequency) == [nil, 868_100_000])
     }
@@ -134,11 +134,11 @@ struct MapTheThingsDataSetTests {
             .write(toFile: file, atomically: true, encoding: .utf8)
         let summary = try MapTheThingsDataSet.importFile(file, into: store)
         #expect(summary.samples == 2)
-        guard case .uplink(let id) = try store.samples(session: summary.session)[0].subject else {
+        guard case .uplink(let id) = try store.records.samples(session: summary.session)[0].subject else {
             Issue.record("the first sample is not a heard uplink")
             return
         }
-        #expect(try store.uplink(id)?.receptions.first?.gatewayID == "a],\"{b")
+        #expect(try store.records.uplink(id)?.receptions.first?.gatewayID == "a],\"{b")
     }
 }
 
@@ -150,7 +150,7 @@ struct RealDataSetImportTests {
         let store = try Store(path: dir.file("u.sqlite"))
         let summary = try MapTheThingsDataSet.importFile(try #require(FixtureFiles.shared("mapthethings/utrecht-coverage.json")), into: store)
         #expect(summary.samples == 5705 && summary.lost == 0)
-        let samples = try store.samples(session: summary.session)
+        let samples = try store.records.samples(session: summary.session)
         #expect(samples.count == 5705)
         // The file's first entry: gps [52.0399832725525, 5.57624816894531] at 2016-04-17 15:24:28.
         #expect(samples.contains { $0.position == GeoPoint(latitude: 52.0399832725525, longitude: 5.57624816894531) && $0.time == RFC3339.parse("2016-04-17T15:24:28Z") })
@@ -166,7 +166,7 @@ struct RealDataSetImportTests {
         #expect(status.heard == heard && status.confirmed - status.heard == lost && status.failed == 0)
         // payload_seq runs from 0 to heard + lost − 1 in both files.
         #expect(status.attempts == heard + lost)
-        let first = try #require(try store.samples(session: summary.session).first?.position)
+        let first = try #require(try store.records.samples(session: summary.session).first?.position)
         if file.hasPrefix("brooklyn") {
             #expect(first == GeoPoint(latitude: 40.685341, longitude: -73.988661))
         }

@@ -30,8 +30,8 @@ struct SimulatedSessionMigrationTests {
         }
         try queue.close()
         let store = try Store(path: path)
-        #expect(try store.session(1)?.description.simulated == ["fake node", "fake GPS", "simulated network"])
-        #expect(try store.session(2)?.isSimulated == false)
-        #expect(try store.session(3)?.description.simulated == ["GPS replayed from a file"])
+        #expect(try store.sessions.session(1)?.description.simulated == ["fake node", "fake GPS", "simulated network"])
+        #expect(try store.sessions.session(2)?.isSimulated == false)
+        #expect(try store.sessions.session(3)?.description.simulated == ["GPS replayed from a file"])
     }
 }

@@ -22,7 +22,7 @@ struct StoreAccessTests {
         let path = dir.file("ro/mtt.sqlite")
         do {
             let store = try Store(path: path)
-            _ = try store.startSession(mode: .active)
+            _ = try store.sessions.startSession(mode: .active)
         }
         chmod(path, 0o400)
         chmod(dir.file("ro"), 0o500)
@@ -45,9 +45,9 @@ struct StoreAccessTests {
         let path = dir.file("damaged.sqlite")
         do {
             let store = try Store(path: path)
-            let session = try store.startSession(mode: .listener)
+            let session = try store.sessions.startSession(mode: .listener)
             for i in 0..<2_000 {
-                try store.record(Uplink(deviceID: "d\(i)", receivedAt: Timestamp(nanosecondsSinceEpoch: Int64(i)), payload: Array(repeating: 7, count: 64)), session: session)
+                try store.records.record(Uplink(deviceID: "d\(i)", receivedAt: Timestamp(nanosecondsSinceEpoch: Int64(i)), payload: Array(repeating: 7, count: 64)), session: session)
             }
         }
         // Overwrite a page in the middle of the file (the WAL was checkpointed when the store closed).
@@ -79,14 +79,14 @@ struct UnplacedUplinkTests {
     @Test func theNextStartPlacesThemOnTheirTrackOrSaysWhyNot() throws {
         let store = try Store(path: dir.file("u.sqlite"))
         let t0 = Timestamp(nanosecondsSinceEpoch: 1_782_036_900_000_000_000)
-        let session = try store.startSession(mode: .listener, at: t0)
+        let session = try store.sessions.startSession(mode: .listener, at: t0)
         for second in [0.0, 10] {
-            try store.record(Fix(time: t0.adding(seconds: second), latitude: 52, longitude: 5 + second / 1000, mode: .threeD, source: "t"), session: session)
+            try store.records.record(Fix(time: t0.adding(seconds: second), latitude: 52, longitude: 5 + second / 1000, mode: .threeD, source: "t"), session: session)
         }
-        let inside = try store.record(Uplink(deviceID: "d", receivedAt: t0.adding(seconds: 5)), session: session)
-        let after = try store.record(Uplink(deviceID: "d", receivedAt: t0.adding(seconds: 60)), session: session)
-        #expect(try store.placeUnplacedUplinks().total == 2)
-        let samples = try store.samples(session: session)
+        let inside = try store.records.record(Uplink(deviceID: "d", receivedAt: t0.adding(seconds: 5)), session: session)
+        let after = try store.records.record(Uplink(deviceID: "d", receivedAt: t0.adding(seconds: 60)), session: session)
+        #expect(try store.records.placeUnplacedUplinks().total == 2)
+        let samples = try store.records.samples(session: session)
         let byUplink = Dictionary(uniqueKeysWithValues: samples.compactMap { s -> (Int64, Sample)? in
             guard case .uplink(let id) = s.subject else { return nil }
             return (id, s)
@@ -94,6 +94,6 @@ struct UnplacedUplinkTests {
         #expect(byUplink[inside]?.position == GeoPoint(latitude: 52, longitude: 5.005))
         #expect(byUplink[after]?.position == nil && byUplink[after]?.reason == "after the track ends (50 s late)")
         // Placed once: a second start finds nothing to do.
-        #expect(try store.placeUnplacedUplinks().total == 0)
+        #expect(try store.records.placeUnplacedUplinks().total == 0)
     }
 }

@@ -20,7 +20,7 @@ struct StoreFileTests {
     @Test func createsFile0600InFolder0700() throws {
         let path = dir.file("field/mtt/mtt.sqlite")
         let store = try Store(path: path)
-        _ = try store.startSession(mode: .active)
+        _ = try store.sessions.startSession(mode: .active)
         #expect(try mode(path) == 0o600)
         #expect(try mode(dir.file("field/mtt")) == 0o700)
         #expect(try mode(path + "-wal") == 0o600)
@@ -60,9 +60,9 @@ struct StoreFileTests {
         let path = dir.file("corrupt.sqlite")
         do {
             let store = try Store(path: path)
-            let session = try store.startSession(mode: .matching)
+            let session = try store.sessions.startSession(mode: .matching)
             for i in 0..<50 {
-                try store.record(Fix(time: Timestamp(nanosecondsSinceEpoch: Int64(i)), latitude: 1, longitude: 2, mode: .threeD, source: "t"), session: session)
+                try store.records.record(Fix(time: Timestamp(nanosecondsSinceEpoch: Int64(i)), latitude: 1, longitude: 2, mode: .threeD, source: "t"), session: session)
             }
         }
         // Checkpointed on close; now wreck page 1 past the header, where the schema lives.
@@ -108,7 +108,7 @@ struct SQLiteSettingsTests {
     @Test func memoryCountersAreOffAndTheSettingWasMadeBeforeStart() throws {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.file("m.sqlite"))
-        _ = try store.startSession(mode: .active)
+        _ = try store.sessions.startSession(mode: .active)
         #expect(sqlite3_memory_used() == 0)
         #expect(sqlite3_memory_highwater(0) == 0)
     }

@@ -27,45 +27,45 @@ struct StoreRecordTests {
     /// where a record that points nowhere shows.
     @Test func integrityCheckNamesARecordThatRefersToAMissingOne() throws {
         let store = try Store(path: dir.file("dangling.sqlite"))
-        let session = try store.startSession(mode: .listener, SessionDescription(gps: "fixed"))
-        let uplink = try store.record(Uplink(deviceID: "node-1", receivedAt: fix(1).time), session: session)
-        try store.record(Sample(sessionID: session, subject: .uplink(uplink), time: fix(1).time, position: nil, method: .none))
+        let session = try store.sessions.startSession(mode: .listener, SessionDescription(gps: "fixed"))
+        let uplink = try store.records.record(Uplink(deviceID: "node-1", receivedAt: fix(1).time), session: session)
+        try store.records.record(Sample(sessionID: session, subject: .uplink(uplink), time: fix(1).time, position: nil, method: .none))
         #expect(try store.integrityCheck() == "ok")
-        try store.record(Sample(sessionID: session, subject: .uplink(999), time: fix(2).time, position: nil, method: .none))
+        try store.records.record(Sample(sessionID: session, subject: .uplink(999), time: fix(2).time, position: nil, method: .none))
         #expect(try store.integrityCheck() == "1 record(s) refer to a missing one (the first: samples 2, in uplinks)")
     }
 
     @Test func fixRoundTripsWithEveryField() throws {
         let store = try Store(path: dir.file("fix.sqlite"))
-        let session = try store.startSession(mode: .matching, SessionDescription(gps: "fixed"))
+        let session = try store.sessions.startSession(mode: .matching, SessionDescription(gps: "fixed"))
         let original = fix(1)
         var bare = fix(2)
         bare.altitudeHAE = nil; bare.altitudeMSL = nil; bare.eph = nil; bare.epv = nil
         bare.hdop = nil; bare.satellites = nil; bare.speed = nil; bare.track = nil; bare.mode = .twoD
-        try store.record(bare, session: session)
-        try store.record(original, session: session)
-        #expect(try store.fixes(session: session) == [original, bare])
+        try store.records.record(bare, session: session)
+        try store.records.record(original, session: session)
+        #expect(try store.records.fixes(session: session) == [original, bare])
     }
 
     @Test func attemptLifecycleIsCountedByState() throws {
         let store = try Store(path: dir.file("attempts.sqlite"))
-        let session = try store.startSession(mode: .active, SessionDescription(nodes: "fake:1"))
+        let session = try store.sessions.startSession(mode: .active, SessionDescription(nodes: "fake:1"))
         let payload = LocationPayload(format: .tracked, latitude: 40.7, longitude: -74).bytes
-        let a = try store.record(Attempt(sessionID: session, node: "fake:1", sequence: 1, payload: payload, fix: fix(1), sentAt: fix(1).time))
-        let b = try store.record(Attempt(sessionID: session, node: "fake:1", sequence: 2, payload: payload, fix: fix(20), sentAt: fix(20).time))
-        let c = try store.record(Attempt(sessionID: session, node: "fake:1", sequence: 3, payload: payload, fix: nil, sentAt: fix(40).time))
+        let a = try store.records.record(Attempt(sessionID: session, node: "fake:1", sequence: 1, payload: payload, fix: fix(1), sentAt: fix(1).time))
+        let b = try store.records.record(Attempt(sessionID: session, node: "fake:1", sequence: 2, payload: payload, fix: fix(20), sentAt: fix(20).time))
+        let c = try store.records.record(Attempt(sessionID: session, node: "fake:1", sequence: 3, payload: payload, fix: nil, sentAt: fix(40).time))
         #expect(try store.status().pending == 3)
 
-        try store.confirmAttempt(a, frameCounter: 160)
-        try store.failAttempt(b, reason: "no TX result within 25 s")
-        let reread = try #require(try store.attempt(a))
+        try store.records.confirmAttempt(a, frameCounter: 160)
+        try store.records.failAttempt(b, reason: "no TX result within 25 s")
+        let reread = try #require(try store.records.attempt(a))
         #expect(reread.state == .confirmed && reread.frameCounter == 160 && reread.payload == payload)
         #expect(reread.fix == fix(1))
-        #expect(try store.attempt(b)?.failureReason == "no TX result within 25 s")
+        #expect(try store.records.attempt(b)?.failureReason == "no TX result within 25 s")
 
         // A later run resolves what an interrupted one left pending.
-        #expect(try store.failPendingAttempts(reason: "mtt stopped before the result came") == 1)
-        #expect(try store.attempt(c)?.state == .failed)
+        #expect(try store.records.failPendingAttempts(reason: "mtt stopped before the result came") == 1)
+        #expect(try store.records.attempt(c)?.state == .failed)
 
         let status = try store.status()
         #expect(status.attempts == 3 && status.confirmed == 1 && status.failed == 2 && status.pending == 0)
@@ -75,7 +75,7 @@ struct StoreRecordTests {
 
     @Test func uplinkKeepsEveryReceptionAndJoinsItsAttempt() throws {
         let store = try Store(path: dir.file("uplinks.sqlite"))
-        let session = try store.startSession(mode: .active)
+        let session = try store.sessions.startSession(mode: .active)
         let uplink = Uplink(
             deviceID: "node-1", applicationID: "mapper", devEUI: "0004A30B001C0530", devAddr: "260B1234",
             fPort: 1, fCnt: 160, frequency: 904_100_000, spreadingFactor: 10, bandwidth: 125_000,
@@ -88,15 +88,15 @@ struct StoreRecordTests {
                                  location: GeoPoint(latitude: 40.68, longitude: -73.98, altitude: 30)),
                 GatewayReception(gatewayID: "packetbroker", rssi: -118, snr: -12.5, viaPacketBroker: true),
             ])
-        let uplinkID = try store.record(uplink, session: session)
+        let uplinkID = try store.records.record(uplink, session: session)
         var expected = uplink
         expected.id = uplinkID
-        #expect(try store.uplink(uplinkID) == expected)
-        #expect(try store.uplink(uplinkID)?.earliestReceiveTime == Timestamp(nanosecondsSinceEpoch: 1_750_000_000_001_000_001))
+        #expect(try store.records.uplink(uplinkID) == expected)
+        #expect(try store.records.uplink(uplinkID)?.earliestReceiveTime == Timestamp(nanosecondsSinceEpoch: 1_750_000_000_001_000_001))
 
-        let attempt = try store.record(Attempt(sessionID: session, node: "fake:1", payload: [2], fix: fix(1), sentAt: fix(1).time, state: .confirmed, frameCounter: 160))
-        try store.link(attempt: attempt, toUplink: uplinkID)
-        try store.record(Sample(sessionID: session, subject: .uplink(uplinkID), time: uplink.receivedAt,
+        let attempt = try store.records.record(Attempt(sessionID: session, node: "fake:1", payload: [2], fix: fix(1), sentAt: fix(1).time, state: .confirmed, frameCounter: 160))
+        try store.records.link(attempt: attempt, toUplink: uplinkID)
+        try store.records.record(Sample(sessionID: session, subject: .uplink(uplinkID), time: uplink.receivedAt,
                                 position: GeoPoint(latitude: 40.7, longitude: -74), method: .txTime))
         let status = try store.status()
         #expect(status.heard == 1 && status.uplinks == 1 && status.samples == 1)
@@ -108,7 +108,7 @@ struct StoreRecordTests {
     /// row's own buffer, one that does not, an empty text and an empty payload (not NULL).
     @Test func textAndBlobsOfAnySizeRoundTripInABatch() throws {
         let store = try Store(path: dir.file("text.sqlite"))
-        let session = try store.startSession(mode: .listener)
+        let session = try store.sessions.startSession(mode: .listener)
         let long = String(repeating: "gateway-", count: 1000)
         let uplinks = [
             Uplink(deviceID: "node-1", applicationID: "", devEUI: "0004A30B001C0530", receivedAt: fix(1).time,
@@ -120,23 +120,23 @@ struct StoreRecordTests {
         for (id, uplink) in zip(ids, uplinks) {
             var expected = uplink
             expected.id = id
-            #expect(try store.uplink(id) == expected)
+            #expect(try store.records.uplink(id) == expected)
         }
     }
 
     @Test func samplesKeepMethodAndReason() throws {
         let store = try Store(path: dir.file("samples.sqlite"))
-        let session = try store.startSession(mode: .listener)
-        let uplinkID = try store.record(Uplink(deviceID: "d", receivedAt: fix(5).time), session: session)
+        let session = try store.sessions.startSession(mode: .listener)
+        let uplinkID = try store.records.record(Uplink(deviceID: "d", receivedAt: fix(5).time), session: session)
         let positioned = Sample(sessionID: session, subject: .uplink(uplinkID), time: fix(5).time,
                                 position: GeoPoint(latitude: 40.70001, longitude: -74.00002, altitude: 40), method: .interpolated)
         let unpositioned = Sample(sessionID: session, subject: .uplink(uplinkID), time: fix(6).time,
                                   position: nil, method: .none, reason: "outside the track")
-        let ids = [try store.record(positioned), try store.record(unpositioned)]
+        let ids = [try store.records.record(positioned), try store.records.record(unpositioned)]
         var expected = [positioned, unpositioned]
         expected[0].id = ids[0]
         expected[1].id = ids[1]
-        #expect(try store.samples(session: session) == expected)
+        #expect(try store.records.samples(session: session) == expected)
         // Listener samples with a position wait for MapTheThings; the unpositioned one does not.
         #expect(try store.status().unsynced["mapthethings"] == 1)
     }

@@ -7,7 +7,7 @@ struct CSVWriter: ExportWriter {
     func write(_ store: Store, filter: ExportFilter, to sink: TextSink) throws -> Int {
         var count = 0
         try sink.write("time,lat,lon,alt,status,method,mode,device,dev_eui,f_cnt,sf,frequency,gateways,best_gateway,rssi,snr\n")
-        try store.forEachExportRecord(filter) { r in
+        try store.records.forEachExportRecord(filter) { r in
             let fields: [String] = [
                 RFC3339.string(r.time), r.latitude.plainText, r.longitude.plainText, r.altitude.map(\.plainText) ?? "",
                 r.status.rawValue, r.method ?? "", r.mode, Self.quoted(r.device ?? ""), r.devEUI ?? "", r.fCnt.map(String.init) ?? "",

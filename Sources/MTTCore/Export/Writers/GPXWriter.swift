@@ -11,7 +11,7 @@ struct GPXWriter: ExportWriter {
             <?xml version="1.0" encoding="UTF-8"?>
             <gpx version="1.1" creator="mtt \(MTTVersion.current)" xmlns="http://www.topografix.com/GPX/1/1" xmlns:mtt="https://mtt.invalid/gpx/1">\n
             """)
-        try store.forEachExportRecord(filter) { r in
+        try store.records.forEachExportRecord(filter) { r in
             var line = "<wpt lat=\"\(r.latitude.plainText)\" lon=\"\(r.longitude.plainText)\">"
             if let alt = r.altitude { line += "<ele>\(alt.plainText)</ele>" }
             line += "<time>\(RFC3339.string(r.time))</time><name>\(XMLText.escaped(r.status.rawValue + (r.fCnt.map { " f_cnt \($0)" } ?? "")))</name>"
@@ -24,7 +24,7 @@ struct GPXWriter: ExportWriter {
         }
         // GPX wants waypoints before tracks: one track segment per session.
         var current: Int64?
-        try store.forEachTrackFix(filter) { session, fix in
+        try store.records.forEachTrackFix(filter) { session, fix in
             if session != current {
                 try sink.write((current == nil ? "<trk><name>mtt track</name>" : "</trkseg>") + "<trkseg>\n")
                 current = session

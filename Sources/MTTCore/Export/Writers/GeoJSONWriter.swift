@@ -9,7 +9,7 @@ struct GeoJSONWriter: ExportWriter {
     func write(_ store: Store, filter: ExportFilter, to sink: TextSink) throws -> Int {
         var count = 0
         try sink.write(#"{"type":"FeatureCollection","features":["#)
-        try store.forEachExportRecord(filter) { r in
+        try store.records.forEachExportRecord(filter) { r in
             try sink.write((count == 0 ? "\n" : ",\n") + GeoJSONFeature.text(r))
             count += 1
         }

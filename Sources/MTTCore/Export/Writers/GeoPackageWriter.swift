@@ -41,7 +41,7 @@ struct GeoPackageWriter: ExportWriter {
             C(name: "node", type: "TEXT"), C(name: "dev_eui", type: "TEXT"), C(name: "f_cnt", type: "INTEGER"), C(name: "sf", type: "INTEGER"),
         ], description: "Transmissions no gateway heard (lost) or the node could not send (failed)")
         var records = 0
-        try store.forEachExportRecord(filter) { r in
+        try store.records.forEachExportRecord(filter) { r in
             records += 1
             let place = GeoPackageGeometry.point(GeoPoint(latitude: r.latitude, longitude: r.longitude))
             let time = RFC3339.string(r.time, fractionDigits: 3)
@@ -64,7 +64,7 @@ struct GeoPackageWriter: ExportWriter {
                 t.session, RFC3339.string(first.time, fractionDigits: 3), RFC3339.string(last.time, fractionDigits: 3),
             ])
         }
-        try store.forEachTrackFix(filter) { session, fix in
+        try store.records.forEachTrackFix(filter) { session, fix in
             if track?.session != session {
                 try writeTrack()
                 track = (session, [])
@@ -80,7 +80,7 @@ struct GeoPackageWriter: ExportWriter {
             C(name: "best", type: "REAL"), C(name: "first_heard", type: "DATETIME"), C(name: "last_heard", type: "DATETIME"),
             C(name: "farthest_m", type: "REAL"),
         ], description: "Gateways that heard you; estimated = placed by mtt from its strongest receptions")
-        for g in try store.coverageGateways(coverage) {
+        for g in try store.coverage.coverageGateways(coverage) {
             guard let position = g.position else { continue }
             try file.insert(into: "gateways", .point(position), [
                 g.gateway, g.network, g.antenna, g.estimated, g.cells, g.receptions, g.best,
@@ -94,7 +94,7 @@ struct GeoPackageWriter: ExportWriter {
             C(name: "bucket", type: "TEXT"), C(name: "best", type: "REAL"), C(name: "gateways", type: "INTEGER"), C(name: "attempts", type: "INTEGER"),
             C(name: "heard_attempts", type: "INTEGER"), C(name: "first", type: "DATETIME"), C(name: "last", type: "DATETIME"), C(name: "color", type: "TEXT"),
         ], description: "Zoom-19 cells, all gateways: heard, not-heard (you sent, nobody heard) or unknown")
-        for cell in try store.coverageCells(coverage) {
+        for cell in try store.coverage.coverageCells(coverage) {
             try file.insert(into: "cells", .polygon([cell.tile.ring]), [cell.tile.x, cell.tile.y, cell.state.rawValue, cell.receptions]
                 + cell.buckets.map { $0 as (any DatabaseValueConvertible)? } + [
                     cell.commonest?.name, cell.best, cell.gateways, cell.attempts, cell.heardAttempts,
@@ -107,7 +107,7 @@ struct GeoPackageWriter: ExportWriter {
             C(name: "antenna", type: "INTEGER"),
         ] + bucketColumns + [C(name: "best", type: "REAL"), C(name: "first", type: "DATETIME"), C(name: "last", type: "DATETIME")],
                           description: "Zoom-19 cells per gateway antenna, counts per TTN Mapper bucket")
-        try store.forEachGatewayCell(coverage) { cell in
+        try store.coverage.forEachGatewayCell(coverage) { cell in
             try file.insert(into: "gateway_cells", .polygon([cell.tile.ring]), [cell.tile.x, cell.tile.y, cell.gateway, cell.network, cell.antenna]
                 + cell.buckets.map { $0 as (any DatabaseValueConvertible)? } + [
                     cell.best, RFC3339.string(cell.firstAt, fractionDigits: 3), RFC3339.string(cell.lastAt, fractionDigits: 3),
@@ -118,7 +118,7 @@ struct GeoPackageWriter: ExportWriter {
             C(name: "gateway", type: "TEXT"), C(name: "network", type: "TEXT"), C(name: "antenna", type: "INTEGER"), C(name: "level", type: "TEXT"),
             C(name: "threshold", type: "REAL"), C(name: "color", type: "TEXT"),
         ], description: "How far each gateway antenna heard you, per signal level, on 360 bearings")
-        for reach in try store.reach() {
+        for reach in try store.coverage.reach() {
             for level in ReachLevel.allCases where reach.reaches(level) {
                 try file.insert(into: "reach", .polygon([reach.polygon(level)]), [
                     reach.gateway, reach.network, reach.antenna, level.name, level.threshold, CoverageLayer.color(level),

@@ -8,7 +8,7 @@ struct JSONLinesWriter: ExportWriter {
     func write(_ store: Store, filter: ExportFilter, to sink: TextSink) throws -> Int {
         typealias J = JSONString
         var count = 0
-        try store.forEachExportRecord(filter) { r in
+        try store.records.forEachExportRecord(filter) { r in
             let gateways = r.receptions.map { g in
                 "{\"id\":\(J.quoted(g.gateway)),\"rssi\":\(J.number(g.rssi)),\"snr\":\(J.number(g.snr))"
                     + ",\"lat\":\(J.number(g.position?.latitude)),\"lon\":\(J.number(g.position?.longitude))}"

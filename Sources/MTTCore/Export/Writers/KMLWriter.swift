@@ -13,7 +13,7 @@ struct KMLWriter: ExportWriter {
         for band in SignalBand.allCases {
             try sink.write("<Style id=\"\(band.rawValue)\"><IconStyle><color>\(band.kmlColor)</color><scale>0.6</scale><Icon><href>http://maps.google.com/mapfiles/kml/shapes/shaded_dot.png</href></Icon></IconStyle></Style>\n")
         }
-        try store.forEachExportRecord(filter) { r in
+        try store.records.forEachExportRecord(filter) { r in
             let band = SignalBand(r)
             let what = r.status == .heard
                 ? "RSSI \(r.rssi.map(\.plainText) ?? "?") dBm, SNR \(r.snr.map(\.plainText) ?? "?") dB, \(r.gateways) gateway(s)"

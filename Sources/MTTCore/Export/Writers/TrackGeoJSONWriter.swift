@@ -7,7 +7,7 @@ public enum TrackGeoJSONWriter {
         var current: Int64?
         var points = 0
         try sink.write(#"{"type":"FeatureCollection","features":["#)
-        try store.forEachTrackFix(filter) { session, fix in
+        try store.records.forEachTrackFix(filter) { session, fix in
             if session != current {
                 if current != nil { try sink.write("]}}") }
                 try sink.write((sessions == 0 ? "\n" : ",\n") + #"{"type":"Feature","properties":{"session":\#(session)},"geometry":{"type":"LineString","coordinates":["#)

@@ -26,14 +26,14 @@ public struct FileDestination: SyncDestination {
         }
         switch kind {
         case .attempt:
-            for a in try store.queuedAttempts(ids) {
+            for a in try store.sync.queuedAttempts(ids) {
                 try append(FileRecordLine.Attempt(
                     db: databaseID, id: a.id, time: RFC3339.string(a.sentAt, fractionDigits: 3), lat: a.position.latitude,
                     lon: a.position.longitude, alt: a.position.altitude, state: a.state.rawValue, node: a.node, dev_eui: a.devEUI,
                     f_cnt: a.fCnt), id: a.id)
             }
         case .sample:
-            for s in try store.queuedSamples(ids) {
+            for s in try store.sync.queuedSamples(ids) {
                 let u = s.uplink
                 try append(FileRecordLine.Sample(
                     db: databaseID, id: s.id, time: RFC3339.string(s.time, fractionDigits: 3), lat: s.position.latitude,
@@ -42,7 +42,7 @@ public struct FileDestination: SyncDestination {
                     gateways: u.receptions.map { .init(gtw_id: $0.gatewayID, gtw_eui: $0.gatewayEUI, rssi: $0.rssi, snr: $0.snr) }), id: s.id)
             }
         case .fix:
-            for q in try store.queuedFixes(ids) {
+            for q in try store.sync.queuedFixes(ids) {
                 let f = q.fix
                 try append(FileRecordLine.TrackPoint(
                     db: databaseID, id: q.id, session: q.sessionID, time: RFC3339.string(f.time, fractionDigits: 3), lat: f.latitude,

@@ -22,7 +22,7 @@ extension SyncTarget {
             guard let path = context.url?.path ?? context.settings.text(.syncFilePath) else {
                 throw SyncTargetProblem("the file target needs a file: [sync.file] path in the configuration, MTT_SYNC_FILE_PATH, or the file as the sync URL")
             }
-            guard try context.store.syncQueueCount(.file, scope: context.policy.scope) > 0 else { return nil }
+            guard try context.store.sync.syncQueueCount(.file, scope: context.policy.scope) > 0 else { return nil }
             let destination = FileDestination(path: path, databaseID: try context.store.databaseID())
             return Uploader(store: context.store, destination: destination, transport: try context.transports.file(), policy: context.policy)
         })

@@ -26,14 +26,14 @@ public struct MapTheThingsDestination: SyncDestination {
         let encoder = JSONEncoder.stable()
         switch kind {
         case .attempt:
-            return try store.queuedAttempts(ids).map { a in
+            return try store.sync.queuedAttempts(ids).map { a in
                 let body = MapTheThingsBodies.Transmission(
                     lat: a.position.latitude, lon: a.position.longitude, alt: a.position.altitude,
                     timestamp: RFC3339.string(a.sentAt, fractionDigits: 3), dev_eui: a.devEUI ?? a.node, msg_seq: a.fCnt)
                 return .upload(request(kind, [a.id], path: "transmissions", body: try encoder.encode(body)))
             }
         case .sample:
-            return try store.queuedSamples(ids).map { s in
+            return try store.sync.queuedSamples(ids).map { s in
                 let u = s.uplink
                 let body = MapTheThingsBodies.Sample(
                     lat: s.position.latitude, lon: s.position.longitude, alt: s.position.altitude,
@@ -44,11 +44,11 @@ public struct MapTheThingsDestination: SyncDestination {
                 return .upload(request(kind, [s.id], path: "samples", body: try encoder.encode(body)))
             }
         case .fix:
-            let fixes = try store.queuedFixes(ids)
+            let fixes = try store.sync.queuedFixes(ids)
             let sessions = Dictionary(grouping: fixes, by: \.sessionID)
             return try sessions.keys.sorted().map { session in
                 let points = sessions[session]!.sorted { ($0.fix.time, $0.id) < ($1.fix.time, $1.id) }
-                let devices = try store.heardDevEUIs(session: session)
+                let devices = try store.records.heardDevEUIs(session: session)
                 let body = MapTheThingsBodies.Track(
                     track_id: "\(databaseID)-\(session)", devices: devices.isEmpty ? nil : devices.joined(separator: ","),
                     points: points.map { q in

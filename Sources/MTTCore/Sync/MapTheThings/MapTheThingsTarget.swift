@@ -15,7 +15,7 @@ extension SyncTarget {
         queues: [.confirmedAttempts, .listenerSamples, .matchingTrackPoints],
         publicURL: MapTheThingsDestination.defaultBaseURL,
         prepare: { context in
-            let queued = try context.store.syncQueueCount(.mapthethings, scope: context.policy.scope)
+            let queued = try context.store.sync.syncQueueCount(.mapthethings, scope: context.policy.scope)
             guard queued > 0 else { return nil }
             guard let login = try MapTheThingsLogin.load(file: context.settings.text(.syncCredentialsFile), secrets: context.secrets) else {
                 throw SyncTargetProblem("\(queued) record(s) wait for MapTheThings but there are no credentials: \(MapTheThingsLogin.howToSet)")

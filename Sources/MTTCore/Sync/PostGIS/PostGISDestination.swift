@@ -37,7 +37,7 @@ public struct PostGISDestination: SyncDestination {
         var sessions = Set<Int64>()
         switch kind {
         case .attempt:
-            let attempts = try store.queuedAttempts(ids)
+            let attempts = try store.sync.queuedAttempts(ids)
             statements.append(Self.insert(
                 into: .attempts,
                 rows: attempts.map { a in
@@ -48,7 +48,7 @@ public struct PostGISDestination: SyncDestination {
             settled = attempts.map(\.id)
             sessions = Set(attempts.map(\.sessionID))
         case .sample:
-            let samples = try store.queuedSamples(ids)
+            let samples = try store.sync.queuedSamples(ids)
             statements.append(Self.insert(
                 into: .samples,
                 rows: samples.map { s in
@@ -67,7 +67,7 @@ public struct PostGISDestination: SyncDestination {
             settled = samples.map(\.id)
             sessions = Set(samples.map(\.sessionID))
         case .fix:
-            let fixes = try store.queuedFixes(ids)
+            let fixes = try store.sync.queuedFixes(ids)
             statements.append(Self.insert(
                 into: .tracks,
                 rows: fixes.map { q in
@@ -78,7 +78,7 @@ public struct PostGISDestination: SyncDestination {
             sessions = Set(fixes.map(\.sessionID))
         }
         guard !settled.isEmpty else { return [] }
-        let known = try sessions.sorted().compactMap { try store.session($0) }
+        let known = try sessions.sorted().compactMap { try store.sessions.session($0) }
         let sessionRows = Self.insert(
             into: .sessions,
             rows: known.map { [databaseID, String($0.id), $0.mode.rawValue, Self.time($0.startedAt), $0.endedAt.map(Self.time), $0.name] })

@@ -26,7 +26,7 @@ extension SyncTarget {
             if let parsed = URL(string: url), parsed.password != nil {
                 throw SyncTargetProblem("the community database's URL carries a password, which others can read: put it in ~/.pgpass (mode 600), a passfile or PGPASSWORD")
             }
-            guard try context.store.syncQueueCount(.postgis, scope: context.policy.scope) > 0 else { return nil }
+            guard try context.store.sync.syncQueueCount(.postgis, scope: context.policy.scope) > 0 else { return nil }
             let destination = PostGISDestination(server: Self.withoutSecrets(url), databaseID: try context.store.databaseID())
             return Uploader(store: context.store, destination: destination, transport: try context.transports.database(url), policy: context.policy)
         })

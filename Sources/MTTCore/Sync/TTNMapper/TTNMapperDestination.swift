@@ -24,7 +24,7 @@ public struct TTNMapperDestination: SyncDestination {
     public func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork<HTTPSyncRequest>] {
         guard kind == .sample else { return [] }
         let encoder = JSONEncoder.stable()
-        return try store.queuedSamples(ids).map { sample in
+        return try store.sync.queuedSamples(ids).map { sample in
             if experiment == nil, let reason = gate.reason(against: sample.position, fix: sample.nearestFix) {
                 return .hold(kind: kind, recordID: sample.id, reason: reason)
             }

@@ -9,10 +9,10 @@ public struct TTNMapperGatePreview: Sendable, Hashable {
     public init(store: Store, gate: TTNMapperQualityGate = TTNMapperQualityGate(), limit: Int) throws {
         var after: Int64 = 0
         while true {
-            let ids = try store.syncQueue(.ttnmapper, kind: .sample, after: after, limit: 500)
+            let ids = try store.sync.syncQueue(.ttnmapper, kind: .sample, after: after, limit: 500)
             guard let last = ids.last else { break }
             after = last
-            for sample in try store.queuedSamples(ids) {
+            for sample in try store.sync.queuedSamples(ids) {
                 guard let reason = gate.reason(against: sample.position, fix: sample.nearestFix) else { continue }
                 count += 1
                 newest.append(SyncMessage(target: .ttnmapper, state: .held, kind: .sample, recordID: sample.id, message: reason, atNextSync: true))

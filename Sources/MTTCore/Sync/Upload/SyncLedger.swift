@@ -91,7 +91,7 @@ actor SyncLedger {
 
     func commit() throws {
         guard !pending.isEmpty else { return }
-        try store.recordSync(pending, target: target)
+        try store.sync.recordSync(pending, target: target)
         pending.removeAll(keepingCapacity: true)
     }
 }

@@ -23,7 +23,7 @@ actor SyncWorkFeed<Destination: SyncDestination> {
     func next() throws -> SyncWork<Destination.Request>? {
         while buffer.isEmpty {
             guard let kind = kinds.first else { return nil }
-            let ids = try store.syncQueue(
+            let ids = try store.sync.syncQueue(
                 destination.target, kind: kind, after: cursor, limit: pageSize, includingHeld: destination.includesHeld, scope: scope)
             guard let last = ids.last else {
                 kinds.removeFirst()

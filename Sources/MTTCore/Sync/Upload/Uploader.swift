@@ -33,7 +33,7 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         let target = destination.target
         let (refusals, refusedHere) = try self.refusals()
         let skipping = Set(refusedHere.map(\.kind))
-        let total = try store.syncQueueCount(target, includingHeld: destination.includesHeld, scope: policy.scope, skipping: skipping)
+        let total = try store.sync.syncQueueCount(target, includingHeld: destination.includesHeld, scope: policy.scope, skipping: skipping)
         let ledger = SyncLedger(store: store, target: target, total: total, policy: policy, progress: progress)
         let feed = SyncWorkFeed(store: store, destination: destination, policy: policy, skipping: skipping)
         var stopReason: String?
@@ -58,12 +58,12 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         var notes = await ledger.rejectionNotes
         /// Records of one kind still waiting for this target.
         func waiting(_ kind: SyncRecordKind) throws -> Int {
-            try store.syncQueueCount(target, scope: policy.scope, skipping: Set(SyncRecordKind.allCases).subtracting([kind]))
+            try store.sync.syncQueueCount(target, scope: policy.scope, skipping: Set(SyncRecordKind.allCases).subtracting([kind]))
         }
         // Said in the run that finds out, which fails for it; after that a line, not a failure.
         var refusedNow: [String] = []
         for (kind, reason) in await feed.refused {
-            try store.recordUnaccepted(target, UnacceptedKind(kind: kind, server: destination.server, reason: reason, at: .now()))
+            try store.sync.recordUnaccepted(target, UnacceptedKind(kind: kind, server: destination.server, reason: reason, at: .now()))
             refusedNow.append("\(kind.counted(try waiting(kind))) stay queued: \(reason)")
         }
         for refusal in refusedHere {
@@ -75,7 +75,7 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         // A kind another server refused, taken by this one: it waits again.
         let sentKinds = await ledger.sentKinds
         for refusal in refusals where refusal.server != destination.server && sentKinds.contains(refusal.kind) {
-            try store.forgetUnaccepted(target, kind: refusal.kind)
+            try store.sync.forgetUnaccepted(target, kind: refusal.kind)
         }
         if counts.failed > 0, let reason = await ledger.lastFailure {
             notes.append("\(counts.failed) could not be delivered and stay queued; last error: \(reason)")
@@ -88,7 +88,7 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         }
         return SyncSummary(
             target: target, sent: counts.sent, rejected: counts.rejected, held: counts.held, failed: counts.failed,
-            queued: try store.syncQueueCount(target, includingHeld: destination.includesHeld, scope: policy.scope, skipping: skipping.union(await feed.refused.keys)),
+            queued: try store.sync.syncQueueCount(target, includingHeld: destination.includesHeld, scope: policy.scope, skipping: skipping.union(await feed.refused.keys)),
             seconds: counts.elapsed, notes: notes, stopReason: stopReason, refused: refusedNow)
     }
 
@@ -110,7 +110,7 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
     /// The kinds the target's servers said they do not take, and those this destination's server
     /// said: those are not sent to it again (another server is tried), nor previewed as sent.
     private func refusals() throws -> (all: [UnacceptedKind], here: [UnacceptedKind]) {
-        let all = try store.unacceptedKinds(destination.target)
+        let all = try store.sync.unacceptedKinds(destination.target)
         return (all, all.filter { $0.server == destination.server })
     }
 
