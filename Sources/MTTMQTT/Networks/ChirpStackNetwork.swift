@@ -5,7 +5,7 @@ extension NetworkServer {
     /// JSON events, which name no network.
     public static let chirpStack = NetworkServer(
         name: "chirpstack",
-        help: "ChirpStack v4 or Helium, an application's devices by their DevEUIs",
+        help: "ChirpStack v4, an application's devices by their DevEUIs",
         topics: { subscription throws(SpecError) in
             guard let application = subscription.application ?? (subscription.simulated ? ChirpStackTopics.demoApplication : nil) else {
                 throw SpecError("give --application ID: the ChirpStack application (a UUID, on its console) whose devices to hear, or + for all")
