@@ -35,13 +35,13 @@ public func throughout(
 }
 
 /// `eventually` for code that cannot suspend (a server's set-up on its own thread): the same tick,
-/// blocking the thread.
+/// blocking the thread; a costly look (a process started each time) may look less often.
 @discardableResult
-public func eventuallyBlocking(timeout: Double = 30, _ condition: () throws -> Bool) rethrows -> Bool {
+public func eventuallyBlocking(timeout: Double = 30, every tick: Duration = pollingTick, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
     while true {
         if try condition() { return true }
         if ContinuousClock.now >= deadline { return false }
-        Thread.sleep(forTimeInterval: Double(pollingTick.components.attoseconds) / 1e18)
+        Thread.sleep(forTimeInterval: Double(tick.components.seconds) + Double(tick.components.attoseconds) / 1e18)
     }
 }

@@ -58,7 +58,8 @@ public final class PostgresServer: @unchecked Sendable {
     }
 
     private func isReady(within seconds: Double) -> Bool {
-        eventuallyBlocking(timeout: seconds) {
+        // pg_isready is a process a look: every 50 ms, not every tick.
+        eventuallyBlocking(timeout: seconds, every: .milliseconds(50)) {
             (try? ChildProcess.runBlocking(binaries + "/pg_isready", ["-q", "-h", "127.0.0.1", "-p", String(port)]))?.status == 0
         }
     }
