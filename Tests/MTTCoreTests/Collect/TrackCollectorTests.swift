@@ -27,10 +27,12 @@ struct TrackCollectorTests {
         // The run "happens" just after the scripted track: uplinks it can never cover expire at once.
         let clock = ScaledClock(scale: 1, start: Self.t0.adding(seconds: 125))
         let fixes = ScriptedFixSource(fixes: track)
-        // The uplinks come once the whole track is stored, so the test does not race the GPS.
+        // The uplinks come once the whole track is stored, so the test does not race the GPS: come
+        // early, they would find the run's clock far past them and expire unplaced. A loaded machine
+        // (two suites at once) took more than 30 s to store 61 fixes.
         let lastFix = track.last?.time
         let network = ScriptedUplinkSource(uplinks: uplinks) {
-            await eventually { (try? store.records.fixes(session: session).last?.time) == lastFix }
+            await eventually(timeout: 300) { (try? store.records.fixes(session: session).last?.time) == lastFix }
         }
         let task: Task<Void, any Error>
         let flush: @Sendable () async throws -> Void
@@ -44,7 +46,7 @@ struct TrackCollectorTests {
             flush = { try await c.flush() }
         }
         // Let the scripted track and uplinks play out, then stop as Ctrl-C would.
-        try await eventually(timeout: 60) { try store.records.samples(session: session).count >= expected }
+        try await eventually(timeout: 300) { try store.records.samples(session: session).count >= expected }
         task.cancel()
         _ = await task.result
         try await flush()
