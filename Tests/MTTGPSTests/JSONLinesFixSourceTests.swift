@@ -34,13 +34,13 @@ struct JSONLinesFixSourceTests {
         try #require(mkfifo(pipe, 0o600) == 0)
         let recorder = EventRecorder<FixEvent>()
         await recorder.record(JSONLinesFixSource(path: pipe).events())
-        #expect(await recorder.wait(timeout: 10) { $0.contains(.connected("jsonl:" + pipe)) }, "the source waited for a writer")
+        #expect(await recorder.wait(timeout: 60) { $0.contains(.connected("jsonl:" + pipe)) }, "the source waited for a writer")
         for (round, lat) in [52.1, 52.2].enumerated() {
             // One script after another, each writing a line and going away.
             let writer = try #require(FileHandle(forWritingAtPath: pipe), "round \(round)")
             writer.write(Data(#"{"lat":\#(lat),"lon":5.1}"#.utf8 + [UInt8(ascii: "\n")]))
             try writer.close()
-            #expect(await recorder.wait(timeout: 10) { $0.fixes.count == round + 1 }, "round \(round)")
+            #expect(await recorder.wait(timeout: 60) { $0.fixes.count == round + 1 }, "round \(round)")
         }
         #expect(await recorder.events.fixes.map(\.latitude) == [52.1, 52.2])
         #expect(await !recorder.finished, "a script that ended ended the source")
