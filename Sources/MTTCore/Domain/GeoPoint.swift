@@ -9,4 +9,11 @@ public struct GeoPoint: Sendable, Hashable, Codable {
         self.longitude = longitude
         self.altitude = altitude
     }
+
+    /// A place given by whoever: nil unless the latitude is within ±90° and the longitude within
+    /// ±180° (which NaN and the infinities are not).
+    public init?(checkingLatitude latitude: Double, longitude: Double, altitude: Double? = nil) {
+        guard abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+        self.init(latitude: latitude, longitude: longitude, altitude: altitude)
+    }
 }

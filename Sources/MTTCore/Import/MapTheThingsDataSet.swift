@@ -139,8 +139,8 @@ public enum MapTheThingsDataSet {
     static func position(_ value: Entry.Position) -> GeoPoint? {
         switch value {
         case .pair(let pair):
-            guard pair.count >= 2, abs(pair[0]) <= 90, abs(pair[1]) <= 180 else { return nil }
-            return GeoPoint(latitude: pair[0], longitude: pair[1])
+            guard pair.count >= 2 else { return nil }
+            return GeoPoint(checkingLatitude: pair[0], longitude: pair[1])
         case .text(let text):
             let parts = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2 else { return nil }

@@ -28,7 +28,7 @@ public struct FixSourceKind: SpecKind {
 
     /// Whether `text` is a spec of this kind: its name alone or followed by `:`.
     public func names(_ text: String) -> Bool {
-        text == name || text.hasPrefix(name + ":")
+        Self.spec(text, startsWith: name)
     }
 
     public func read(_ text: String) throws(SpecError) -> FixSourceRecipe {

@@ -24,7 +24,7 @@ public struct NodeKind: SpecKind {
         self.form = form
         self.simulatedAs = simulatedAs
         self.followsTheRunClock = followsTheRunClock
-        naming = names ?? { text in text == name || text.hasPrefix(name + ":") }
+        naming = names ?? { text in Self.spec(text, startsWith: name) }
         reader = read
     }
 

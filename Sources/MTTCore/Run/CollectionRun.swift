@@ -165,13 +165,7 @@ public final class CollectionRun: Sendable {
     public func stop(grace: Double = 2) async -> (any Error)? {
         guard let task = work.withLock({ $0 }) else { return nil }
         task.cancel()
-        let finished = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { _ = await task.result; return true }
-            group.addTask { try? await SystemClock().sleep(seconds: grace); return false }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
+        let finished = (try? await SystemClock().withTimeout(seconds: grace) { _ = await task.result }) != nil
         var failure: (any Error)?
         if finished, case .failure(let error) = await task.result, !(error is CancellationError) { failure = error }
         for node in ports.nodes { await node.link.close() }

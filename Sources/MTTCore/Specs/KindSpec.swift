@@ -20,6 +20,11 @@ public protocol SpecRecipe: Sendable {
 }
 
 extension SpecKind {
+    /// The usual way a spec names its kind: the name alone or followed by `:` (`gpsd`, `gpsd://…`).
+    static func spec(_ text: String, startsWith name: String) -> Bool {
+        text == name || text.hasPrefix(name + ":")
+    }
+
     /// Every form of `kinds`, for help: "gpsd[://HOST:PORT], nmea:FILE or fake".
     public static func formsText(_ kinds: [Self]) -> String {
         ListText.or(kinds.map(\.form))

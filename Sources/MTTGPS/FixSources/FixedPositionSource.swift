@@ -18,10 +18,8 @@ public struct FixedPositionSource: FixSource {
     /// `LAT,LON[,ALT]` in degrees (and metres), nil when it is not one.
     public static func point(parsing text: some StringProtocol) -> GeoPoint? {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0) }
-        guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }),
-              let lat = parts[0], let lon = parts[1], abs(lat) <= 90, abs(lon) <= 180
-        else { return nil }
-        return GeoPoint(latitude: lat, longitude: lon, altitude: parts.count == 3 ? parts[2] : nil)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0 != nil }), let lat = parts[0], let lon = parts[1] else { return nil }
+        return GeoPoint(checkingLatitude: lat, longitude: lon, altitude: parts.count == 3 ? parts[2] : nil)
     }
 
     public func events() -> AsyncStream<FixEvent> {

@@ -45,11 +45,11 @@ public struct JSONLinesFixSource: FixSource {
     }
 
     /// The fix a line says, or why it says none.
-    static func fix(_ line: some StringProtocol, now: Timestamp, source: String) -> Result<Fix, SpecError> {
-        guard let read = try? JSONDecoder().decode(Line.self, from: Data(line.utf8)) else {
+    static func fix(_ line: some StringProtocol, now: Timestamp, source: String, decoder: JSONDecoder) -> Result<Fix, SpecError> {
+        guard let read = try? decoder.decode(Line.self, from: Data(line.utf8)) else {
             return .failure(SpecError("not a JSON object with lat and lon"))
         }
-        guard abs(read.lat) <= 90, abs(read.lon) <= 180, read.lat.isFinite, read.lon.isFinite else {
+        guard GeoPoint(checkingLatitude: read.lat, longitude: read.lon) != nil else {
             return .failure(SpecError("lat \(read.lat), lon \(read.lon) is not a place"))
         }
         var time = now
@@ -91,10 +91,11 @@ public struct JSONLinesFixSource: FixSource {
             }
             continuation.yield(.connected(spec))
             var pending: [UInt8] = [], skipped = 0
+            let decoder = JSONDecoder()
             func take(_ line: ArraySlice<UInt8>) {
                 let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespaces)
                 guard !text.isEmpty else { return }
-                switch Self.fix(text, now: clock.now(), source: spec) {
+                switch Self.fix(text, now: clock.now(), source: spec, decoder: decoder) {
                 case .success(let fix): continuation.yield(.fix(fix))
                 case .failure(let reason):
                     skipped += 1
