@@ -10,9 +10,14 @@ import Testing
 struct MapScriptTests {
     static let path = FixtureFiles.repositoryRoot + "/Sources/MTTWeb/Page/map.js"
 
+    /// Node.js, as Debian's nodejs installs it (scripts/setup) or a local install.
+    static func node() throws -> String {
+        try #require(["/usr/bin/node", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) },
+                     "no node: scripts/setup installs Debian's nodejs")
+    }
+
     @Test func nodeParsesIt() async throws {
-        let node = try #require(["/usr/bin/node", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) },
-                                "no node: scripts/setup installs Debian's nodejs")
+        let node = try Self.node()
         let check = try await ChildProcess.run(node, ["--check", Self.path])
         #expect(check.status == 0, "map.js does not parse: \(check.stderr)")
     }
@@ -26,7 +31,6 @@ struct MapScriptTests {
         let dir = TemporaryDirectory()
         let broken = dir.file("broken.js")
         try (MapScript.text + "\n(function () {\n").write(toFile: broken, atomically: true, encoding: .utf8)
-        let node = try #require(["/usr/bin/node", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) })
-        #expect(try await ChildProcess.run(node, ["--check", broken]).status != 0)
+        #expect(try await ChildProcess.run(try Self.node(), ["--check", broken]).status != 0)
     }
 }
