@@ -56,8 +56,8 @@ extension ConfigKey {
     public static let database = ConfigKey("db.path", .text, nil, "The SQLite database file (default $XDG_DATA_HOME/mtt/mtt.sqlite).")
 
     public static let mode = ConfigKey("collect.mode", .text, nil, choices: ["active", "matching", "listener"], "active, matching or listener.")
-    public static let nodes = ConfigKey("collect.nodes", .list, .list([]), "The nodes to drive, each as --node takes it (mtt collect --help lists the forms): ble:ADDRESS or ble:auto, serial:DEVICE?modem=KIND, fake, fake-KIND.")
-    public static let gps = ConfigKey("collect.gps", .text, .text("gpsd"), "Where positions come from, as --gps takes it (mtt collect --help lists the forms): gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake or jsonl:FILE.")
+    public static let nodes = ConfigKey("collect.nodes", .list, .list([]), "The nodes to drive, in the forms `mtt collect --help` lists: ble:ADDRESS or ble:auto, serial:DEVICE?modem=KIND, fake, fake-KIND.")
+    public static let gps = ConfigKey("collect.gps", .text, .text("gpsd"), "Where positions come from, in the forms `mtt collect --help` lists: gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake or jsonl:FILE.")
     // The network servers are MTTMQTT's registry: `mtt config check` and `mtt collect` read the
     // value through it, and `mtt collect --help` lists them.
     public static let network = ConfigKey(

@@ -6,12 +6,10 @@ extension NetworkServer {
     public static let chirpStack = NetworkServer(
         name: "chirpstack",
         help: "ChirpStack v4, an application's devices by their DevEUIs",
+        deviceName: "DEV_EUI", application: "the ChirpStack application (a UUID, on its console)",
         topics: { subscription throws(SpecError) in
             guard let application = subscription.application ?? (subscription.simulated ? ChirpStackTopics.demoApplication : nil) else {
-                throw SpecError("give --application ID: the ChirpStack application (a UUID, on its console) whose devices to hear, or + for all")
-            }
-            guard !subscription.devices.isEmpty else {
-                throw SpecError("give --device DEV_EUI for each device to hear (or --device + for all of the application's)")
+                throw SpecError("no application to hear: the ChirpStack application's ID (a UUID, on its console), or + for all")
             }
             return try ChirpStackTopics.uplinks(application: application, devices: subscription.devices)
         },

@@ -6,6 +6,7 @@ extension NetworkServer {
     public static let helium = NetworkServer(
         name: "helium",
         help: "the Helium network (ChirpStack v4 under Helium's network id), an application's devices by their DevEUIs",
+        deviceName: NetworkServer.chirpStack.deviceName, application: NetworkServer.chirpStack.application,
         topics: NetworkServer.chirpStack.topics,
         decode: NetworkServer.chirpStack.decode,
         encode: NetworkServer.chirpStack.encode,

@@ -9,6 +9,11 @@ public struct NetworkServer: RegisteredKind {
     public let name: String
     /// One line for `mtt collect --help`: what it is and what it needs.
     public let help: String
+    /// How its devices are named, for messages: "ID", "DEV_EUI".
+    public let deviceName: String
+    /// The application a subscription names, when it must name one, for messages: nil where the
+    /// MQTT user is the application (The Things Stack).
+    public let application: String?
     /// The topics of these devices.
     let topics: @Sendable (NetworkSubscription) throws(SpecError) -> [String]
     /// One message, by its topic and payload; `networkID` is the subscription's, for messages that

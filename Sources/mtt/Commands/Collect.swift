@@ -174,6 +174,13 @@ struct Collect: AsyncParsableCommand {
             } else {
                 let subscription = NetworkSubscription(
                     username: mqttUser, application: application, devices: device.isEmpty && fakeNetwork ? ["+"] : device, simulated: fakeNetwork)
+                // What the server needs named, said with the flags that name it.
+                if let what = choice.server.application, application == nil, !fakeNetwork {
+                    throw ValidationError("give --application ID: \(what) whose devices to hear, or + for all")
+                }
+                if subscription.devices.isEmpty {
+                    throw ValidationError("give --device \(choice.server.deviceName) for each device to hear (or --device + for all of the application's)")
+                }
                 topics = try spec { try choice.topics(subscription) }
             }
         } else if network != nil && !fakeNetwork {
