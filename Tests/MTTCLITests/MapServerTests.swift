@@ -207,9 +207,12 @@ struct MapServerTests {
         #expect(try await focused.wait(until: "document.getElementById('drawn').dataset.count == '\(MapTestData.dots)'"))
     }
 
-    /// While a collection writes to the database, the page's status block follows within 2 s, and
-    /// each new sample arrives as an event and a dot.
-    @Test func theStatusBlockFollowsARunWithinTwoSeconds() async throws {
+    /// While a collection writes to the database, the page's status block follows it without a
+    /// reload, showing only counts the database had, and each new sample arrives as an event and a
+    /// dot. (That it follows within the feed's second is MTTWebTests' `LiveFeedTests`, on a
+    /// clock the test moves: measured here against the wall clock, a loaded two-core machine lagged
+    /// past any bound that says something.)
+    @Test func theStatusBlockFollowsARun() async throws {
         let (server, link, port) = try await serve()
         defer { server.kill() }
         let events = try ChildProcess.Running("/usr/bin/curl", ["-sN", "--max-time", "12", "http://127.0.0.1:\(port)/api/events"], environment: [:])
@@ -218,25 +221,25 @@ struct MapServerTests {
         let store = try Store(path: mtt.database)
         let before = try store.status()
         let run = try mtt.start(["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20", "--duration", "6s", "--db", mtt.database])
-        var worstLag = 0.0
-        var seen: [Int: ContinuousClock.Instant] = [:]
-        let deadline = ContinuousClock.now + .seconds(9)
-        while ContinuousClock.now < deadline {
-            let stored = try store.status().attempts
-            if seen[stored] == nil { seen[stored] = .now }
-            let shown = Int(try await browser.evaluate("document.getElementById('status').dataset.attempts").trimmingCharacters(in: CharacterSet(charactersIn: "\""))) ?? 0
-            for (count, when) in seen where count <= shown {
-                worstLag = max(worstLag, (ContinuousClock.now - when) / .seconds(1))
-                seen[count] = nil
+        var stored: Set<Int> = [before.attempts], shown: Set<Int> = []
+        // The run lasts 6 s of its own; a run that hangs ends the looking after a minute.
+        let giveUp = ContinuousClock.now + .seconds(60)
+        while !run.hasExited && ContinuousClock.now < giveUp {
+            stored.insert(try store.status().attempts)
+            if let count = Int(try await browser.evaluate("document.getElementById('status').dataset.attempts").trimmingCharacters(in: CharacterSet(charactersIn: "\""))) {
+                shown.insert(count)
             }
-            // A measurement: the page's lag behind the database, looked at ten times a second.
+            // A look at the page and the database while the run writes, ten times a second.
             try await Task.sleep(for: .milliseconds(100))
         }
         _ = await run.wait(timeout: 30)
         let after = try store.status()
+        stored.insert(after.attempts)
         #expect(after.attempts > before.attempts + 3, "the run wrote too little to follow: exit \(run.result.status), \(run.result.stderr)")
-        #expect(seen.keys.allSatisfy { $0 <= after.attempts } )
-        #expect(worstLag <= 2.5, "the status block lagged \(worstLag) s behind the database")
+        #expect(try await browser.wait(until: "document.getElementById('status').dataset.attempts == '\(after.attempts)'", seconds: 30), "the status block never showed the run's last attempt")
+        // No count the database never reached: each shown lies between the start and the end (one
+        // stored between two looks of this test may be shown without this test having seen it).
+        #expect(shown.allSatisfy { $0 <= after.attempts && $0 >= before.attempts }, "shown \(shown.sorted()), stored \(stored.sorted())")
         // Every sample the run stored came as an event and became a dot.
         _ = await events.wait(timeout: 15)
         let sampleEvents = events.stdout.components(separatedBy: "event: sample\n").count - 1
@@ -244,7 +247,7 @@ struct MapServerTests {
         #expect(try await browser.wait(until: "document.getElementById('drawn').dataset.count == '\(MapTestData.dots + after.samples - before.samples)'", seconds: 5))
     }
 
-    // The unheard attempt's grace on the live map: MTTWebTests' LiveFeedGraceTests, on a clock
+    // The unheard attempt's grace on the live map: MTTWebTests' LiveFeedTests, on a clock
     // the test moves (it waited 45 s of wall time here).
 
     // The report as a mapper reads it (issue 33, item 14); here because each opens Chromium, and
