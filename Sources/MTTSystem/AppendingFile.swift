@@ -15,15 +15,35 @@ public final class AppendingFile: SyncTransport {
         descriptors.withLock { open in for fd in open.values { close(fd) } }
     }
 
+    /// Opens `path` to append, as a regular file only: a symbolic link is refused (O_NOFOLLOW: a
+    /// link to /etc/passwd in a folder another user can write had lines appended to it), and so is
+    /// a FIFO or a device (opened without blocking, then refused: a FIFO nobody read from held the
+    /// sync in open(), deaf to every signal).
+    static func openRegularFile(_ path: String) throws(SyncTransportError) -> Int32 {
+        let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+        // Trying again cannot make a missing folder, a read-only medium or a link a file.
+        guard fd >= 0 else {
+            let code = errno
+            if code == ELOOP { throw .untrusted("\(path) is a symbolic link: the file target writes only to the file it is named (give the link's target)") }
+            if code == ENXIO { throw .untrusted("\(path) is not a regular file (a FIFO nobody reads): the file target writes to files") }
+            throw .untrusted("cannot open \(path): \(String(cString: strerror(code)))")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .untrusted("\(path) is not a regular file: the file target writes to files")
+        }
+        _ = fcntl(fd, F_SETFL, O_WRONLY | O_APPEND)
+        return fd
+    }
+
     public func send(_ request: FileAppend) async throws {
         try descriptors.withLock { open throws(SyncTransportError) in
             let fd: Int32
             if let known = open[request.path] {
                 fd = known
             } else {
-                fd = Glibc.open(request.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-                // Trying again cannot make a missing folder or a read-only medium writable.
-                guard fd >= 0 else { throw .untrusted("cannot open \(request.path): \(String(cString: strerror(errno)))") }
+                fd = try Self.openRegularFile(request.path)
                 open[request.path] = fd
             }
             // A write cut short (a full disk) is taken back, so a retry never leaves half a line.

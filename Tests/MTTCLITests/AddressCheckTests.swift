@@ -41,8 +41,8 @@ struct AddressCheckTests {
         #expect(link.hasSuffix("?token=a%2Bb%2Fc%3Dd%26e%23f-0123456789"), "\(link)")
         // The link as printed, asked for on loopback: the token it carries is the file's.
         let query = String(link[link.firstIndex(of: "?")!...])
-        #expect(try PlainHTTP.get(port: port, "/api/status" + query).status == 200)
-        #expect(try PlainHTTP.get(port: port, "/api/status?token=a+b/c=d&e").status == 401)
+        #expect(try await PlainHTTP.get(port: port, "/api/status" + query).status == 200)
+        #expect(try await PlainHTTP.get(port: port, "/api/status?token=a+b/c=d&e").status == 401)
     }
 
     @Test(arguments: ["short-token", String(repeating: "t", count: 2000)])

@@ -52,6 +52,18 @@ struct ChirpStackCollectTests {
         }
     }
 
+    /// A listener at a fixed place hearing every device of the application on `broker`, once it
+    /// said it is connected.
+    func listening(on broker: MosquittoBroker, network: String) async throws -> ChildProcess.Running {
+        let run = try mtt.start([
+            "collect", "--mode", "listener", "--gps", "fixed:52.09,5.12", "--network", network,
+            "--mqtt-url", "mqtt://127.0.0.1:\(broker.port)", "--application", Self.application, "--device", "+",
+            "--db", mtt.database,
+        ])
+        #expect(await run.waitForOutput(timeout: 30) { $0.contains("network connected") }, "\(run.stderr)")
+        return run
+    }
+
     /// A ChirpStack v4 uplink event of device 0004a30b001c0530, heard by two gateways.
     static func event(_ fCnt: Int, at time: Timestamp) -> String {
         #"{"time":"\#(RFC3339.string(time, fractionDigits: 6))","deviceInfo":{"applicationId":"\#(application)","deviceName":"tracker-7","devEui":"0004a30b001c0530"},"fCnt":\#(fCnt),"fPort":1,"data":"AQ==","rxInfo":[{"gatewayId":"b827ebfffe000001","rssi":-97,"snr":7.5,"location":{"latitude":52.1,"longitude":5.1}},{"gatewayId":"0016c001ff1a2b3c","rssi":-118}],"txInfo":{"frequency":868100000,"modulation":{"lora":{"bandwidth":125000,"spreadingFactor":9,"codeRate":"CR_4_5"}}}}"#
@@ -62,13 +74,8 @@ struct ChirpStackCollectTests {
     /// v3 message said once.
     @Test func listenerModeOnHeliumThroughARealBroker() async throws {
         let broker = try await MosquittoBroker.start()
-        let run = try mtt.start([
-            "collect", "--mode", "listener", "--gps", "fixed:52.09,5.12", "--network", "helium",
-            "--mqtt-url", "mqtt://127.0.0.1:\(broker.port)", "--application", Self.application, "--device", "+",
-            "--db", mtt.database,
-        ])
+        let run = try await listening(on: broker, network: "helium")
         defer { run.stop() }
-        #expect(await run.waitForOutput(timeout: 30) { $0.contains("network connected") }, "\(run.stderr)")
         let prefix = "application/\(Self.application)/device/0004a30b001c0530/event/"
         let v3 = try String(contentsOfFile: FixtureFiles.own("chirpstack/v3.json"), encoding: .utf8).replacingOccurrences(of: "\n", with: "")
         try await broker.publish(topic: prefix + "join", lines: [try String(contentsOfFile: FixtureFiles.own("chirpstack/join.json"), encoding: .utf8)
@@ -102,6 +109,45 @@ struct ChirpStackCollectTests {
             #expect(gateways.compactMap { $0["gtw_id"] as? String } == ["b827ebfffe000001", "0016c001ff1a2b3c"])
             #expect(gateways.compactMap { $0["gtw_eui"] as? String } == ["B827EBFFFE000001", "0016C001FF1A2B3C"])
         }
+    }
+
+    /// Hostile uplinks (issue 47, items 7, 8 and 12): an RSSI of 1e400 (+Inf once parsed), a
+    /// gateway at latitude 91, 5,000 receptions in one message, a gateway id with a NUL and a
+    /// bidi override. Each is stored held to the limits and said in one line; the run goes on,
+    /// and the coverage of the database is written as JSON.
+    @Test func hostileUplinksAreHeldToTheLimitsAndTheRunGoesOn() async throws {
+        let broker = try await MosquittoBroker.start()
+        let run = try await listening(on: broker, network: "chirpstack")
+        defer { run.stop() }
+        let now = Timestamp.now()
+        func event(_ fCnt: Int, rxInfo: String) -> String {
+            Self.event(fCnt, at: now).replacing(#/"rxInfo":\[.*\],"txInfo"/#) { _ in #""rxInfo":[\#(rxInfo)],"txInfo""# }
+        }
+        let flood = (0..<5_000).map { #"{"gatewayId":"\#(String(format: "%016x", 0xAA00_0000 + $0))","rssi":-100,"snr":1}"# }.joined(separator: ",")
+        try await broker.publish(topic: "application/\(Self.application)/device/0004a30b001c0530/event/up", lines: [
+            event(1, rxInfo: #"{"gatewayId":"b827ebfffe000001","rssi":1e400,"snr":7.5,"location":{"latitude":91,"longitude":500}}"#),
+            event(2, rxInfo: #"{"gatewayId":"gw\u0000cut\u202Eevil","rssi":-90,"snr":2}"#),
+            event(3, rxInfo: flood),
+            event(4, rxInfo: #"{"gatewayId":"b827ebfffe000001","rssi":-97,"snr":7.5}"#),
+        ])
+        let store = try Store(path: mtt.database, access: .readOnly)
+        #expect(await eventually(timeout: 30) { (try? store.status().uplinks) == 4 }, "\(run.stdout)\(run.stderr)")
+        run.signal(SIGTERM)
+        #expect(await run.wait(timeout: 20))
+        #expect(run.result.status == 0, "\(run.stderr)")
+        #expect(run.stderr.components(separatedBy: "is outside -200…30: left out").count == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("5000 receptions in one uplink: the first 200 kept"), "\(run.stderr)")
+        // Of those 200, as many as are still new to the run this minute (60 a minute, two taken).
+        #expect(run.stderr.contains("more than 60 gateways new to this run in a minute: 142 receptions left out"), "\(run.stderr)")
+        #expect(!run.stderr.contains("\u{202E}") && !run.stdout.contains("\u{202E}") && !run.stdout.contains("\u{0}"))
+
+        let uplinks = try (1...4).compactMap { try store.records.uplink(Int64($0)) }
+        #expect(uplinks.map(\.receptions.count) == [1, 1, 58, 1])
+        #expect(uplinks[0].receptions[0].rssi == nil && uplinks[0].receptions[0].location == nil)
+        #expect(uplinks[1].receptions[0].gatewayID == "gw\\u{0}cut\\u{202E}evil")
+        let coverage = try await mtt.run(["coverage", "--json", "--db", mtt.database])
+        #expect(coverage.status == 0, "\(coverage.stderr)")
+        #expect((try? JSONSerialization.jsonObject(with: Data(coverage.stdout.utf8))) != nil, "\(coverage.stdout)")
     }
 
     /// What keeps a ChirpStack run from starting, each said in one line before anything opens.

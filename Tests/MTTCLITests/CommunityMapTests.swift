@@ -55,8 +55,8 @@ struct CommunityMapTests {
         ((feature["geometry"] as? [String: Any])?["coordinates"] as? [[[Double]]])?.first ?? []
     }
 
-    static func get(_ port: Int, _ path: String) throws -> PlainHTTP.Answer {
-        try PlainHTTP.get(port: port, path)
+    static func get(_ port: Int, _ path: String) async throws -> PlainHTTP.Answer {
+        try await PlainHTTP.get(port: port, path)
     }
 
     /// The community's cells, a cell's gateways and a gateway's reach, at the zooms the page asks
@@ -75,15 +75,15 @@ struct CommunityMapTests {
             "/api/cells?z=19&\(box)", "/api/cells?z=16&\(box)", "/api/cells?z=13&\(box)", "/api/cells?z=17&\(box)&sf=10",
             "/api/cells?z=18&\(box)&gateway=\(MapTestData.driveGateways.north)",
         ] {
-            let (ours, theirs) = (try Self.get(communityPort, path), try Self.get(localPort, path))
+            let (ours, theirs) = (try await Self.get(communityPort, path), try await Self.get(localPort, path))
             #expect(ours.status == 200 && ours.text == theirs.text, "\(path) differs from the merged database's: \(ours.status)")
-            compared += try CoverageMapTests.features(port: communityPort, path).count
+            await compared += try CoverageMapTests.features(port: communityPort, path).count
         }
         #expect(compared > 100, "too few cells to compare: \(compared)")
         // Reach: the same polygons, to a ten-millionth of a metre (PostgreSQL's sines and Swift's
         // differ in the last bit).
         for path in ["/api/reach?gateway=\(MapTestData.driveGateways.start)", "/api/reach"] {
-            let (ours, theirs) = (try CoverageMapTests.features(port: communityPort, path), try CoverageMapTests.features(port: localPort, path))
+            let (ours, theirs) = (try await CoverageMapTests.features(port: communityPort, path), try await CoverageMapTests.features(port: localPort, path))
             #expect(ours.count == theirs.count && ours.count > 1, "\(path): \(ours.count) polygons, \(theirs.count) locally")
             for (a, b) in zip(ours, theirs) {
                 #expect(NSDictionary(dictionary: a["properties"] as? [String: Any] ?? [:]).isEqual(to: b["properties"] as? [String: Any] ?? [:]))
@@ -94,16 +94,16 @@ struct CommunityMapTests {
         }
 
         // A click on each heard zoom-17 cell: the same gateways, in the same order.
-        let heard = try CoverageMapTests.features(port: localPort, "/api/cells?z=17&\(box)").map { $0["properties"] as? [String: Any] ?? [:] }
+        let heard = try await CoverageMapTests.features(port: localPort, "/api/cells?z=17&\(box)").map { $0["properties"] as? [String: Any] ?? [:] }
             .filter { $0["state"] as? String == "heard" }
         #expect(heard.count > 3)
         for cell in heard {
             let path = "/api/cell?z=17&x=\(cell["x"] as? Int ?? -1)&y=\(cell["y"] as? Int ?? -1)"
-            #expect(try Self.get(communityPort, path).text == Self.get(localPort, path).text, "\(path)")
+            await #expect(try Self.get(communityPort, path).text == Self.get(localPort, path).text, "\(path)")
         }
 
         // The gateways: the same antennas, cells, receptions and positions (all of these publish one).
-        let gateways = try #require(try CoverageMapTests.json(try Self.get(communityPort, "/api/gateways").text) as? [[String: Any]])
+        let gateways = try await #require(try CoverageMapTests.json(try Self.get(communityPort, "/api/gateways").text) as? [[String: Any]])
         let expected = try c.stores.flatMap { try $0.coverage.coverageGateways(CoverageFilter()) }
         #expect(Set(gateways.compactMap { $0["gateway"] as? String }) == Set(expected.map(\.gateway)))
         let merged = try Store(path: c.merged.database).coverage.coverageGateways(CoverageFilter())
@@ -121,7 +121,7 @@ struct CommunityMapTests {
         defer { withExtendedLifetime(c.server) {} }
         let (community, port) = try await Self.serveCommunity(c)
         defer { community.kill() }
-        let status = try #require(try CoverageMapTests.json(try Self.get(port, "/api/status").text) as? [String: Any])
+        let status = try await #require(try CoverageMapTests.json(try Self.get(port, "/api/status").text) as? [String: Any])
         let mappers = status["mappers"] as? [[String: Any]] ?? []
         #expect(mappers.compactMap { $0["name"] as? String } == ["alice", "bob"])
         for (row, store) in zip(mappers, c.stores) {
@@ -155,7 +155,7 @@ struct CommunityMapTests {
         // centre, the walk's north of it, both in the view.
         let drawnZoom = try await CoverageMapTests.drawn(page, "cellZoom")
         #expect((Int(drawnZoom) ?? 0) >= 18, "cells of zoom \(drawnZoom): the page did not open on the mapped area")
-        let cells = try CoverageMapTests.features(port: port, "/api/cells?z=\(drawnZoom)&bbox=5.0,52.0,5.3,52.2")
+        let cells = try await CoverageMapTests.features(port: port, "/api/cells?z=\(drawnZoom)&bbox=5.0,52.0,5.3,52.2")
         let drawnColours = try await CoverageMapTests.drawn(page, "cellColours")
         let colours = try #require(try CoverageMapTests.json(drawnColours) as? [String: Int])
         #expect(colours == CoverageMapTests.colours(cells), "the page drew \(colours), the API has \(CoverageMapTests.colours(cells))")
@@ -181,12 +181,12 @@ struct CommunityMapTests {
         let (community, port) = try await Self.serveCommunity(c)
         defer { community.kill() }
         for path in ["/api/samples.geojson", "/api/track.geojson", "/api/sessions", "/api/events", "/metrics"] {
-            let answer = try Self.get(port, path)
+            let answer = try await Self.get(port, path)
             #expect(answer.status == 404 && answer.text.contains("not anybody's drive"), "\(path): \(answer.status) \(answer.text)")
         }
-        let windowed = try Self.get(port, "/api/cells?z=15&bbox=5.0,52.0,5.3,52.2&session=1")
+        let windowed = try await Self.get(port, "/api/cells?z=15&bbox=5.0,52.0,5.3,52.2&session=1")
         #expect(windowed.status == 400 && windowed.text.contains("no sessions and no time window"), "\(windowed.text)")
-        let page = try Self.get(port, "/")
+        let page = try await Self.get(port, "/")
         #expect(page.status == 200 && page.text.contains("mtt community coverage") && page.text.contains("\"community\": true"))
     }
 
@@ -222,13 +222,13 @@ struct CommunityMapTests {
         let c = try await Self.community()
         let (community, port) = try await Self.serveCommunity(c)
         defer { community.kill() }
-        let before = try Self.get(port, "/api/cells?z=16&bbox=5.0,52.0,5.3,52.2")
+        let before = try await Self.get(port, "/api/cells?z=16&bbox=5.0,52.0,5.3,52.2")
         #expect(before.status == 200)
         c.server.stop()
-        let down = try Self.get(port, "/api/status")
+        let down = try await Self.get(port, "/api/status")
         #expect(down.status == 500 && down.text.split(separator: "\n").count == 1, "\(down.status) \(down.text)")
         try c.server.start()
-        let after = try Self.get(port, "/api/cells?z=16&bbox=5.0,52.0,5.3,52.2")
+        let after = try await Self.get(port, "/api/cells?z=16&bbox=5.0,52.0,5.3,52.2")
         #expect(after.status == 200 && after.text == before.text, "\(after.status) \(after.text.prefix(200))")
         #expect(!community.hasExited)
     }

@@ -27,8 +27,8 @@ struct CoverageMapTests {
     static func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed) }
 
     /// The features of a GeoJSON answer of the server.
-    static func features(port: Int, _ path: String) throws -> [[String: Any]] {
-        let answer = try PlainHTTP.get(port: port, path)
+    static func features(port: Int, _ path: String) async throws -> [[String: Any]] {
+        let answer = try await PlainHTTP.get(port: port, path)
         #expect(answer.status == 200, "\(path): \(answer.text)")
         return (try json(answer.text) as? [String: Any])?["features"] as? [[String: Any]] ?? []
     }
@@ -81,7 +81,7 @@ struct CoverageMapTests {
         try await drive()
         let (server, link, port) = try await serve()
         defer { server.kill() }
-        let cells = try Self.features(port: port, "/api/cells?z=18&bbox=4.9,51.9,5.4,52.3")
+        let cells = try await Self.features(port: port, "/api/cells?z=18&bbox=4.9,51.9,5.4,52.3")
         let states = cells.compactMap { ($0["properties"] as? [String: Any])?["state"] as? String }
         #expect(states.contains("heard") && states.contains("not-heard"), "\(states)")
         let heard = try #require(cells.first { ($0["properties"] as? [String: Any])?["state"] as? String == "heard" })
@@ -119,14 +119,14 @@ struct CoverageMapTests {
         #expect(try await mtt.run(["report", "--tiles", "none", "--db", mtt.database, "--out", report]).status == 0)
 
         let everywhere = "bbox=4.9,51.9,5.4,52.3"
-        let cells = try Self.features(port: port, "/api/cells?z=18&\(everywhere)")
+        let cells = try await Self.features(port: port, "/api/cells?z=18&\(everywhere)")
         // The cell heard by the most gateways: the list to check has more than one line when it can.
         let busiest = try #require(cells.max { a, b in
             ((a["properties"] as? [String: Any])?["gateways"] as? Int ?? 0) < ((b["properties"] as? [String: Any])?["gateways"] as? Int ?? 0)
         })
         let p = try #require(busiest["properties"] as? [String: Any])
         let (x, y) = (try #require(p["x"] as? Int), try #require(p["y"] as? Int))
-        let gateways = try Self.features(port: port, "/api/cell?z=18&x=\(x)&y=\(y)").map { f -> [String] in
+        let gateways = try await Self.features(port: port, "/api/cell?z=18&x=\(x)&y=\(y)").map { f -> [String] in
             let g = f["properties"] as? [String: Any] ?? [:]
             return [g["gateway"] as? String ?? "", String(g["receptions"] as? Int ?? -1)]
         }
@@ -135,11 +135,11 @@ struct CoverageMapTests {
         let receptions = gateways.compactMap { Int($0[1]) }.reduce(0, +)
         #expect(receptions == p["receptions"] as? Int, "the gateways' receptions do not add up to the cell's")
         let north = MapTestData.driveGateways.north
-        let reach = try Self.features(port: port, "/api/reach?gateway=\(north)")
+        let reach = try await Self.features(port: port, "/api/reach?gateway=\(north)")
         #expect(!reach.isEmpty)
-        let northCells = try Self.features(port: port, "/api/cells?z=18&\(everywhere)&gateway=\(north)")
-        let sf10 = try Self.features(port: port, "/api/cells?z=18&\(everywhere)&sf=10")
-        let sf7 = try Self.features(port: port, "/api/cells?z=18&\(everywhere)&sf=7")
+        let northCells = try await Self.features(port: port, "/api/cells?z=18&\(everywhere)&gateway=\(north)")
+        let sf10 = try await Self.features(port: port, "/api/cells?z=18&\(everywhere)&sf=10")
+        let sf7 = try await Self.features(port: port, "/api/cells?z=18&\(everywhere)&sf=7")
         #expect(sf10.count == cells.count && sf7.isEmpty, "the drive sends at SF10 only")
 
         let (lat, lon) = Self.centre(busiest)

@@ -14,6 +14,33 @@ struct FileTargetTests {
         }
     }
 
+    /// A link is not followed and a FIFO nobody reads does not hold the sync (issue 47, item 9):
+    /// each is refused in one line, at once, and the records stay queued; `mtt status` shows that
+    /// queue although no configuration names the file target (item 16).
+    @Test func aLinkOrAFIFOIsRefusedAndTheQueueStaysShown() async throws {
+        let store = try Store(path: mtt.database)
+        try SyncTestData.addConfirmedAttempts(3, to: store)
+        let victim = mtt.dir.file("victim.txt")
+        try "keep me\n".write(toFile: victim, atomically: true, encoding: .utf8)
+        let link = mtt.dir.file("link.jsonl")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
+        let linked = try await mtt.run(["sync", "--target", "file", "--url", link, "--db", mtt.database])
+        #expect(linked.status != 0 && linked.stderr.contains("is a symbolic link"), "\(linked.stdout)\(linked.stderr)")
+        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me\n")
+
+        let fifo = mtt.dir.file("fifo.jsonl")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let piped = try await mtt.run(["sync", "--target", "file", "--url", fifo, "--db", mtt.database])
+        #expect(piped.status != 0 && piped.stderr.contains("is not a regular file"), "\(piped.stdout)\(piped.stderr)")
+
+        let file = mtt.dir.file("out.jsonl")
+        #expect(try await mtt.run(["sync", "--target", "file", "--url", file, "--db", mtt.database]).status == 0)
+        try SyncTestData.addConfirmedAttempts(2, to: store)
+        let status = try await mtt.run(["status", "--json", "--db", mtt.database], environment: ["XDG_CONFIG_HOME": mtt.dir.file("no-config")])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.split(separator: "\n").first.map { Array($0.utf8) } ?? [])) as? [String: Any])
+        #expect(((object["unsynced"] as? [String: Int])?["file"] ?? 0) > 0, "the queue of the file target is not shown: \(status.stdout)")
+    }
+
     @Test func everyRecordIsAppendedOnceAsAJSONLine() async throws {
         let store = try Store(path: mtt.database)
         try SyncTestData.addConfirmedAttempts(5, to: store)

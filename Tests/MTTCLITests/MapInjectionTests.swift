@@ -48,7 +48,7 @@ struct MapInjectionTests {
         let server = try mtt.start(["serve", "--listen", "127.0.0.1:\(port)", "--tiles", "none", "--db", mtt.database])
         defer { server.kill() }
         #expect(await server.waitForOutput(timeout: 30) { $0.contains("the map is at") }, "\(server.stderr)")
-        let page = try PlainHTTP.get(port: port, "/")
+        let page = try await PlainHTTP.get(port: port, "/")
         #expect(page.headers["content-security-policy"]?.contains("script-src 'self'") == true, "\(page.headers)")
         let browser = try HeadlessBrowser(url: "http://127.0.0.1:\(port)/")
         let (tooltip, ran) = try await hoverTheGateway(browser)

@@ -53,12 +53,12 @@ struct MapServerTests {
         let (server, _, port) = try await serve()
         defer { server.kill() }
         let cli = try await mtt.run(["status", "--db", mtt.database, "--json"])
-        let api = try PlainHTTP.get(port: port, "/api/status")
+        let api = try await PlainHTTP.get(port: port, "/api/status")
         #expect(api.status == 200 && api.headers["content-type"] == "application/json")
         #expect(try Self.json(api.text) as? NSDictionary == Self.json(cli.stdout) as? NSDictionary)
 
         // GeoJSON (RFC 7946): every record a Point at [longitude, latitude], in its band.
-        let samples = try PlainHTTP.get(port: port, "/api/samples.geojson")
+        let samples = try await PlainHTTP.get(port: port, "/api/samples.geojson")
         let collection = try #require(try Self.json(samples.text) as? [String: Any])
         #expect(collection["type"] as? String == "FeatureCollection")
         let features = try #require(collection["features"] as? [[String: Any]])
@@ -72,17 +72,17 @@ struct MapServerTests {
             bands[(feature["properties"] as? [String: Any])?["color"] as? String ?? "", default: 0] += 1
         }
         #expect(bands == MapTestData.expectedBands)
-        let one = try PlainHTTP.get(port: port, "/api/samples.geojson?session=2")
+        let one = try await PlainHTTP.get(port: port, "/api/samples.geojson?session=2")
         #expect((try Self.json(one.text) as? [String: Any])?["features"].map { ($0 as? [Any])?.count } == MapTestData.unheard)
 
-        let sessions = try #require(try Self.json(try PlainHTTP.get(port: port, "/api/sessions").text) as? [[String: Any]])
+        let sessions = try #require(try Self.json(try await PlainHTTP.get(port: port, "/api/sessions").text) as? [[String: Any]])
         #expect(sessions.map { $0["mode"] as? String } == ["listener", "active"])
-        let gateways = try #require(try Self.json(try PlainHTTP.get(port: port, "/api/gateways").text) as? [[String: Any]])
+        let gateways = try #require(try Self.json(try await PlainHTTP.get(port: port, "/api/gateways").text) as? [[String: Any]])
         #expect(gateways.count == 1 && gateways[0]["uplinks"] as? Int == MapTestData.levels.count * MapTestData.perBand)
         #expect(gateways[0]["lat"] as? Double != nil)
-        let track = try #require(try Self.json(try PlainHTTP.get(port: port, "/api/track.geojson").text) as? [String: Any])
+        let track = try #require(try Self.json(try await PlainHTTP.get(port: port, "/api/track.geojson").text) as? [String: Any])
         #expect(((track["features"] as? [[String: Any]])?.first?["geometry"] as? [String: Any])?["type"] as? String == "LineString")
-        let metrics = try PlainHTTP.get(port: port, "/metrics")
+        let metrics = try await PlainHTTP.get(port: port, "/metrics")
         #expect(metrics.text.contains("mtt_attempts \(Double(MapTestData.unheard))"), "\(metrics.text)")
         #expect(metrics.text.contains(#"mtt_upload_queue{target="ttnmapper"}"#))
     }
@@ -95,12 +95,12 @@ struct MapServerTests {
         defer { server.kill() }
         let coverage = try #require(try Self.json(try await mtt.run(["coverage", "--json", "--db", mtt.database]).stdout) as? [String: Any])
         let mapped = try #require((coverage["area"] as? [String: Int])?["mapped"])
-        func features(_ query: String) throws -> [[String: Any]] {
-            let answer = try PlainHTTP.get(port: port, "/api/cells?" + query)
+        func features(_ query: String) async throws -> [[String: Any]] {
+            let answer = try await PlainHTTP.get(port: port, "/api/cells?" + query)
             #expect(answer.status == 200 && answer.headers["content-type"] == "application/geo+json", "\(answer.text)")
             return (try Self.json(answer.text) as? [String: Any])?["features"] as? [[String: Any]] ?? []
         }
-        let cells = try features("z=19&bbox=5.0,52.0,5.3,52.2")
+        let cells = try await features("z=19&bbox=5.0,52.0,5.3,52.2")
         #expect(cells.count == mapped && mapped == MapTestData.dots, "\(cells.count) cells, \(mapped) mapped")
         var colours: [String: Int] = [:]
         for cell in cells { colours[(cell["properties"] as? [String: Any])?["color"] as? String ?? "", default: 0] += 1 }
@@ -109,10 +109,10 @@ struct MapServerTests {
         var expected = MapTestData.expectedBands
         expected["#9e9e9e"] = expected.removeValue(forKey: "#000000")
         #expect(colours == expected, "\(colours)")
-        let coarse = try features("z=13&bbox=5.0,52.0,5.3,52.2")
+        let coarse = try await features("z=13&bbox=5.0,52.0,5.3,52.2")
         let receptions = coarse.compactMap { ($0["properties"] as? [String: Any])?["receptions"] as? Int }.reduce(0, +)
         #expect(coarse.count < cells.count && receptions == MapTestData.levels.count * MapTestData.perBand, "\(coarse.count) tiles, \(receptions)")
-        #expect(try features("z=19&bbox=13.0,52.0,13.1,52.1").isEmpty)
+        await #expect(try features("z=19&bbox=13.0,52.0,13.1,52.1").isEmpty)
 
         for (query, reason) in [
             ("cells?z=20&bbox=5,52,5.3,52.2", "z must be a zoom from 0 to 19"), ("cells?z=13&bbox=5.3,52,5,52.2", "is inverted"),
@@ -121,15 +121,15 @@ struct MapServerTests {
             ("cell?z=18&x=1", "y must be a tile index from 0 to 262143 at zoom 18, not missing"),
             ("cell?z=3&x=8&y=1", "x must be a tile index from 0 to 7 at zoom 3, not 8"), ("cell?z=3&x=1&y=1&bbox=1,2,3,4", "bbox"),
         ] {
-            let refused = try PlainHTTP.get(port: port, "/api/" + query)
+            let refused = try await PlainHTTP.get(port: port, "/api/" + query)
             #expect(refused.status == 400 && refused.text.contains(reason), "\(query): \(refused.status) \(refused.text)")
         }
         // One cell's gateways: the heard sample's cell lists the gateway with its one reception.
         let heard = try #require(cells.first { ($0["properties"] as? [String: Any])?["state"] as? String == "heard" }?["properties"] as? [String: Any])
-        let cell = try #require(try Self.json(try PlainHTTP.get(port: port, "/api/cell?z=19&x=\(heard["x"] ?? 0)&y=\(heard["y"] ?? 0)").text) as? [String: Any])
+        let cell = try #require(try Self.json(try await PlainHTTP.get(port: port, "/api/cell?z=19&x=\(heard["x"] ?? 0)&y=\(heard["y"] ?? 0)").text) as? [String: Any])
         let listed = (cell["features"] as? [[String: Any]] ?? []).compactMap { $0["properties"] as? [String: Any] }
         #expect(listed.map { "\($0["gateway"] ?? "") \($0["receptions"] ?? "")" } == ["utrecht-dom 1"], "\(cell)")
-        let reach = try #require(try Self.json(try PlainHTTP.get(port: port, "/api/reach?gateway=utrecht-dom").text) as? [String: Any])
+        let reach = try #require(try Self.json(try await PlainHTTP.get(port: port, "/api/reach?gateway=utrecht-dom").text) as? [String: Any])
         let polygons = reach["features"] as? [[String: Any]] ?? []
         #expect(!polygons.isEmpty && polygons.allSatisfy { ($0["properties"] as? [String: Any])?["gateway"] as? String == "utrecht-dom" }, "\(reach)")
     }
@@ -137,22 +137,22 @@ struct MapServerTests {
     @Test func badRequestsAreRefusedAndNothingOutsideTheTableIsServed() async throws {
         let (server, _, port) = try await serve()
         defer { server.kill() }
-        #expect(try PlainHTTP.get(port: port, "/nothing").status == 404)
+        #expect(try await PlainHTTP.get(port: port, "/nothing").status == 404)
         for path in ["/../../etc/passwd", "/leaflet/../../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/leaflet/%2e%2e%2fleaflet.js", "/app.js/../../etc/passwd"] {
-            let answer = try PlainHTTP.get(port: port, path)
+            let answer = try await PlainHTTP.get(port: port, path)
             #expect(answer.status == 404 && !answer.text.contains("root:"), "\(path): \(answer.status)")
         }
-        let badSession = try PlainHTTP.get(port: port, "/api/samples.geojson?session=x")
+        let badSession = try await PlainHTTP.get(port: port, "/api/samples.geojson?session=x")
         #expect(badSession.status == 400 && badSession.text == "session must be a session number, not x\n")
-        #expect(try PlainHTTP.get(port: port, "/api/gateways?since=yesterday").status == 400)
-        #expect(try PlainHTTP.get(port: port, "/api/samples.geojson?sesion=1").text.contains("unknown parameter sesion"))
-        let huge = try PlainHTTP.get(port: port, "/", headers: ["X-Junk: " + String(repeating: "a", count: 1 << 20)])
+        #expect(try await PlainHTTP.get(port: port, "/api/gateways?since=yesterday").status == 400)
+        #expect(try await PlainHTTP.get(port: port, "/api/samples.geojson?sesion=1").text.contains("unknown parameter sesion"))
+        let huge = try await PlainHTTP.get(port: port, "/", headers: ["X-Junk: " + String(repeating: "a", count: 1 << 20)])
         #expect(huge.status == 431)
-        let body = try PlainHTTP.send(port: port, Array("POST /api/status HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello".utf8))
+        let body = try await PlainHTTP.send(port: port, Array("POST /api/status HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello".utf8))
         #expect(body.status == 413)
-        #expect(try PlainHTTP.send(port: port, Array("DELETE /api/status HTTP/1.1\r\nHost: x\r\n\r\n".utf8)).status == 405)
+        #expect(try await PlainHTTP.send(port: port, Array("DELETE /api/status HTTP/1.1\r\nHost: x\r\n\r\n".utf8)).status == 405)
         // The server still answers after all that.
-        #expect(try PlainHTTP.get(port: port, "/api/status").status == 200)
+        #expect(try await PlainHTTP.get(port: port, "/api/status").status == 200)
     }
 
     @Test func offLoopbackTheTokenIsRequired() async throws {
@@ -162,14 +162,14 @@ struct MapServerTests {
         let (server, link, port) = try await serve(["--token-file", tokenFile], listen: "0.0.0.0")
         defer { server.kill() }
         #expect(link.hasSuffix("/?token=field-token-4242"), "\(link)")
-        let refused = try PlainHTTP.get(port: port, "/api/status")
+        let refused = try await PlainHTTP.get(port: port, "/api/status")
         #expect(refused.status == 401 && refused.text.contains("needs its token"))
-        #expect(try PlainHTTP.get(port: port, "/").status == 401)
-        #expect(try PlainHTTP.get(port: port, "/api/status", headers: ["Authorization: Bearer field-token-4242"]).status == 200)
-        #expect(try PlainHTTP.get(port: port, "/api/status?token=field-token-4242").status == 200)
-        #expect(try PlainHTTP.get(port: port, "/api/status?token=field-token-4").status == 401)
+        #expect(try await PlainHTTP.get(port: port, "/").status == 401)
+        #expect(try await PlainHTTP.get(port: port, "/api/status", headers: ["Authorization: Bearer field-token-4242"]).status == 200)
+        #expect(try await PlainHTTP.get(port: port, "/api/status?token=field-token-4242").status == 200)
+        #expect(try await PlainHTTP.get(port: port, "/api/status?token=field-token-4").status == 401)
         // Leaflet and the page's script are the same for everyone.
-        #expect(try PlainHTTP.get(port: port, "/leaflet/leaflet.js").status == 200)
+        #expect(try await PlainHTTP.get(port: port, "/leaflet/leaflet.js").status == 200)
     }
 
     @Test func thePageDrawsOneDotPerSampleInItsBand() async throws {

@@ -17,23 +17,42 @@ struct StartUpPagesTests {
         let fd = open(path, O_RDONLY)
         try #require(fd >= 0)
         defer { close(fd) }
-        // Above every library and below the stack, so that its line comes late in the maps file.
-        let wanted = UnsafeMutableRawPointer(bitPattern: 0x7ff0_0000_0000)
+        // Above every library and below the stack, so that its line comes late in the maps file:
+        // where the libraries end is where address-space randomization put them this time (a
+        // fixed 0x7ff000000000 was below them in one run).
+        let address = try Self.aboveTheLibraries(room: size)
+        let wanted = UnsafeMutableRawPointer(bitPattern: address)
         let mapped = mmap(wanted, size, PROT_READ, MAP_PRIVATE | MAP_FIXED_NOREPLACE, fd, 0)
-        try #require(mapped != MAP_FAILED && mapped == wanted, "could not map at 0x7ff000000000")
+        try #require(mapped != MAP_FAILED && mapped == wanted, "could not map at \(String(address, radix: 16))")
+        let start = String(address, radix: 16) + "-"
         defer { munmap(mapped, size) }
         var sum = 0
         for offset in stride(from: 0, to: size, by: 4096) { sum &+= Int(mapped!.load(fromByteOffset: offset, as: UInt8.self)) }
         #expect(sum == 7 * (size / 4096))
 
         let maps = try Self.mapsText()
-        let line = try #require(maps.range(of: "7ff000000000-"), "the mapping is not in /proc/self/maps")
+        let line = try #require(maps.range(of: "\n" + start), "the mapping is not in /proc/self/maps")
         #expect(maps.utf8.distance(from: maps.startIndex, to: line.lowerBound) > 4096,
                 "the mapping's line must lie past the maps file's first page for this test to mean anything")
-        #expect(try Self.residentKB(of: "7ff000000000-") == size / 1024)
+        #expect(try Self.residentKB(of: start) == size / 1024)
 
         StartUpPages.release()
-        #expect(try Self.residentKB(of: "7ff000000000-") < size / 1024 / 4)
+        #expect(try Self.residentKB(of: start) < size / 1024 / 4)
+    }
+
+    /// A page-aligned address `room` bytes free, 64 MiB above the highest mapping below the stack.
+    static func aboveTheLibraries(room: Int) throws -> UInt {
+        var highest: UInt = 0, stack: UInt = .max
+        for line in try mapsText().split(separator: "\n") {
+            let range = line.prefix { $0 != " " }.split(separator: "-").compactMap { UInt($0, radix: 16) }
+            guard range.count == 2 else { continue }
+            if line.hasSuffix("[stack]") { stack = range[0]; continue }
+            if line.hasSuffix("[vvar]") || line.hasSuffix("[vdso]") || line.hasSuffix("[vsyscall]") { continue }
+            if range[1] < stack { highest = max(highest, range[1]) }
+        }
+        let address = (highest + (64 << 20)) & ~UInt(0xFFFF)
+        try #require(address + UInt(room) < stack, "no room between the libraries and the stack")
+        return address
     }
 
     /// The whole maps file, read by another process (a read of our own could stop short too).

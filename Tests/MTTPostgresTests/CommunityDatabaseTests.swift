@@ -172,6 +172,27 @@ struct CommunityDatabaseTests {
             && ogrinfo.stdout.contains("ID[\"EPSG\",4326]"), "\(ogrinfo.stdout)")
     }
 
+    /// Most ChirpStack and many TTN gateways keep their position to themselves (26 of the 41
+    /// receptions of a real ChirpStack corpus): their receptions count in the community's cells
+    /// as in the mapper's own, not as "farther than 200 km".
+    @Test func gatewaysWithoutAPositionCountAsTheyDoLocally() async throws {
+        let (server, community) = try await Self.community()
+        try community.migrate()
+        let alice = try community.addMapper("alice")
+        let store = try Store(path: TemporaryDirectory("mtt-community").file("alice.sqlite"))
+        let route = (0..<6).map { MapTestData.here.offset(metres: Double($0) * 80, bearing: 45) }
+        try MapTestData.heardSamples(store, at: route, receptions: [
+            GatewayReception(gatewayID: "cs-hidden-1", rssi: -97, snr: 4),
+            GatewayReception(gatewayID: "cs-hidden-2", rssi: -113, snr: -7),
+            GatewayReception(gatewayID: "cs-placed", rssi: -105, snr: 1, location: MapTestData.here.offset(metres: 2_000, bearing: 200)),
+        ])
+        try await Self.upload(Array(1...6), of: store, as: server.connectionString(user: "alice", password: alice.password, database: "coverage"))
+        let local = try Self.localCells(store)
+        #expect(Set(local.map { $0.split(separator: " ", omittingEmptySubsequences: false)[3] }) == ["cs-hidden-1", "cs-hidden-2", "cs-placed"])
+        #expect(try Self.communityCells(community.connection) == local)
+        #expect(try community.connection.execute("SELECT count(*) FROM mtt.coverage_left_out").value == "0")
+    }
+
     /// Security is the database's: a mapper inserts under its own name only, changes and deletes
     /// nothing, reads no other mapper's raw rows (but everybody's cells); the map role reads the
     /// views only. Each refusal is PostgreSQL's own error, in one line.

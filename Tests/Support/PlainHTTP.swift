@@ -13,11 +13,17 @@ public enum PlainHTTP {
     }
 
     /// `GET path` (with the extra header lines given) on 127.0.0.1:`port`.
-    public static func get(port: Int, _ path: String, headers: [String] = []) throws -> Answer {
-        try send(port: port, Array((["GET \(path) HTTP/1.1", "Host: 127.0.0.1"] + headers + ["Connection: close", "", ""]).joined(separator: "\r\n").utf8))
+    public static func get(port: Int, _ path: String, headers: [String] = []) async throws -> Answer {
+        try await send(port: port, Array((["GET \(path) HTTP/1.1", "Host: 127.0.0.1"] + headers + ["Connection: close", "", ""]).joined(separator: "\r\n").utf8))
     }
 
-    public static func send(port: Int, _ request: [UInt8]) throws -> Answer {
+    /// Off the cooperative pool: the reads block until the server answers, and a server in this
+    /// process (MTTWebTests) answers from that pool.
+    public static func send(port: Int, _ request: [UInt8]) async throws -> Answer {
+        try await offThePool { try sendBlocking(port: port, request) }
+    }
+
+    private static func sendBlocking(port: Int, _ request: [UInt8]) throws -> Answer {
         guard let fd = LoopbackPort.connect(port: port) else { throw BrowserError(reason: "nothing listens on \(port)") }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 20, tv_usec: 0)

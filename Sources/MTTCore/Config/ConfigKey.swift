@@ -56,17 +56,23 @@ extension ConfigKey {
     public static let database = ConfigKey("db.path", .text, nil, "The SQLite database file (default $XDG_DATA_HOME/mtt/mtt.sqlite).")
 
     public static let mode = ConfigKey("collect.mode", .text, nil, choices: ["active", "matching", "listener"], "active, matching or listener.")
-    public static let nodes = ConfigKey("collect.nodes", .list, .list([]), "The nodes to drive, in the forms `mtt collect --help` lists: ble:ADDRESS or ble:auto, serial:DEVICE?modem=KIND, fake, fake-KIND.")
-    public static let gps = ConfigKey("collect.gps", .text, .text("gpsd"), "Where positions come from, in the forms `mtt collect --help` lists: gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake or jsonl:FILE.")
+    public static let nodes = ConfigKey("collect.nodes", .list, .list([]), "The nodes to drive, in the forms mtt collect's help lists: ble:ADDRESS or ble:auto, serial:DEVICE?modem=KIND, fake, fake-KIND.")
+    public static let gps = ConfigKey("collect.gps", .text, .text("gpsd"), "Where positions come from, in the forms mtt collect's help lists: gpsd[://HOST:PORT], nmea:FILE, fixed:LAT,LON[,ALT], fake or jsonl:FILE.")
     // The network servers are MTTMQTT's registry: `mtt config check` and `mtt collect` read the
     // value through it, and `mtt collect --help` lists them.
     public static let network = ConfigKey(
         "collect.network", .text, nil,
-        "The network server whose MQTT uplinks to hear: tts (The Things Stack, when not given) or another that `mtt collect --help` lists, with mqtt_url; fake: simulated gateways that hear this run's emulated nodes and nothing else (fake?format=NAME: publishing through mqtt_url as that network does).")
+        "The network server whose MQTT uplinks to hear: tts (The Things Stack, when not given) or another that mtt collect's help lists, with mqtt_url; fake: simulated gateways that hear this run's emulated nodes and nothing else (fake?format=NAME: publishing through mqtt_url as that network does).")
     public static let application = ConfigKey("collect.application", .text, nil, "ChirpStack: the application ID (a UUID) whose devices to hear, or + for all.")
     public static let networkID = ConfigKey(
         "collect.network_id", .text, nil,
         "ChirpStack: the network id every sample carries, NS_CHIRP://HOST (default the MQTT server's host) or NS_HELIUM://000024 on Helium; a bare host name means NS_CHIRP://HOST.")
+    public static let maxReceptions = ConfigKey(
+        "collect.max_receptions", .number, .number(Double(UplinkLimits().receptionsPerUplink)), range: 1...100_000,
+        "Receptions kept of one uplink (the first ones): a message with more is not coverage but a flood.")
+    public static let newGatewaysPerMinute = ConfigKey(
+        "collect.new_gateways", .number, .number(Double(UplinkLimits().newGatewaysPerMinute)), range: 1...100_000,
+        "Gateways new to a run taken in per minute; receptions from more are left out and counted (a flood of made-up gateway ids).")
     public static let mqttURL = ConfigKey("collect.mqtt_url", .text, nil, "The TTN MQTT server, mqtt://HOST:1883 or mqtts://HOST:8883.")
     public static let mqttUser = ConfigKey("collect.mqtt_user", .text, nil, "MQTT username, APP_ID@ttn.")
     public static let mqttPasswordFile = ConfigKey("collect.mqtt_password_file", .secretFile, nil, "File holding the API key (mode 600); or MTT_MQTT_PASSWORD.")
@@ -109,7 +115,8 @@ extension ConfigKey {
 
     /// Every setting, in the order `mtt config show` lists them.
     public static let all: [ConfigKey] = [
-        database, mode, nodes, gps, network, mqttURL, mqttUser, mqttPasswordFile, mqttCA, devices, application, networkID, interval, web, webTokenFile,
+        database, mode, nodes, gps, network, mqttURL, mqttUser, mqttPasswordFile, mqttCA, devices, application, networkID,
+        maxReceptions, newGatewaysPerMinute, interval, web, webTokenFile,
         every, maxFixAge, maxEPH, minDistance, minInterval,
         syncTarget, syncURL, syncExperiment, syncCredentialsFile, syncCA, syncTimeout, syncConnections, syncTries,
     ] + SyncTarget.registered.flatMap(\.configKeys) + [

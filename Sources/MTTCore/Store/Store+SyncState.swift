@@ -110,6 +110,19 @@ extension Store {
 }
 
 extension StoreSyncQueue {
+    /// The targets this database has sent to, however they were named (a `--url` without a
+    /// configuration section too), in the registry's order.
+    public func targetsUsed() throws -> [SyncTarget] {
+        let names = try read { db in Set(try String.fetchAll(db, sql: "SELECT DISTINCT target FROM sync_state")) }
+        return SyncTarget.registered.filter { names.contains($0.rawValue) }
+    }
+
+    /// The targets a status shows: those a sync sends to by default, and every one used before.
+    public func targetsShown(in settings: Config?) throws -> [SyncTarget] {
+        let shown = Set(SyncTarget.defaultRun(in: settings) + (try targetsUsed()))
+        return SyncTarget.registered.filter(shown.contains)
+    }
+
     /// The next ids of a target's queue of one kind, above `after`, in id order.
     /// Held records are in the queue only when `includingHeld` (an upload to an experiment).
     public func syncQueue(

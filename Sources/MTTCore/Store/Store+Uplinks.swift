@@ -5,6 +5,9 @@ import GRDB
 extension Store {
 
     static func insert(_ uplink: Uplink, session: Int64, _ batch: Batch) throws -> Int64 {
+        // Whatever the entry point, nothing out of physical range is stored (the sources that can
+        // say so have screened and counted it already; this one is silent).
+        let uplink = uplink.screened(receptionLimit: .max).uplink
         var row = try RowInsert(batch, sql: """
             INSERT INTO uplinks (session_id, device_id, application_id, dev_eui, dev_addr, f_port, f_cnt,
                                  frequency, spreading_factor, bandwidth, coding_rate, received_at, airtime,

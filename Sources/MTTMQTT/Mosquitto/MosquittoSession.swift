@@ -19,6 +19,8 @@ final class MosquittoSession: Sendable {
         /// Refused credentials: no more events, whatever the loop does until it is stopped.
         var gaveUp = false
         var stopped = false
+        /// The network loop's thread has returned: the client is no longer used there.
+        var loopEnded = false
         /// Reconnects since the last connection, for the delay.
         var reconnects = 0
     }
@@ -38,7 +40,6 @@ final class MosquittoSession: Sendable {
     private let messagesTaken = Atomic<Int>(0)
     /// Wakes the loop from a reconnect delay when the session stops.
     private let wake = DispatchSemaphore(value: 0)
-    private let loopEnded = DispatchSemaphore(value: 0)
 
     init(
         settings: MQTTSettings, topics: [String], credits: MessageCredits? = nil,
@@ -73,21 +74,31 @@ final class MosquittoSession: Sendable {
         client.setThreaded()
         BlockingThread.start(name: "mqtt network") { [self] in
             runLoop()
-            loopEnded.signal()
+            let stopped = state.withLock { state in
+                state.loopEnded = true
+                return state.stopped
+            }
+            if stopped { client.destroy() }
         }
     }
 
+    /// Stops the loop and returns at once; the client is destroyed by whichever of the loop's end
+    /// and this comes last. Never waits for the loop: this runs as the stream's `onTermination`,
+    /// inside the cancellation of the task that reads it, and the loop's `yield` to that very task
+    /// waits for the cancellation to finish (a deadlock seen in a suite run: a pool thread blocked
+    /// for good, every other test starved).
     func stop() {
-        let alreadyStopped = state.withLock { state in
+        let (alreadyStopped, loopEnded) = state.withLock { state in
             defer { state.stopped = true }
-            return state.stopped
+            // Under the lock: the loop's thread destroys the client only after taking it, so the
+            // client is still there. Queued for the loop (`setThreaded`), no callback runs here.
+            if !state.stopped && !state.loopEnded { client.disconnect() }
+            return (state.stopped, state.loopEnded)
         }
         guard !alreadyStopped else { return }
         credits?.close()
-        client.disconnect()
         wake.signal()
-        loopEnded.wait()
-        client.destroy()
+        if loopEnded { client.destroy() }
     }
 
     // MARK: The network loop
@@ -185,7 +196,8 @@ final class MosquittoSession: Sendable {
             flush()
             state.withLock { $0.gaveUp = true }
             client.disconnect()
-            // Not here: finishing runs onTermination, whose stop() would wait for this very thread.
+            // Not on this thread: finishing runs onTermination, whose stop() takes the state lock
+            // and calls into the client, from inside the client's own callback.
             let continuation = self.continuation
             DispatchQueue.global().async { continuation.finish() }
         default:

@@ -9,6 +9,7 @@ public struct TTNUplinkSource: UplinkSource {
     public let subscription: MQTTSubscription
     public let counters: UplinkCounters
     public let format: UplinkFormat
+    public let limits: UplinkLimits
     /// Messages received but not yet decoded, for `queuedEvents()`: the rest of a burst waits in
     /// the broker. 1,024 stored no faster in `scripts/load` and held 2 MB more.
     public static let undecodedLimit = 256
@@ -16,9 +17,13 @@ public struct TTNUplinkSource: UplinkSource {
     /// commit: 256 stored 10 % fewer uplinks a second than 1,024 in `scripts/load`.
     public static let decodedLimit = 1024
 
-    public init(settings: MQTTSettings, topics: [String], format: UplinkFormat = .theThingsStack, counters: UplinkCounters = UplinkCounters()) {
+    public init(
+        settings: MQTTSettings, topics: [String], format: UplinkFormat = .theThingsStack, limits: UplinkLimits = UplinkLimits(),
+        counters: UplinkCounters = UplinkCounters()
+    ) {
         subscription = MQTTSubscription(settings: settings, topics: topics)
         self.format = format
+        self.limits = limits
         self.counters = counters
     }
 
@@ -26,8 +31,8 @@ public struct TTNUplinkSource: UplinkSource {
 
     public func events() -> AsyncStream<UplinkEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: UplinkEvent.self)
-        let task = Task { [subscription, counters, format] in
-            var relay = Relay(subscription: subscription, counters: counters)
+        let task = Task { [subscription, counters, format, limits] in
+            var relay = Relay(subscription: subscription, counters: counters, limits: limits)
             for await batch in subscription.events() {
                 for event in batch {
                     if let out = relay.handle(event, decoded: Self.decoding(event, format)) { continuation.yield(out) }
@@ -46,10 +51,10 @@ public struct TTNUplinkSource: UplinkSource {
         let credits = MessageCredits(limit: Self.undecodedLimit)
         let limited = MQTTSubscription(settings: subscription.settings, topics: subscription.topics, credits: credits)
         let queue = DrainingQueue<UplinkEvent>(capacity: Self.decodedLimit)
-        let task = Task { [counters, format] in
+        let task = Task { [counters, format, limits] in
             let (raw, pump) = DrainingQueue.pumping(batches: limited.events())
             defer { pump.cancel() }
-            var relay = Relay(subscription: limited, counters: counters)
+            var relay = Relay(subscription: limited, counters: counters, limits: limits)
             while let batch = await raw.next() {
                 var decoded = await Self.decode(batch, format)
                 var out: [UplinkEvent] = []
@@ -86,7 +91,36 @@ public struct TTNUplinkSource: UplinkSource {
     private struct Relay {
         let subscription: MQTTSubscription
         let counters: UplinkCounters
+        let limits: UplinkLimits
+        var gate: NewGatewayGate
+        var loggedLimits = Set<LeftOutOfUplink.Kind>()
         let logger = Logger(label: "mtt.mqtt")
+
+        init(subscription: MQTTSubscription, counters: UplinkCounters, limits: UplinkLimits) {
+            self.subscription = subscription
+            self.counters = counters
+            self.limits = limits
+            gate = NewGatewayGate(perMinute: limits.newGatewaysPerMinute)
+        }
+
+        /// The uplink held to the physical limits and to `limits`: what is left out is counted,
+        /// and each kind of reason said once.
+        mutating func screened(_ uplink: Uplink, topic: String) -> Uplink {
+            var (kept, problems) = uplink.screened(receptionLimit: limits.receptionsPerUplink)
+            let gated = gate.admit(kept, at: .now())
+            kept = gated.uplink
+            if gated.leftOut > 0 {
+                problems.append(.init(.tooManyNewGateways, "more than \(limits.newGatewaysPerMinute) gateways new to this run in a minute: \(gated.leftOut) receptions left out"))
+            }
+            guard !problems.isEmpty else { return kept }
+            counters.update { c in c.leftOut += problems.count }
+            for problem in problems {
+                if loggedLimits.insert(problem.kind).inserted {
+                    logger.warning("\(topic): \(problem) (further ones like it are only counted)")
+                }
+            }
+            return kept
+        }
         var loggedTopics = Set<String>()
         var loggedSimulated = false
         var loggedReasons = Set<String>()
@@ -111,7 +145,7 @@ public struct TTNUplinkSource: UplinkSource {
                         }
                     }
                     switch decoding {
-                    case .uplink(let uplink): return .uplink(uplink)
+                    case .uplink(let uplink): return .uplink(screened(uplink, topic: topic))
                     case .simulated:
                         if !loggedSimulated {
                             loggedSimulated = true

@@ -11,6 +11,9 @@ public final class UplinkCounters: Sendable {
         public var simulated = 0
         /// Valid messages that are not uplinks.
         public var ignored = 0
+        /// Values outside physical limits and receptions past the limits, left out of the uplinks
+        /// that carried them (`UplinkLimits`, `Uplink.screened`).
+        public var leftOut = 0
     }
 
     private let counts = Mutex(Snapshot())

@@ -31,11 +31,13 @@ enum CommunityCoverageSQL {
             CREATE OR REPLACE FUNCTION mtt.reach_level(s double precision) RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
                 SELECT CASE \(levels.joined(separator: " ")) ELSE \(ReachLevel.any.rawValue) END
             $$;
-            -- Haversine over the same sphere as GeoPoint.distance, in metres.
+            -- Haversine over the same sphere as GeoPoint.distance, in metres; NULL for a gateway that
+            -- keeps its position to itself. (Clamped to 1 by h / GREATEST(1, h), not LEAST(1, h):
+            -- LEAST skips a NULL, and made every such gateway 20,015 km away, "farther than 200 km".
+            -- Written twice rather than in a subquery: a function with a FROM is not inlined.)
             CREATE OR REPLACE FUNCTION mtt.distance(lat1 double precision, lon1 double precision, lat2 double precision, lon2 double precision)
             RETURNS double precision LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-                SELECT 2 * \(GeoPoint.earthRadius) * asin(LEAST(1, sqrt(
-                    sin(radians(lat2 - lat1) / 2) ^ 2 + cos(radians(lat1)) * cos(radians(lat2)) * sin(radians(lon2 - lon1) / 2) ^ 2)))
+                SELECT 2 * \(GeoPoint.earthRadius) * asin(\(haversine) / GREATEST(1, \(haversine)))
             $$;
             -- The initial bearing, as GeoPoint.bearing: azimuth in degrees (-180…180], then whole
             -- degrees 0…359. Two functions, each inlined where its arguments are plain columns (one
@@ -67,6 +69,9 @@ enum CommunityCoverageSQL {
             $$;
             """
     }
+
+    /// sqrt of the haversine of the two points' angle.
+    private static let haversine = "sqrt(sin(radians(lat2 - lat1) / 2) ^ 2 + cos(radians(lat1)) * cos(radians(lat2)) * sin(radians(lon2 - lon1) / 2) ^ 2)"
 
     private static func lit(_ reason: CoverageRules.LeftOut) -> String { "'\(reason.rawValue)'" }
 
@@ -129,6 +134,19 @@ enum CommunityCoverageSQL {
             PRIMARY KEY (network, gateway, antenna, level, bearing)
         );
         \(totalsTables)
+        \(gatewayReports)
+        """
+    }
+
+    /// Each mapper's newest report of where each gateway antenna is: the votes that place it
+    /// (`mtt.gateway_positions`).
+    static var gatewayReports: String {
+        """
+        CREATE TABLE IF NOT EXISTS mtt.gateway_reports (
+            network text NOT NULL, gateway text NOT NULL, antenna integer NOT NULL, mapper name NOT NULL,
+            geom geometry(Point, 4326) NOT NULL, first_at timestamptz NOT NULL, reported_at timestamptz NOT NULL,
+            PRIMARY KEY (network, gateway, antenna, mapper)
+        );
         """
     }
 
@@ -153,27 +171,31 @@ enum CommunityCoverageSQL {
         CREATE OR REPLACE FUNCTION mtt.count_receptions() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
             SET search_path = mtt, public SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off AS $$
         BEGIN
-            IF EXISTS (SELECT 1 FROM new_rows r WHERE NOT EXISTS (SELECT 1 FROM mtt.samples s WHERE s.db = r.db AND s.id = r.sample_id)) THEN
+            IF EXISTS (SELECT 1 FROM new_rows r WHERE NOT EXISTS (SELECT 1 FROM mtt.samples s WHERE s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id)) THEN
                 RAISE EXCEPTION 'receptions of samples that are not stored' USING ERRCODE = 'foreign_key_violation';
             END IF;
             -- One statement (no temporary table, which a mapper's session could have shadowed).
             WITH located AS MATERIALIZED (
-                SELECT r.sample_id, r.n, s.network, r.gateway, r.antenna, COALESCE(s.sf, 0) AS sf, s.time, s.geom,
+                SELECT r.sample_id, r.n, r.mapper, s.network, r.gateway, r.antenna, COALESCE(s.sf, 0) AS sf, s.time, s.geom,
                        ST_Y(s.geom) AS lat, ST_X(s.geom) AS lon, ST_Y(r.gateway_geom) AS glat, ST_X(r.gateway_geom) AS glon,
                        r.rssi, r.rssi + LEAST(COALESCE(r.snr, 0), 0) AS signal
-                FROM new_rows r JOIN mtt.samples s ON s.db = r.db AND s.id = r.sample_id),
+                FROM new_rows r JOIN mtt.samples s ON s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id),
             -- Each rule and formula once per reception.
             measured AS MATERIALIZED (
                 SELECT *, mtt.distance(glat, glon, lat, lon) AS d, mtt.azimuth(glat, glon, lat, lon) AS azimuth FROM located),
             rows AS MATERIALIZED (
                 SELECT *, mtt.left_out(lat, lon, rssi, d) AS why, mtt.bucket(signal) AS bucket, mtt.tile_x(lon) AS x, mtt.tile_y(lat) AS y
                 FROM measured),
-            -- Where each gateway antenna said it is, the newest of the statement.
-            positions AS (
-                INSERT INTO mtt.gateway_positions AS g (network, gateway, antenna, geom, reported_at)
-                SELECT DISTINCT ON (network, gateway, antenna) network, gateway, antenna, ST_SetSRID(ST_MakePoint(glon, glat), 4326), time
-                FROM rows WHERE glat IS NOT NULL ORDER BY network, gateway, antenna, time DESC
-                ON CONFLICT (network, gateway, antenna) DO UPDATE SET geom = excluded.geom, reported_at = excluded.reported_at
+            -- Where each gateway antenna said it is, as this mapper heard it last (its vote below);
+            -- since when this mapper says so by the database's clock, which no mapper can set.
+            reports AS (
+                INSERT INTO mtt.gateway_reports AS g (network, gateway, antenna, mapper, geom, first_at, reported_at)
+                SELECT DISTINCT ON (network, gateway, antenna, mapper) network, gateway, antenna, mapper,
+                       ST_SetSRID(ST_MakePoint(glon, glat), 4326), now(), time
+                FROM rows WHERE glat IS NOT NULL ORDER BY network, gateway, antenna, mapper, time DESC
+                ON CONFLICT (network, gateway, antenna, mapper) DO UPDATE SET
+                    first_at = CASE WHEN ST_Equals(g.geom, excluded.geom) THEN g.first_at ELSE excluded.first_at END,
+                    geom = excluded.geom, reported_at = excluded.reported_at
                 WHERE excluded.reported_at >= g.reported_at),
             left_out AS (
                 INSERT INTO mtt.coverage_left_out AS o (gateway, reason, receptions)
@@ -217,6 +239,24 @@ enum CommunityCoverageSQL {
                 max_geom = CASE WHEN excluded.distance_max > r.distance_max THEN excluded.max_geom ELSE r.max_geom END,
                 max_at = CASE WHEN excluded.distance_max > r.distance_max THEN excluded.max_at ELSE r.max_at END,
                 distance_max = GREATEST(r.distance_max, excluded.distance_max);
+            -- Where each antenna is: the position the most mappers report (each mapper's newest
+            -- report is one vote), a tie going to the position that came first. One mapper cannot
+            -- move a gateway others placed; a gateway really moved is moved once more mappers
+            -- have heard it at its new place than still report the old. (A second statement: the
+            -- one above cannot see the reports it writes.)
+            WITH touched AS (
+                SELECT DISTINCT s.network, r.gateway, r.antenna
+                FROM new_rows r JOIN mtt.samples s ON s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id
+                WHERE r.gateway_geom IS NOT NULL),
+            votes AS (
+                SELECT g.network, g.gateway, g.antenna, ST_X(g.geom) AS lon, ST_Y(g.geom) AS lat,
+                       count(*) AS mappers, min(g.first_at) AS first_at, max(g.reported_at) AS reported_at
+                FROM mtt.gateway_reports g JOIN touched t ON t.network = g.network AND t.gateway = g.gateway AND t.antenna = g.antenna
+                GROUP BY 1, 2, 3, 4, 5)
+            INSERT INTO mtt.gateway_positions AS p (network, gateway, antenna, geom, reported_at)
+            SELECT DISTINCT ON (network, gateway, antenna) network, gateway, antenna, ST_SetSRID(ST_MakePoint(lon, lat), 4326), reported_at
+            FROM votes ORDER BY network, gateway, antenna, mappers DESC, first_at, lon, lat
+            ON CONFLICT (network, gateway, antenna) DO UPDATE SET geom = excluded.geom, reported_at = excluded.reported_at;
             RETURN NULL;
         END
         $$;
@@ -277,13 +317,20 @@ enum CommunityCoverageSQL {
             \(counting("sessions", [("sessions", "count(*)")]))
             \(counting("attempts", [("attempts", "count(*)"), ("heard", "count(*) FILTER (WHERE heard)"), ("last_record", "max(sent_at)")]))
             \(counting("samples", [("samples", "count(*)"), ("last_record", "max(time)")]))
-            INSERT INTO mtt.mapper_totals (mapper, sessions, attempts, heard, samples, last_record)
-            SELECT mapper, sum(sessions), sum(attempts), sum(heard), sum(samples), max(last_record) FROM (
-                SELECT mapper, count(*) AS sessions, 0 AS attempts, 0 AS heard, 0 AS samples, NULL::timestamptz AS last_record
-                FROM mtt.sessions GROUP BY mapper
-                UNION ALL SELECT mapper, 0, count(*), count(*) FILTER (WHERE heard), 0, max(sent_at) FROM mtt.attempts GROUP BY mapper
-                UNION ALL SELECT mapper, 0, 0, 0, count(*), max(time) FROM mtt.samples GROUP BY mapper) t
-            GROUP BY mapper;
+            \(fillMapperTotals)
             """
+    }
+
+    /// The mappers' totals counted from the rows there are.
+    static var fillMapperTotals: String {
+        """
+        INSERT INTO mtt.mapper_totals (mapper, sessions, attempts, heard, samples, last_record)
+        SELECT mapper, sum(sessions), sum(attempts), sum(heard), sum(samples), max(last_record) FROM (
+            SELECT mapper, count(*) AS sessions, 0 AS attempts, 0 AS heard, 0 AS samples, NULL::timestamptz AS last_record
+            FROM mtt.sessions GROUP BY mapper
+            UNION ALL SELECT mapper, 0, count(*), count(*) FILTER (WHERE heard), 0, max(sent_at) FROM mtt.attempts GROUP BY mapper
+            UNION ALL SELECT mapper, 0, 0, 0, count(*), max(time) FROM mtt.samples GROUP BY mapper) t
+        GROUP BY mapper;
+        """
     }
 }

@@ -107,8 +107,14 @@ public struct CommunityDatabase: Sendable {
 
     private func addLogin(_ name: String, group: String) throws(PostgresError) -> Account {
         guard try schemaVersion() > 0 else { throw PostgresError("this database has no community schema (schema mtt) yet") }
-        guard (1...63).contains(name.utf8.count), name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) }) else {
-            throw PostgresError("\(name) cannot be a role's name here: 1 to 63 letters, digits, _, - or .")
+        guard (1...63).contains(name.utf8.count), name.first.map({ $0.isASCII && $0.isLetter }) == true,
+              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) }) else {
+            throw PostgresError("\(name) cannot be a role's name here: 1 to 63 letters, digits, _, - or ., starting with a letter")
+        }
+        // Names PostgreSQL gives a meaning of its own: a role called current_user is not the one
+        // a policy's `mapper = current_user` means, and pg_ names are the server's.
+        guard !Self.reservedRoleNames.contains(name.lowercased()), !name.lowercased().hasPrefix("pg_") else {
+            throw PostgresError("\(name) cannot be a role's name: PostgreSQL gives it a meaning of its own")
         }
         let password = Self.newPassword()
         let verifier = try encrypted(password, for: name)
@@ -118,6 +124,8 @@ public struct CommunityDatabase: Sendable {
         let host = end.host.hasPrefix("/") ? "localhost" : end.host
         return Account(name: name, password: password, host: host, port: end.port, database: end.database)
     }
+
+    static let reservedRoleNames: Set<String> = ["current_user", "session_user", "current_role", "user", "public", "none", "all"]
 
     /// The password as the server stores it (SCRAM, as the server is set to): the clear text never
     /// goes to the server, nor into its log.

@@ -6,7 +6,8 @@ import MTTCore
 /// Every raw table carries `db` (the mapper's database UUID) first in its key: the column a Citus
 /// cluster distributes the raw tables by (docs/community.md), so one mapper's upload lands on one
 /// node. `mapper` is the role that inserted the row (its default, and row-level security holds
-/// every insert to it).
+/// every insert to it), and is in every key (version 3): a mapper who knows another's database
+/// UUID can neither take that mapper's ids nor attach receptions to that mapper's samples.
 enum CommunitySchema {
     /// The group roles of one community database: every mapper's role is in `mapper`, every map
     /// reader's in `map`. Roles are the cluster's, so each database has its own pair.
@@ -20,7 +21,7 @@ enum CommunitySchema {
 
     /// Migration n is `migrations[n - 1]`.
     static func migrations(_ roles: Roles) -> [String] {
-        [version1(roles), version2(roles)]
+        [version1(roles), version2(roles), version3(roles)]
     }
 
     /// A raw table as MTTCore declares it (`CommunityTable`), which the postgis target uploads into.
@@ -152,6 +153,78 @@ enum CommunitySchema {
                        COALESCE(t.samples, 0) AS samples, COALESCE(t.heard, 0) AS heard, t.last_record
                 FROM mtt.mapper_accounts m LEFT JOIN mtt.mapper_totals t ON t.mapper = m.name;
             GRANT SELECT ON mtt.coverage_rows, mtt.attempt_rows TO \(r.mapperSQL), \(r.mapSQL);
+            """
+    }
+
+    /// The database defends itself (issue 47): every raw column that feeds an aggregate is checked
+    /// against mtt's range rules (`CommunityTable.checks`), the keys hold the mapper, a gateway's
+    /// position is voted on (`count_receptions`), the reach's beams are shown to the cell and the
+    /// day, and the distance of a gateway without a position is NULL, not 20,015 km.
+    ///
+    /// A database that already holds rows the checks refuse is repaired: each such row moves to
+    /// `mtt.refused_rows` with its reason (and the receptions of a refused sample with it), and
+    /// every aggregate is counted again from the rows that stay (also what the NULL-safe distance
+    /// changes: receptions from gateways without a position were all left out).
+    private static func version3(_ r: Roles) -> String {
+        let raw = CommunityTable.raw
+        let counted = ["coverage_cells", "coverage_attempts", "coverage_left_out", "coverage_reach", "coverage_totals",
+                       "coverage_cell_gateways", "gateway_positions", "gateway_reports"]
+        func refuse(_ table: CommunityTable) -> String {
+            let checks = table.checks
+            guard !checks.isEmpty else { return "" }
+            return """
+                WITH refused AS (DELETE FROM \(table.name) WHERE \(checks.map { "(\($0.condition)) IS FALSE" }.joined(separator: " OR ")) RETURNING *)
+                INSERT INTO mtt.refused_rows (table_name, mapper, reason, row)
+                SELECT '\(table.name)', mapper, CASE \(checks.map { "WHEN (\($0.condition)) IS FALSE THEN '\($0.name)'" }.joined(separator: " ")) END, to_jsonb(refused)
+                FROM refused;
+                """
+        }
+        /// The rows taken out and put back in one statement, so the table's triggers count them again.
+        func recount(_ table: CommunityTable) -> String {
+            """
+            CREATE TEMPORARY TABLE recounted ON COMMIT DROP AS SELECT * FROM \(table.name);
+            DELETE FROM \(table.name);
+            INSERT INTO \(table.name) SELECT * FROM recounted ORDER BY \(table.primaryKey.joined(separator: ", "));
+            DROP TABLE recounted;
+            """
+        }
+        return """
+            \(CommunityCoverageSQL.functions)
+            \(CommunityCoverageSQL.gatewayReports)
+            \(CommunityCoverageSQL.triggerFunctions)
+            \(raw.map { t in
+                "ALTER TABLE \(t.name) DROP CONSTRAINT \(t.name.dropFirst("mtt.".count))_pkey, ADD PRIMARY KEY (\(t.primaryKey.joined(separator: ", ")));"
+            }.joined(separator: "\n"))
+            \(raw.flatMap { t in t.checks.map { "ALTER TABLE \(t.name) ADD CONSTRAINT \($0.name) CHECK (\($0.condition)) NOT VALID;" } }.joined(separator: "\n"))
+
+            -- What the checks refuse, kept for the owner to read (nobody else may).
+            CREATE TABLE mtt.refused_rows (
+                table_name text NOT NULL, mapper name NOT NULL, reason text NOT NULL, row jsonb NOT NULL,
+                refused_at timestamptz NOT NULL DEFAULT now()
+            );
+            \(raw.map(refuse).joined(separator: "\n"))
+            WITH orphans AS (
+                DELETE FROM mtt.receptions r
+                WHERE NOT EXISTS (SELECT 1 FROM mtt.samples s WHERE s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id)
+                RETURNING *)
+            INSERT INTO mtt.refused_rows (table_name, mapper, reason, row) SELECT 'mtt.receptions', mapper, 'its sample is not stored', to_jsonb(orphans) FROM orphans;
+            \(raw.flatMap { t in t.checks.map { "ALTER TABLE \(t.name) VALIDATE CONSTRAINT \($0.name);" } }.joined(separator: "\n"))
+
+            TRUNCATE \(counted.map { "mtt.\($0)" }.joined(separator: ", "));
+            \(recount(.receptions))
+            \(recount(.attempts))
+            DELETE FROM mtt.mapper_totals;
+            \(CommunityCoverageSQL.fillMapperTotals)
+
+            -- The farthest reception of each beam shown at its cell's centre and on its day: with
+            -- its time, the exact place rebuilt parts of a mapper's drive. (The distance on a
+            -- whole-degree bearing stays: it places a reception no closer than its cell does, to
+            -- ±26 m across at 3 km, and draws the reach as each mapper's own map does.)
+            CREATE OR REPLACE VIEW mtt.reach_beams AS
+                SELECT network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd,
+                       ST_Centroid(mtt.tile_polygon(mtt.tile_x(ST_X(max_geom)), mtt.tile_y(ST_Y(max_geom))))::geometry(Point, 4326) AS geom,
+                       date_trunc('day', max_at) AS max_at
+                FROM mtt.coverage_reach;
             """
     }
 

@@ -15,6 +15,8 @@ struct CollectPlan {
     var topics: [String]
     /// How the network's MQTT server writes uplinks: The Things Stack's, or ChirpStack's.
     var format: UplinkFormat = .theThingsStack
+    /// How much of the network's uplinks one run takes in (`collect.max_receptions`, `collect.new_gateways`).
+    var limits = UplinkLimits()
     /// The TTS device IDs to hear (+ for all); kept with the session for `mtt fetch`.
     var devices: [String] = []
     /// The MQTT user, also without --mqtt-url: it names the application `mtt fetch` reads.
@@ -82,7 +84,7 @@ final class CollectPorts: @unchecked Sendable {
             publisher = nil
         }
         if let mqtt = plan.mqtt {
-            uplinks = TTNUplinkSource(settings: mqtt, topics: plan.topics, format: plan.format)
+            uplinks = TTNUplinkSource(settings: mqtt, topics: plan.topics, format: plan.format, limits: plan.limits)
         } else {
             uplinks = feed
         }

@@ -208,6 +208,9 @@ struct Collect: AsyncParsableCommand {
             mode: mode, nodes: nodes, gps: gpsSpec, fakeNetwork: fakeNetwork, mqtt: mqtt, topics: topics, format: format,
             databasePath: settings.text(.database), policy: policy, interval: settings.number(.interval) ?? mode.defaultTrackInterval, speed: speed)
         plan.fakeGateways = gateways
+        plan.limits = UplinkLimits(
+            receptionsPerUplink: settings.number(.maxReceptions).map { Int($0) } ?? UplinkLimits().receptionsPerUplink,
+            newGatewaysPerMinute: settings.number(.newGatewaysPerMinute).map { Int($0) } ?? UplinkLimits().newGatewaysPerMinute)
         plan.duration = duration?.seconds
         plan.devices = device
         plan.mqttUser = mqttUser

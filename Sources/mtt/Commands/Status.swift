@@ -18,7 +18,7 @@ struct Status: ParsableCommand {
     func run() throws {
         let settings = try database.settings()
         let store = try database.openStore(.readOnly, in: settings)
-        let status = try store.status(targets: SyncTarget.defaultRun(in: settings))
+        let status = try store.status(targets: try store.sync.targetsShown(in: settings))
         // What the quality gate will hold at the next sync, said before it happens.
         let upcoming = reasons ? try TTNMapperGatePreview(store: store, limit: Self.reasonsPerList) : nil
         let messages = reasons ? try Self.messages(in: store) + (upcoming?.newest ?? []) : []

@@ -8,7 +8,8 @@ extension SyncTarget {
         help: """
             each settled attempt, heard uplink and track point appended once as a JSON line (type attempt, \
             sample or fix) to the file [sync.file] path names (or the sync URL); in a sync of every \
-            target only when that path is set.
+            target only when that path is set. A regular file only: a symbolic link, a FIFO or a device is \
+            refused.
             """,
         queues: [.settledAttempts, .placedSamples, .allFixes],
         urlForm: "a file path",

@@ -8,11 +8,37 @@ public struct CommunityTable: Sendable {
         public let type: String
         /// The rest of its definition: `NOT NULL`, a default.
         public let constraint: String
+        /// What a value must be (`PhysicalLimits`), as an SQL condition on the column; nil when
+        /// anything of its type will do.
+        public let check: String?
 
-        init(_ name: String, _ type: String, _ constraint: String = "") {
+        init(_ name: String, _ type: String, _ constraint: String = "", check: Check? = nil) {
             self.name = name
             self.type = type
             self.constraint = constraint
+            self.check = check?.sql(name)
+        }
+
+        /// The database's own copy of mtt's range rules: a mapper's INSERT that breaks one is
+        /// refused, whoever sends it (NaN and ±Infinity are outside every range in PostgreSQL).
+        enum Check {
+            case within(ClosedRange<Double>)
+            case whole(ClosedRange<Int>)
+            case place
+            case time
+
+            func sql(_ column: String) -> String {
+                switch self {
+                case .within(let range): "\(column) BETWEEN \(range.lowerBound.plainText) AND \(range.upperBound.plainText)"
+                case .whole(let range): "\(column) BETWEEN \(range.lowerBound) AND \(range.upperBound)"
+                case .place:
+                    "ST_X(\(column)) BETWEEN \(PhysicalLimits.longitude.lowerBound.plainText) AND \(PhysicalLimits.longitude.upperBound.plainText)"
+                        + " AND ST_Y(\(column)) BETWEEN \(PhysicalLimits.latitude.lowerBound.plainText) AND \(PhysicalLimits.latitude.upperBound.plainText)"
+                // now() in a check: a row is judged when it arrives (a restore of old rows passes).
+                case .time:
+                    "\(column) BETWEEN '\(RFC3339.string(PhysicalLimits.earliest))' AND now() + interval '\(Int(PhysicalLimits.aheadOfNow)) seconds'"
+                }
+            }
         }
 
         /// As CREATE TABLE has it.
@@ -38,39 +64,46 @@ public struct CommunityTable: Sendable {
         }
     }
 
+    /// Its columns' checks, each named `TABLE_COLUMN_range`.
+    public var checks: [(name: String, condition: String)] {
+        let table = name.dropFirst("mtt.".count)
+        return columns.compactMap { c in c.check.map { ("\(table)_\(c.name)_range", $0) } }
+    }
+
     /// The raw tables, in the order they are created.
     public static let raw: [CommunityTable] = [.sessions, .attempts, .samples, .receptions, .tracks]
 
     public static let sessions = CommunityTable(name: "mtt.sessions", columns: [
         .init("db", "uuid", "NOT NULL"), .init("id", "bigint", "NOT NULL"), .mapper,
-        .init("mode", "text", "NOT NULL"), .init("started_at", "timestamptz", "NOT NULL"), .init("ended_at", "timestamptz"), .init("name", "text"),
-    ], primaryKey: ["db", "id"])
+        .init("mode", "text", "NOT NULL"), .init("started_at", "timestamptz", "NOT NULL", check: .time), .init("ended_at", "timestamptz"), .init("name", "text"),
+    ], primaryKey: ["db", "mapper", "id"])
 
     public static let attempts = CommunityTable(name: "mtt.attempts", columns: [
         .init("db", "uuid", "NOT NULL"), .init("id", "bigint", "NOT NULL"), .mapper, .init("session_id", "bigint", "NOT NULL"),
-        .init("sent_at", "timestamptz", "NOT NULL"), .init("state", "text", "NOT NULL"), .init("heard", "boolean", "NOT NULL"),
+        .init("sent_at", "timestamptz", "NOT NULL", check: .time), .init("state", "text", "NOT NULL"), .init("heard", "boolean", "NOT NULL"),
         .init("network_known", "boolean", "NOT NULL"),
-        .init("node", "text"), .init("dev_eui", "text"), .init("f_cnt", "bigint"), .init("sf", "integer"), .init("geom", Column.point, "NOT NULL"),
-    ], primaryKey: ["db", "id"])
+        .init("node", "text"), .init("dev_eui", "text"), .init("f_cnt", "bigint"), .init("sf", "integer", check: .whole(PhysicalLimits.spreadingFactor)), .init("geom", Column.point, "NOT NULL", check: .place),
+    ], primaryKey: ["db", "mapper", "id"])
 
     public static let samples = CommunityTable(name: "mtt.samples", columns: [
         .init("db", "uuid", "NOT NULL"), .init("id", "bigint", "NOT NULL"), .mapper, .init("session_id", "bigint", "NOT NULL"),
-        .init("time", "timestamptz", "NOT NULL"), .init("method", "text", "NOT NULL"), .init("geom", Column.point, "NOT NULL"),
+        .init("time", "timestamptz", "NOT NULL", check: .time), .init("method", "text", "NOT NULL"), .init("geom", Column.point, "NOT NULL", check: .place),
         .init("network", "text", "NOT NULL DEFAULT ''"), .init("device_id", "text"), .init("dev_eui", "text"), .init("f_cnt", "bigint"),
-        .init("sf", "integer"), .init("frequency", "bigint"),
-    ], primaryKey: ["db", "id"])
+        .init("sf", "integer", check: .whole(PhysicalLimits.spreadingFactor)), .init("frequency", "bigint"),
+    ], primaryKey: ["db", "mapper", "id"])
 
     /// No foreign key to samples: its check per row cost more than the row; the aggregates'
     /// trigger joins each reception to its sample and refuses an orphan.
     public static let receptions = CommunityTable(name: "mtt.receptions", columns: [
         .init("db", "uuid", "NOT NULL"), .init("sample_id", "bigint", "NOT NULL"), .init("n", "integer", "NOT NULL"), .mapper,
         .init("gateway", "text", "NOT NULL"), .init("gateway_eui", "text"), .init("antenna", "integer", "NOT NULL DEFAULT 0"),
-        .init("rssi", "double precision"), .init("snr", "double precision"), .init("gateway_geom", Column.point),
-    ], primaryKey: ["db", "sample_id", "n"])
+        .init("rssi", "double precision", check: .within(PhysicalLimits.rssi)), .init("snr", "double precision", check: .within(PhysicalLimits.snr)),
+        .init("gateway_geom", Column.point, check: .place),
+    ], primaryKey: ["db", "mapper", "sample_id", "n"])
 
     public static let tracks = CommunityTable(name: "mtt.tracks", columns: [
         .init("db", "uuid", "NOT NULL"), .init("id", "bigint", "NOT NULL"), .mapper, .init("session_id", "bigint", "NOT NULL"),
-        .init("time", "timestamptz", "NOT NULL"), .init("geom", Column.point, "NOT NULL"), .init("eph", "double precision"),
+        .init("time", "timestamptz", "NOT NULL", check: .time), .init("geom", Column.point, "NOT NULL", check: .place), .init("eph", "double precision"),
         .init("satellites", "integer"),
-    ], primaryKey: ["db", "id"])
+    ], primaryKey: ["db", "mapper", "id"])
 }

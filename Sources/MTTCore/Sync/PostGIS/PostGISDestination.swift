@@ -1,7 +1,11 @@
 /// The postgis target's requests: a batch of records as many-row INSERTs into schema `mtt`, with
-/// their sessions, in one transaction. Every row is keyed by this database's UUID and the
-/// record's id and inserted `ON CONFLICT DO NOTHING`: a batch sent again (a crash before the
+/// their sessions, in one transaction. Every row is keyed by this database's UUID, the mapper and
+/// the record's id and inserted `ON CONFLICT DO NOTHING`: a batch sent again (a crash before the
 /// ledger was written) changes nothing, and the database's triggers count each record once.
+///
+/// What the database's checks would refuse (`PhysicalLimits`: a record dated 1970 by a clock not
+/// yet set, an RSSI stored before mtt held values to the limits) is not sent: one such row would
+/// refuse the whole batch, every time. It stays in the local database.
 public struct PostGISDestination: SyncDestination {
     public let target = SyncTarget.postgis
     public var server: String
@@ -38,17 +42,19 @@ public struct PostGISDestination: SyncDestination {
         switch kind {
         case .attempt:
             let attempts = try store.sync.queuedAttempts(ids)
+            let sendable = attempts.filter { Self.isPossible($0.sentAt, $0.position) }
             statements.append(Self.insert(
                 into: .attempts,
-                rows: attempts.map { a in
+                rows: sendable.map { a in
                     [databaseID, String(a.id), String(a.sessionID), Self.time(a.sentAt), a.state.rawValue, Self.bool(a.heard), Self.bool(a.networkKnown),
                      a.node, a.devEUI, a.fCnt.map { String($0) }, a.spreadingFactor.map { String($0) },
                      String(a.position.longitude), String(a.position.latitude)]
                 }))
             settled = attempts.map(\.id)
-            sessions = Set(attempts.map(\.sessionID))
+            sessions = Set(sendable.map(\.sessionID))
         case .sample:
-            let samples = try store.sync.queuedSamples(ids)
+            let queued = try store.sync.queuedSamples(ids)
+            let samples = queued.filter { Self.isPossible($0.time, $0.position) && $0.uplink.spreadingFactor.map(PhysicalLimits.spreadingFactor.contains) ?? true }
             statements.append(Self.insert(
                 into: .samples,
                 rows: samples.map { s in
@@ -58,27 +64,28 @@ public struct PostGISDestination: SyncDestination {
                             u.fCnt.map { String($0) }, u.spreadingFactor.map { String($0) }, u.frequency.map { String($0) }]
                 }))
             let receptions = samples.flatMap { s in
-                s.uplink.receptions.enumerated().map { n, r -> [String?] in
+                s.uplink.screened(receptionLimit: .max).uplink.receptions.enumerated().map { n, r -> [String?] in
                     [databaseID, String(s.id), String(n), r.gatewayID, r.gatewayEUI, String(r.antennaIndex ?? 0),
                      r.rssi.map { String($0) }, r.snr.map { String($0) }, r.location.map { String($0.longitude) }, r.location.map { String($0.latitude) }]
                 }
             }
             statements.append(Self.insert(into: .receptions, rows: receptions))
-            settled = samples.map(\.id)
+            settled = queued.map(\.id)
             sessions = Set(samples.map(\.sessionID))
         case .fix:
             let fixes = try store.sync.queuedFixes(ids)
+            let sendable = fixes.filter { Self.isPossible($0.fix.time, GeoPoint(latitude: $0.fix.latitude, longitude: $0.fix.longitude)) }
             statements.append(Self.insert(
                 into: .tracks,
-                rows: fixes.map { q in
+                rows: sendable.map { q in
                     [databaseID, String(q.id), String(q.sessionID), Self.time(q.fix.time), String(q.fix.longitude), String(q.fix.latitude),
                      q.fix.eph.map { String($0) }, q.fix.satellites.map { String($0) }]
                 }))
             settled = fixes.map(\.id)
-            sessions = Set(fixes.map(\.sessionID))
+            sessions = Set(sendable.map(\.sessionID))
         }
         guard !settled.isEmpty else { return [] }
-        let known = try sessions.sorted().compactMap { try store.sessions.session($0) }
+        let known = try sessions.sorted().compactMap { try store.sessions.session($0) }.filter { PhysicalLimits.isPossible($0.startedAt) }
         let sessionRows = Self.insert(
             into: .sessions,
             rows: known.map { [databaseID, String($0.id), $0.mode.rawValue, Self.time($0.startedAt), $0.endedAt.map(Self.time), $0.name] })
@@ -87,6 +94,10 @@ public struct PostGISDestination: SyncDestination {
 
     /// Committed: the database refused nothing (a refusal is the transport's error).
     public func verdict(for response: Void, kind: SyncRecordKind) -> SyncVerdict { .accepted }
+
+    private static func isPossible(_ time: Timestamp, _ place: GeoPoint) -> Bool {
+        PhysicalLimits.isPossible(time) && PhysicalLimits.isPlace(latitude: place.latitude, longitude: place.longitude)
+    }
 
     /// Microseconds, as PostgreSQL keeps them.
     private static func time(_ t: Timestamp) -> String { RFC3339.string(t, fractionDigits: 6) }
