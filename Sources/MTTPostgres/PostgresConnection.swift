@@ -18,6 +18,15 @@ public final class PostgresConnection: Sendable {
     static let preparedLimit = 32
 
     private let connection: Mutex<State>
+    /// libpq's handle for cancelling what the connection runs, usable from any thread while a
+    /// call holds the connection (PQcancel is made for that).
+    private let canceller: Canceller
+
+    private final class Canceller: @unchecked Sendable {
+        let handle: OpaquePointer?
+        init(_ handle: OpaquePointer?) { self.handle = handle }
+        deinit { if let handle { PQfreeCancel(handle) } }
+    }
 
     /// Connects; a refusal (no server, a wrong password, no such database) is one line from libpq.
     public init(_ url: String) throws(PostgresError) {
@@ -29,7 +38,16 @@ public final class PostgresConnection: Sendable {
         }
         // Notices ("extension postgis already exists, skipping") are for people at psql.
         PQsetNoticeProcessor(c, { _, _ in }, nil)
+        canceller = Canceller(PQgetCancel(c))
         connection = Mutex(State(c: c))
+    }
+
+    /// Asks the server to cancel the statement this connection runs now, from another thread: a
+    /// stop request does not wait for a statement blocked behind another session's lock.
+    public func cancelRunningStatement() {
+        guard let handle = canceller.handle else { return }
+        var reason = [CChar](repeating: 0, count: 256)
+        _ = PQcancel(handle, &reason, Int32(reason.count))
     }
 
     deinit {

@@ -16,18 +16,27 @@ public final class PostgresSyncTransport: SyncTransport, Sendable {
     public typealias Response = Void
 
     private let url: String
+    /// Seconds a statement may run, and wait for a lock, before the server cancels it (the sync's
+    /// request timeout): a mapper holding a transaction open held every other upload with no end.
+    private let timeout: Double
     private let connection = Mutex<PostgresConnection?>(nil)
     private let queue = DispatchQueue(label: "mtt.postgres.sync")
 
-    public init(_ url: String) {
+    public init(_ url: String, timeout: Double = 20) {
         self.url = url
+        self.timeout = timeout
     }
 
+    /// A stop request (the task cancelled) cancels the statement running on the server at once.
     public func send(_ request: DatabaseBatch) async throws {
-        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-            queue.async {
-                done.resume(with: Result { try self.run(request) })
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+                queue.async {
+                    done.resume(with: Result { try self.run(request) })
+                }
             }
+        } onCancel: {
+            connection.withLock { $0 }?.cancelRunningStatement()
         }
     }
 
@@ -50,6 +59,8 @@ public final class PostgresSyncTransport: SyncTransport, Sendable {
         if let open = connection.withLock({ $0 }), open.isOpen { return open }
         do {
             let fresh = try PostgresConnection(url)
+            let milliseconds = String(max(1, Int(timeout * 1000)))
+            try fresh.execute("SET statement_timeout = \(milliseconds); SET lock_timeout = \(milliseconds)")
             connection.withLock { $0 = fresh }
             return fresh
         } catch {

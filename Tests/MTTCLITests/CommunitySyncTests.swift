@@ -194,6 +194,40 @@ struct CommunitySyncTests {
         #expect(result.status == 1 && result.stderr.contains("relation \"mtt.sessions\" does not exist"), "\(result.stdout)\(result.stderr)")
         #expect(try Store(path: mtt.database).queueCount(.postgis) > 0)
     }
+
+    /// Another mapper's transaction holding a lock (issue 47, item 4): the upload waits no longer
+    /// than the sync's timeout and says why, and a stop request ends a waiting upload at once.
+    /// Either way the records stay queued.
+    @Test func aLockHeldByAnotherMapperHoldsTheUploadOnlyForItsTimeout() async throws {
+        let (server, _, accounts) = try await Self.community(["alice", "mallory"])
+        let alice = Mapper(account: accounts["alice"]!)
+        try MapTestData.fill(try Store(path: alice.mtt.database))
+        // Mallory's reception in the cell of Alice's first sample, in a transaction she keeps open:
+        // the cell's totals row stays locked until she ends it.
+        let mallory = try PostgresConnection(server.connectionString(user: "mallory", password: accounts["mallory"]!.password, database: "coverage"))
+        let own = UUID().uuidString.lowercased(), here = MapTestData.here
+        try mallory.execute("""
+            BEGIN;
+            INSERT INTO mtt.samples (db, id, session_id, time, method, geom) VALUES ('\(own)', 1, 1, now(), 'tx_time', ST_SetSRID(ST_MakePoint(\(here.longitude), \(here.latitude)), 4326));
+            INSERT INTO mtt.receptions (db, sample_id, n, gateway, rssi, snr) VALUES ('\(own)', 1, 0, 'utrecht-dom', -90, 5);
+            """)
+        let waited = ContinuousClock.now
+        let bounded = try await alice.sync(["--timeout", "2s", "--tries", "1"])
+        #expect(bounded.status != 0 && bounded.stdout.contains("canceling statement due to statement timeout")
+                && bounded.stdout.contains("stay queued"), "\(bounded.stdout)\(bounded.stderr)")
+        // Bounded: without the timeouts it waited as long as Mallory's transaction lasted.
+        #expect(ContinuousClock.now - waited < .seconds(120), "the upload waited \(ContinuousClock.now - waited)")
+
+        let stopped = try alice.mtt.start(["sync", "--target", "postgis", "--url", alice.account.url, "--timeout", "10m", "--db", alice.mtt.database],
+                                          environment: alice.environment)
+        try await Task.sleep(for: .seconds(2))  // a measurement: the upload has reached the lock
+        let signalled = ContinuousClock.now
+        stopped.signal(SIGTERM)
+        #expect(await stopped.wait(timeout: 60), "a stop request did not end a waiting upload")
+        #expect(ContinuousClock.now - signalled < .seconds(30))
+        try mallory.execute("ROLLBACK")
+        #expect(try Store(path: alice.mtt.database).queueCount(.postgis) > 0)
+    }
 }
 
 extension Store {

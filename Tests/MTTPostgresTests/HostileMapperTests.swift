@@ -166,6 +166,8 @@ struct HostileMapperTests {
         #expect(try old.admin.migrate().to == CommunityDatabase.latestSchemaVersion)
         let refused = try old.admin.connection.execute("SELECT table_name, reason FROM mtt.refused_rows ORDER BY 1, 2").rows.map { "\($0[0]!) \($0[1]!)" }
         #expect(refused == ["mtt.receptions its sample is not stored", "mtt.receptions receptions_rssi_range", "mtt.samples samples_time_range"])
+        #expect(try old.admin.refusedRows().map { "\($0.reason) \($0.rows)" }
+            == ["mtt.receptions: its sample is not stored 1", "mtt.receptions: receptions_rssi_range 1", "mtt.samples: samples_time_range 1"])
         #expect(try Self.map(old.admin.connection) == Self.map(untouched.admin.connection))
     }
 }

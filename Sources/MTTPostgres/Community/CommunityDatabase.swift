@@ -84,6 +84,13 @@ public struct CommunityDatabase: Sendable {
         }
     }
 
+    /// The rows the checks moved aside (`mtt.refused_rows`), counted per table and check.
+    public func refusedRows() throws(PostgresError) -> [(reason: String, rows: Int)] {
+        guard try connection.execute("SELECT to_regclass('mtt.refused_rows') IS NOT NULL").value == "t" else { return [] }
+        return try connection.execute("SELECT table_name || ': ' || reason, count(*) FROM mtt.refused_rows GROUP BY 1 ORDER BY 1").rows
+            .map { ($0[0] ?? "", Int($0[1] ?? "") ?? 0) }
+    }
+
     /// A mapper: a login role in this database's mapper group, which can insert its own rows and
     /// read its own raw rows and everybody's coverage.
     public func addMapper(_ name: String) throws(PostgresError) -> Account {

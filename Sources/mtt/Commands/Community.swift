@@ -72,6 +72,9 @@ struct Community: ParsableCommand {
                 Console.out("mtt: the community database \(place.database) at \(place.host):\(place.port) has schema version \(to)"
                     + (from == 0 ? " (created)" : " (was \(from))"))
             }
+            for (reason, rows) in try community.refusedRows() {
+                Console.out("mtt: \(rows) rows refused (\(reason)) are kept aside in mtt.refused_rows, out of the map")
+            }
         }
     }
 

@@ -153,7 +153,7 @@ struct Sync: AsyncParsableCommand {
         let transports = SyncTransports(
             http: { HTTPTransport(timeout: timeout, connections: policy.concurrency, trusting: settings.text(.syncCA), proxies: proxies) },
             file: { AppendingFile() },
-            database: { url in PostgresSyncTransport(url) })
+            database: { url in PostgresSyncTransport(url, timeout: timeout) })
         let secrets = SecretReader(
             environment: SecretInput.environment,
             file: { path, what in
