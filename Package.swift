@@ -66,6 +66,7 @@ let package = Package(
             name: "MTTWeb",
             dependencies: [
                 "MTTCore",
+                "CMalloc",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             // The map's script is a JavaScript file of its own, embedded at build time.

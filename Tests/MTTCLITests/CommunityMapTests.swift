@@ -226,7 +226,7 @@ struct CommunityMapTests {
         #expect(before.status == 200)
         c.server.stop()
         let down = try await Self.get(port, "/api/status")
-        #expect(down.status == 500 && down.text.split(separator: "\n").count == 1, "\(down.status) \(down.text)")
+        #expect(down.status == 503 && down.text.hasPrefix("{\"error\":") && down.text.split(separator: "\n").count == 1, "\(down.status) \(down.text)")
         try c.server.start()
         let after = try await Self.get(port, "/api/cells?z=16&bbox=5.0,52.0,5.3,52.2")
         #expect(after.status == 200 && after.text == before.text, "\(after.status) \(after.text.prefix(200))")

@@ -87,13 +87,16 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
     }
 
     /// Writes features as a FeatureCollection.
-    public static func write(_ features: [Feature], to sink: TextSink) throws -> Int {
+    /// A lazy sequence is made into features one at a time, as they are written.
+    public static func write(_ features: some Sequence<Feature>, to sink: TextSink) throws -> Int {
         try sink.write(#"{"type":"FeatureCollection","features":["#)
-        for (i, feature) in features.enumerated() {
-            try sink.write((i == 0 ? "\n" : ",\n") + feature.json)
+        var count = 0
+        for feature in features {
+            try sink.write((count == 0 ? "\n" : ",\n") + feature.json)
+            count += 1
         }
         try sink.write("\n]}\n")
-        return features.count
+        return count
     }
 
     /// A GeoJSON Feature (RFC 7946: `[longitude, latitude]`, outer rings counter-clockwise).

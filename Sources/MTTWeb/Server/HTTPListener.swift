@@ -1,3 +1,4 @@
+import CMalloc
 import FoundationEssentials
 import Glibc
 import MTTCore
@@ -123,6 +124,9 @@ final class HTTPListener: Sendable {
         open.withLock { $0[client]?.waitingForHead = false }
         let parsed = HTTPHead(String(decoding: head[..<end], as: UTF8.self))
         Self.send(client, respond(to: parsed), headOnly: parsed.request?.method == "HEAD")
+        // The answer is gone (a coverage layer can be hundreds of megabytes): glibc keeps what it
+        // freed unless asked, and the server stayed at its largest answer's size for good.
+        _ = malloc_trim(0)
     }
 
     /// Whether a client is this machine, by the same rule as the listen address (`WebAccess`).
