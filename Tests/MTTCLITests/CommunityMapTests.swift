@@ -216,6 +216,26 @@ struct CommunityMapTests {
                 "\(usage.stderr)")
     }
 
+    /// A table locked by its owner (a migration, a VACUUM FULL) holds a read for the map's query
+    /// timeout, not for as long as the lock lasts: the map answers 503 with the reason, and answers
+    /// again once the lock is gone.
+    @Test func aLockedTableHoldsAReadOnlyForTheQueryTimeout() async throws {
+        let c = try await Self.community()
+        let (community, port) = try await Self.serve(MTTCommand(), db: c.viewer.url,
+                                                       environment: ["PGPASSWORD": c.viewer.password, "MTT_SERVE_QUERY_TIMEOUT": "2s"])
+        defer { community.kill() }
+        let path = "/api/cells?z=16&bbox=5.0,52.0,5.3,52.2"
+        let before = try await Self.get(port, path)
+        #expect(before.status == 200)
+        let owner = c.database.connection
+        try owner.execute("BEGIN; LOCK TABLE mtt.coverage_totals IN ACCESS EXCLUSIVE MODE")
+        let locked = try await Self.get(port, path)
+        try owner.execute("ROLLBACK")
+        #expect(locked.status == 503 && locked.text.contains("canceling statement due to statement timeout"), "\(locked.status) \(locked.text.prefix(300))")
+        let after = try await Self.get(port, path)
+        #expect(after.status == 200 && after.text == before.text)
+    }
+
     /// The database restarts under a running map: a request while it is down says so, the map
     /// keeps running, and the next request after it is back is answered again.
     @Test func theMapOutlivesARestartOfItsDatabase() async throws {

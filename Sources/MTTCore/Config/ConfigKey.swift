@@ -106,6 +106,9 @@ extension ConfigKey {
     public static let serveListen = ConfigKey("serve.listen", .text, .text("127.0.0.1:8080"), "Address to listen on. Anything but loopback needs the token.")
     public static let serveTokenFile = ConfigKey("serve.token_file", .secretFile, nil, "Off loopback: the token's file (mode 600; default a new token each start).")
     public static let serveTiles = ConfigKey("serve.tiles", .text, nil, "Map tiles: a URL with {z}/{x}/{y}, or none (default OpenStreetMap).")
+    public static let serveQueryTimeout = ConfigKey(
+        "serve.query_timeout", .duration, .number(10),
+        "A community map: a read of its database, lock waits included, that takes longer is cancelled and answered 503.")
 
     public static let coverageLostAfter = ConfigKey("alerts.coverage_lost_after", .number, .number(Double(AlertRules().coverageLostAfter)), range: 1...1000, "coverage_lost after this many attempts in a row nobody heard.")
     public static let coverageSilence = ConfigKey("alerts.coverage_silence", .duration, .number(AlertRules().coverageSilence), "coverage_lost after this long without an uplink (in active mode only while attempts go unheard).")
@@ -121,7 +124,7 @@ extension ConfigKey {
         syncTarget, syncURL, syncExperiment, syncCredentialsFile, syncCA, syncTimeout, syncConnections, syncTries,
     ] + SyncTarget.registered.flatMap(\.configKeys) + [
         fetchTTNURL, fetchApp, fetchDevices, fetchSince, fetchAPIKeyFile, fetchTimeout,
-        serveListen, serveTokenFile, serveTiles,
+        serveListen, serveTokenFile, serveTiles, serveQueryTimeout,
         coverageLostAfter, coverageSilence, heardWithin, batteryLow, mapURL,
     ]
 

@@ -9,13 +9,17 @@ import Synchronization
 /// milliseconds for each other. A connection the server dropped is made again on the next read.
 public final class CommunityMapReader: CommunityCoverageReader {
     private let url: String
+    /// Seconds a read may take, waiting for locks included, before the server cancels it and the
+    /// map answers 503: behind another session's lock, requests hung 40 s and more.
+    private let timeout: Double
     private let connection: Mutex<PostgresConnection?>
 
     /// Connects and checks that this role may read the map's views: a wrong password, no server,
     /// no schema or a role without the right each stop here, in one line.
-    public init(url: String) throws(PostgresError) {
+    public init(url: String, timeout: Double = 10) throws(PostgresError) {
         self.url = url
-        let first = try Self.connect(url)
+        self.timeout = timeout
+        let first = try Self.connect(url, timeout: timeout)
         connection = Mutex(first)
         do throws(PostgresError) {
             try first.execute("SELECT 1 FROM mtt.coverage_rows LIMIT 0; SELECT 1 FROM mtt.attempt_rows LIMIT 0; SELECT 1 FROM mtt.mappers LIMIT 0")
@@ -26,10 +30,11 @@ public final class CommunityMapReader: CommunityCoverageReader {
         }
     }
 
-    private static func connect(_ url: String) throws(PostgresError) -> PostgresConnection {
+    private static func connect(_ url: String, timeout: Double) throws(PostgresError) -> PostgresConnection {
         let c = try PostgresConnection(url)
         // Whatever role the URL names, this session writes nothing.
-        try c.execute("SET default_transaction_read_only = on")
+        let milliseconds = max(1, Int(timeout * 1000))
+        try c.execute("SET default_transaction_read_only = on; SET statement_timeout = \(milliseconds); SET lock_timeout = \(milliseconds)")
         return c
     }
 
@@ -45,7 +50,7 @@ public final class CommunityMapReader: CommunityCoverageReader {
                 // Dropped during the read (a restarted server): once more on a new connection.
             }
         }
-        let fresh = try Self.connect(url)
+        let fresh = try Self.connect(url, timeout: timeout)
         connection.withLock { $0 = fresh }
         return try fresh.execute(sql, parameters).rows
     }

@@ -56,7 +56,7 @@ struct Serve: AsyncParsableCommand {
         if let url = database.path, DatabaseOptions.isCommunityURL(url) {
             let community: CommunityMapReader
             do {
-                community = try CommunityMapReader(url: url)
+                community = try CommunityMapReader(url: url, timeout: settings.amount(.serveQueryTimeout))
             } catch {
                 throw RuntimeFailure("cannot serve the community map: \(error)")
             }
