@@ -23,6 +23,23 @@ struct ImportCommandTests {
         let foreign = try await mtt.run(["import", FixtureFiles.own("nmea/utrecht-drive.nmea"), "--db", mtt.database])
         #expect(foreign.status == 1 && foreign.stderr.hasSuffix("is not a MapTheThings data set (a JSON array of samples with gps and time)\n"))
     }
+
+    /// A bad entry is named by its number and what is wrong with it, and an entry larger than any
+    /// sample is refused before it is read whole (issue 47, item 11); either way nothing is stored.
+    @Test func aBadEntryIsNamedAndNothingIsStored() async throws {
+        let good = #"{"gps":[52.09,5.12],"time":"2026-06-21T10:00:00Z","rssi":-100,"snr":2,"device":"n","gateway":"g"}"#
+        let noTime = mtt.dir.file("no-time.json")
+        try "[\(good),\(good),{\"gps\":[52.1,5.1],\"rssi\":-90}]".write(toFile: noTime, atomically: true, encoding: .utf8)
+        let missing = try await mtt.run(["import", noTime, "--db", mtt.database])
+        #expect(missing.status == 1 && missing.stderr == "mtt: \(noTime): entry 3 is not a sample (no time): nothing was imported\n", "\(missing.stderr)")
+
+        let huge = mtt.dir.file("huge.json")
+        try ("[\(good),{\"gps\":[52.1,5.1],\"time\":\"2026-06-21T10:00:00Z\",\"device\":\"" + String(repeating: "x", count: 2 << 20) + "\"}]")
+            .write(toFile: huge, atomically: true, encoding: .utf8)
+        let large = try await mtt.run(["import", huge, "--db", mtt.database])
+        #expect(large.status == 1 && large.stderr.contains("entry 2 is longer than 1 MiB, which no sample is"), "\(large.stderr)")
+        #expect(try Store(path: mtt.database).status().samples == 0)
+    }
 }
 
 @Suite("mtt export")

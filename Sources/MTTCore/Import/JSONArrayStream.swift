@@ -6,6 +6,12 @@ import Glibc
 /// bytes are cut out by tracking strings and nesting, then decoded on their own.
 struct JSONArrayStream {
     struct Malformed: Error {}
+    /// An element longer than `largestElement` bytes: read no further (a 1 GiB string would be
+    /// held whole, then refused by SQLite with a misleading reason).
+    struct TooLarge: Error {}
+
+    /// Far more than any sample of a data set (a few hundred bytes).
+    static let largestElement = 1 << 20
 
     private let file: ReadOnlyFile
     private var buffer: [UInt8] = []
@@ -65,6 +71,7 @@ struct JSONArrayStream {
             }
             element.append(byte)
             position += 1
+            if element.count > Self.largestElement { throw TooLarge() }
         }
     }
 

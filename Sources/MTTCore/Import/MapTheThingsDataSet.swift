@@ -57,7 +57,7 @@ public enum MapTheThingsDataSet {
         } catch {
             throw ImportError(description: "cannot read \(path)")
         }
-        let notADataSet = ImportError(description: "\(path) is not a MapTheThings data set (a JSON array of samples with gps and time)")
+        let notADataSet = "\(path) is not a MapTheThings data set (a JSON array of samples with gps and time)"
         let decoder = JSONDecoder()
         let hash = try ContentHash.of(path: path)
         return try store.batch { batch in
@@ -75,11 +75,21 @@ public enum MapTheThingsDataSet {
             var heard: [String: [Int: Timestamp]] = [:]
             while true {
                 let bytes: [UInt8]?
-                do { bytes = try stream.next() } catch { throw notADataSet }
+                do {
+                    bytes = try stream.next()
+                } catch is JSONArrayStream.TooLarge {
+                    throw ImportError(description: "\(path): entry \(index + 1) is longer than \(JSONArrayStream.largestElement >> 20) MiB, which no sample is: nothing was imported")
+                } catch {
+                    throw ImportError(description: index == 0 ? notADataSet : "\(path): after entry \(index) the JSON array is broken: nothing was imported")
+                }
                 guard let bytes else { break }
                 index += 1
                 let entry: Entry
-                do { entry = try decoder.decode(Entry.self, from: Data(bytes)) } catch { throw notADataSet }
+                do {
+                    entry = try decoder.decode(Entry.self, from: Data(bytes))
+                } catch {
+                    throw ImportError(description: "\(path): entry \(index) is not a sample (\(Self.reason(error))): nothing was imported")
+                }
                 guard let point = position(entry.gps) else {
                     throw ImportError(description: "\(path): entry \(index) has an unreadable gps value")
                 }
@@ -101,6 +111,7 @@ public enum MapTheThingsDataSet {
                 let uplinkID = try batch.record(uplink, session: sessionID)
                 try batch.record(Sample(sessionID: sessionID, subject: .uplink(uplinkID), time: time, position: point, method: .txTime))
                 samples += 1
+                if samples % 10_000 == 0 { try batch.writeCoverageSoFar() }
                 if let seq = entry.payload_seq, heard[node]?[seq] == nil {
                     let id = try batch.record(Attempt(
                         sessionID: sessionID, node: node, sequence: seq, payload: [], fix: nil, sentAt: time, state: .confirmed,
@@ -132,6 +143,17 @@ public enum MapTheThingsDataSet {
                 }
             }
             return Summary(session: session, samples: samples, lost: lost, counterResets: resets)
+        }
+    }
+
+    /// What was wrong with an entry, in a few words: the key and what it should have been.
+    static func reason(_ error: any Error) -> String {
+        switch error as? DecodingError {
+        case .keyNotFound(let key, _)?: "no \(key.stringValue)"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is not what a sample has there"
+        case .dataCorrupted(let context)?: context.codingPath.isEmpty ? "not JSON" : "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is unreadable"
+        default: "\(error)"
         }
     }
 
