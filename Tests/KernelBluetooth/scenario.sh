@@ -73,7 +73,11 @@ step provision provision
 # first: switched off, btvirt's controller (never reset until it is switched on) goes on
 # advertising and completing connections that its kernel never sees, which a real radio switched
 # off does not; a central reconnecting then would get a link the kernel never drops. The fake
-# node advertises again when its adapter comes back.
+# node advertises again when its adapter comes back. (Issue 47 looked at the other case: with the
+# advertisement left in place, hci0 keeps a link to hci1 that hci1's host never had, `btmgmt
+# --index 0 disconnect` reports it gone, and every connection hci0 starts to hci1 afterwards
+# times out although hci1 is powered, connectable and holds its advertising instance: the
+# virtual controllers' state, not mtt's client or fake node.)
 drive() {
     mtt collect --mode active --node ble:$NODE --gps fixed:40.7,-74.0 --every 3s --min-interval 3s \
         --duration 60s --db /tmp/drive.db --json > /tmp/drive.log 2> /tmp/drive.err &

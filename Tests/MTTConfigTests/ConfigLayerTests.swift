@@ -6,6 +6,15 @@ import Testing
 /// setting; and problems reported where they were written.
 @Suite("Configuration")
 struct ConfigLayerTests {
+    /// A setting's help is MTTCore's, shown in the configuration file's words and in every
+    /// command's: it names what to give, never a command-line flag (issue 47, item 17: one named
+    /// `--node fake[:N]`, another `mtt collect --help`).
+    @Test func noSettingsHelpNamesAFlag() {
+        for key in ConfigKey.all {
+            #expect(!key.help.contains("--"), "\(key.name): \(key.help)")
+        }
+    }
+
     /// A value of the key's kind, different for each layer.
     static func sample(_ key: ConfigKey, _ layer: Int) -> (toml: String, env: String, value: ConfigValue) {
         switch key.kind {
