@@ -11,15 +11,26 @@ import Testing
 @Suite("Live feed")
 struct LiveFeedTests {
     let dir = TemporaryDirectory()
+    let store: Store
+    let clock = ManualClock()
+    let feed: LiveFeed
+
+    init() throws {
+        store = try Store(path: dir.file("live.sqlite"))
+        feed = LiveFeed(store: store, run: nil, clock: clock)
+    }
+
+    /// A client of the feed, once the feed has taken the database's newest records and waits for
+    /// its first second.
+    func subscribed() async -> EventQueue {
+        let queue = feed.subscribe()
+        #expect(await eventually(timeout: 10) { clock.sleepers == 1 })
+        return queue
+    }
 
     @Test func anUnheardAttemptComesOnceAfterItsGrace() async throws {
-        let store = try Store(path: dir.file("live.sqlite"))
-        let clock = ManualClock()
-        let feed = LiveFeed(store: store, run: nil, clock: clock)
         defer { feed.stop() }
-        let queue = feed.subscribe()
-        // The feed has taken the database's newest records and waits for its first second.
-        #expect(await eventually(timeout: 10) { clock.sleepers == 1 })
+        let queue = await subscribed()
 
         let anHourAgo = clock.now().adding(seconds: -3600)
         let session = try store.sessions.startSession(mode: .active, at: anHourAgo, SessionDescription(nodes: "fake"))
@@ -52,12 +63,8 @@ struct LiveFeedTests {
     /// What the database holds reaches the status block in the feed's next second: an attempt
     /// stored while the feed sleeps is counted in the status event it sends when it wakes.
     @Test func theStatusBlockFollowsTheDatabaseEachSecond() async throws {
-        let store = try Store(path: dir.file("status.sqlite"))
-        let clock = ManualClock()
-        let feed = LiveFeed(store: store, run: nil, clock: clock)
         defer { feed.stop() }
-        let queue = feed.subscribe()
-        #expect(await eventually(timeout: 10) { clock.sleepers == 1 })
+        let queue = await subscribed()
         /// The attempts count of the newest status event the feed has sent.
         func shownAttempts() -> Int? {
             var shown: Int?
