@@ -178,7 +178,8 @@ struct ConfigCommandTests {
         let store = try Store(path: mtt.database)
         let session = try #require(try store.sessions.session(1))
         #expect(session.mode == .active && session.nodes == "fake")
-        // An hour between sends from the file would have allowed one; the flag's 2 s allowed more.
-        #expect(try store.status().attempts >= 3)
+        // An hour between sends from the file would have allowed one; the flag's 2 s allowed more
+        // (how many more depends on how busy the machine is: two is enough to tell).
+        #expect(try store.status().attempts >= 2)
     }
 }

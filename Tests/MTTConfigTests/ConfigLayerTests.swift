@@ -81,7 +81,7 @@ struct ConfigLayerTests {
             ("[sync]\nconnections = 0\n", 2, "sync.connections: must be a whole number from 1 to 64, not 0"),
             ("[sync]\ntries = 2.5\n", 2, "sync.tries: must be a whole number from 1 to 1000, not 2.5"),
             ("[sync]\ntarget = \"osm\"\n", 2, "sync.target: must be mapthethings or ttnmapper or file or postgis, not osm"),
-            ("[serve]\nport = 8080\n", 2, "serve.port: unknown setting (this section has: serve.listen, serve.token_file, serve.tiles)"),
+            ("[serve]\nport = 8080\n", 2, "serve.port: unknown setting (this section has: serve.listen, serve.token_file, serve.tiles, serve.query_timeout)"),
             ("[[hooks]]\non = [\"lost\"]\ncommand = [\"true\"]\n\n[[hooks]]\non = [\"lost\"]\ncooldwn = \"1m\"\n", 7, "hooks[2].cooldwn: unknown setting"),
             ("[[hooks]]\non = [\"lost\"]\ncommand = [\"true\"]\n\n[[hooks]]\non = [\"coverage\"]\nurl = \"https://ntfy.sh/t\"\n", 6, "hooks[2].on: coverage is not an event type"),
             ("[alerts]\nbattery_low = 120\n", 2, "alerts.battery_low: must be a whole number from 0 to 100, not 120"),
