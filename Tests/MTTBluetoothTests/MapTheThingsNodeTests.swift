@@ -79,10 +79,11 @@ struct MapTheThingsNodeTests {
     @Test func aSendDroppedByTheBusyNodeIsAFailedAttempt() async throws {
         // A node slower on the air than mtt waits (airtime 8 s, timeout 2 s): the first send is given
         // up while its radio is still busy, so the node drops the second without a word. 2 s: the
-        // send after them must get its result within the same timeout on a busy machine. 8 s: a
-        // loaded machine fired the 2 s timer more than a second late (CI saw the 3 s airtime end first).
+        // send after them must get its result within the same timeout on a busy machine. 30 s: a
+        // loaded machine fired the 2 s timer more than a second late (CI saw a 3 s airtime end
+        // first, and a suite beside another an 8 s one).
         let fake = try await EmulatedNode.start(sendTimeout: 2)
-        await fake.emulator.configure { $0.airtime = 8 }
+        await fake.emulator.configure { $0.airtime = 30 }
         let givenUp = try await fake.node.send(Self.payload)
         #expect(givenUp.outcome == .failed(reason: "no TX result within 2 s (the node reports only successes)"))
         let dropped = try await fake.node.send(Self.payload)
@@ -93,7 +94,7 @@ struct MapTheThingsNodeTests {
         #expect(reason == "no TX result within 2 s (the node reports only successes)")
         #expect(await fake.emulator.droppedSends == 1)
         // The first transmission's late result (ble_seq 1) must not settle a later send.
-        #expect(await eventually { await fake.emulator.transmissions.count == 1 }, "the first transmission ends")
+        #expect(await eventually(timeout: 120) { await fake.emulator.transmissions.count == 1 }, "the first transmission ends")
         await fake.emulator.configure { $0.airtime = 0.05 }
         // The next one goes through, with the next ble_seq.
         let next = try await fake.node.send(Self.payload)
