@@ -70,7 +70,9 @@ struct BluetoothOnARealKernelTests {
 
         // The attempt in flight when the link went is stored failed, and the loss said at once.
         let lost = try #require(types.firstIndex(of: "node_lost"), "no node_lost in \(types)")
-        #expect(failed.contains(4), "attempt 4 was in the air when the adapter went off: failed \(failed)")
+        // The scenario switches the adapter off once attempt 4 has gone to the node; a busy
+        // host's VM sometimes gets there only as attempt 5 goes. Either way one attempt, in the air.
+        #expect(failed.count == 1 && failed.allSatisfy { $0 >= 4 }, "one attempt in the air when the adapter went off: failed \(failed)")
         #expect((events[lost]["reason"] as? String)?.isEmpty == false)
         // Back with its back-off, and sending again: TX results after the reconnect mean the
         // notifications were switched on again (a node forgets its CCCDs with the link).
@@ -80,7 +82,7 @@ struct BluetoothOnARealKernelTests {
         #expect(outage >= 4 && outage < 20, "outage \(outage) s")
         let confirmedAfter = events[back...].filter { $0["type"] as? String == "confirmed" }
         #expect(confirmedAfter.count >= 3, "\(types)")
-        #expect(confirmed.allSatisfy { $0 != 4 })
+        #expect(confirmed.allSatisfy { !failed.contains($0) })
 
         // And the database holds every attempt with its outcome.
         let status = try #require(step.objects.last { $0["attempts"] != nil })

@@ -198,7 +198,8 @@ struct CollectCommandTests {
         let stopped = ContinuousClock.now
         child.signal(SIGTERM)
         #expect(await child.wait(timeout: 30))
-        #expect(ContinuousClock.now - stopped < .seconds(15), "the stop waited for the node's 25 s")
+        // Under 25 s tells the two apart; a suite beside another took 15 s to stop at once.
+        #expect(ContinuousClock.now - stopped < .seconds(22), "the stop waited for the node's 25 s")
         #expect(child.result.status == 0, "\(child.result.stderr)")
         let attempts = try Store(path: mtt.database).records.attempts(session: 1).map(\.attempt)
         #expect(attempts.first?.failureReason == "mtt stopped before the node reported a result", "\(attempts.map(\.failureReason))")

@@ -24,7 +24,7 @@ struct LiveFeedTests {
     /// its first second.
     func subscribed() async -> EventQueue {
         let queue = feed.subscribe()
-        #expect(await eventually(timeout: 10) { clock.sleepers == 1 })
+        #expect(await eventually(timeout: 120) { clock.sleepers == 1 })
         return queue
     }
 
@@ -42,7 +42,7 @@ struct LiveFeedTests {
         /// Time moved on by `seconds` at once: the feed wakes, looks once, and sleeps again.
         func after(_ seconds: Double) async throws {
             clock.advance(by: seconds)
-            #expect(await eventually(timeout: 10) { clock.sleepers == 1 }, "the feed did not go back to sleep")
+            #expect(await eventually(timeout: 120) { clock.sleepers == 1 }, "the feed did not go back to sleep")
             while case .some(let event?) = queue.next(within: 0) {
                 let text = String(decoding: event, as: UTF8.self)
                 if text.hasPrefix("event: sample\n") && text.contains(#""status":"failed""#) { unheardDots += 1 }
@@ -82,7 +82,7 @@ struct LiveFeedTests {
             let fix = Fix(time: clock.now(), latitude: 52.1, longitude: 5.1, mode: .threeD, source: "fixed")
             _ = try store.records.record(Attempt(sessionID: session, node: "fake:1", payload: [UInt8(sent)], fix: fix, sentAt: clock.now()))
             clock.advance(by: 1)
-            #expect(await eventually(timeout: 10) { clock.sleepers == 1 }, "the feed did not go back to sleep")
+            #expect(await eventually(timeout: 120) { clock.sleepers == 1 }, "the feed did not go back to sleep")
             #expect(shownAttempts() == sent, "the status block did not show attempt \(sent) in the second after it was stored")
         }
     }
