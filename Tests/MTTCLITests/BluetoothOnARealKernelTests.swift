@@ -28,7 +28,8 @@ struct BluetoothOnARealKernelTests {
         // The 5 s timeout and mtt's start, timed just before; a scan that ran on into the
         // kernel's second discovery round (the kernel ends one after 10.24 s) would take longer.
         let startUp = try #require(step.startUp)
-        #expect(step.seconds - startUp < 8, "the scan took \(step.seconds) s, mtt's start \(startUp) s")
+        // Under the 10.24 s of one round: a busy host's VM took 9 s for the 5 s scan.
+        #expect(step.seconds - startUp < 10, "the scan took \(step.seconds) s, mtt's start \(startUp) s")
         // Nothing left discovering: a Stop Discovery right after is rejected.
         #expect(step.contains("Stop Discovery failed: status 0x0b (Rejected)"), "\(step.lines)")
     }
