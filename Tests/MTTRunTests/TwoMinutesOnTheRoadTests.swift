@@ -64,7 +64,10 @@ struct TwoMinutesOnTheRoadTests {
         // node back from each of its outages (attempts after the one before did not say so), and
         // sending again.
         func returns(_ name: String) -> Int { log.all.count { if case .nodeBack(name, _) = $0 { true } else { false } } }
-        #expect(await eventually { zip(names, [5, 2, 2]).allSatisfy { returns($0) == $1 && log.attemptsSinceLastReturn(of: $0) > 0 } })
+        #expect(await eventually(timeout: 300) {
+            zip(names, [5, 2, 2]).allSatisfy { returns($0) == $1 && log.attemptsSinceLastReturn(of: $0) > 0 }
+                && modems.allSatisfy { $0.pluggedBack.allSatisfy { !$0.transmissions.isEmpty } }
+        })
         #expect(await run.stop() == nil)
 
         let events = log.all
@@ -130,6 +133,10 @@ final class PluggedModem: Sendable {
         for second in seconds {
             try await wait(second)
             try await log.waitForSendInFlight(on: name)
+            // In flight at the modem itself: the attempt is recorded before its `mac tx` reaches
+            // the modem, and a busy machine unplugged a modem that had not heard it yet.
+            let plugged = current.withLock { $0 }
+            _ = await eventually(timeout: 300) { !plugged.transmissions.isEmpty }
             current.withLock { $0.unplug() }
             try FileManager.default.removeItem(atPath: linkPath)
             // Deliberate pacing: the modem stays out 5 s of the drive, as the script says.
