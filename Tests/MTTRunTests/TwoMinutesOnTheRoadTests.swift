@@ -33,6 +33,7 @@ struct TwoMinutesOnTheRoadTests {
             nodes.append(ActiveNode(link: link, devEUI: try await link.info().devEUI, connector: modem.connector))
         }
         let names = nodes.map(\.link.name)
+        let plugged = modems
         let log = CollectEventLog()
         let run = try CollectionRun(
             store: store, ports: .init(fixes: MovingFixSource(clock: clock), nodes: nodes),
@@ -56,8 +57,8 @@ struct TwoMinutesOnTheRoadTests {
                 range.openGate()
             }
         }()
-        async let rn2483Outages: Void = modems[0].unplugTwice(at: [30, 75], name: names[1], log: log, wait: at)
-        async let rui3Outages: Void = modems[1].unplugTwice(at: [45, 90], name: names[2], log: log, wait: at)
+        async let rn2483Outages: Void = plugged[0].unplugTwice(at: [30, 75], name: names[1], log: log, wait: at)
+        async let rui3Outages: Void = plugged[1].unplugTwice(at: [45, 90], name: names[2], log: log, wait: at)
         _ = try await (bleOutages, rn2483Outages, rui3Outages)
         try await at(120)
         // The drive is over; the last outage may still be settling on a loaded machine: every
@@ -66,7 +67,7 @@ struct TwoMinutesOnTheRoadTests {
         func returns(_ name: String) -> Int { log.all.count { if case .nodeBack(name, _) = $0 { true } else { false } } }
         #expect(await eventually(timeout: 300) {
             zip(names, [5, 2, 2]).allSatisfy { returns($0) == $1 && log.attemptsSinceLastReturn(of: $0) > 0 }
-                && modems.allSatisfy { $0.pluggedBack.allSatisfy { !$0.transmissions.isEmpty } }
+                && plugged.allSatisfy { $0.pluggedBack.allSatisfy { !$0.transmissions.isEmpty } }
         })
         #expect(await run.stop() == nil)
 
