@@ -72,8 +72,10 @@ struct BluetoothOnARealKernelTests {
         // The attempt in flight when the link went is stored failed, and the loss said at once.
         let lost = try #require(types.firstIndex(of: "node_lost"), "no node_lost in \(types)")
         // The scenario switches the adapter off once attempt 4 has gone to the node; a busy
-        // host's VM sometimes gets there only as attempt 5 goes. Either way one attempt, in the air.
-        #expect(failed.count == 1 && failed.allSatisfy { $0 >= 4 }, "one attempt in the air when the adapter went off: failed \(failed)")
+        // host's VM sometimes gets there only as attempt 5 goes. Either way one attempt, in the
+        // air; besides it only the last may have failed (the run's end came before its result).
+        #expect((failed.first ?? 0) >= 4 && failed.dropFirst().allSatisfy { $0 == attempts.last },
+                "one attempt in the air when the adapter went off: failed \(failed) of \(attempts.count)")
         #expect((events[lost]["reason"] as? String)?.isEmpty == false)
         // Back with its back-off, and sending again: TX results after the reconnect mean the
         // notifications were switched on again (a node forgets its CCCDs with the link).
