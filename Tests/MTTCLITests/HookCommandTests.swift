@@ -43,8 +43,9 @@ struct HookCommandTests {
         let (plainCount, plainGap) = try attemptGaps(plain)
         let (hookedCount, hookedGap) = try attemptGaps(hooked)
         // The policy sends every 12 s of the run at most; a run held up by a hook 1 s (20 s of the
-        // run) per event would leave gaps of 20 s and more, and far fewer attempts.
-        #expect(plainCount >= 5 && hookedCount >= plainCount - 2, "\(plainCount) attempts without hooks, \(hookedCount) with")
+        // run) per event would leave gaps of 20 s and more (the gap is what tells), and fewer
+        // attempts. Two 6 s runs of a busy machine differ anyway: 10 and 7 in one CI-like run.
+        #expect(plainCount >= 5 && hookedCount * 2 >= plainCount, "\(plainCount) attempts without hooks, \(hookedCount) with")
         #expect(hookedGap <= max(plainGap, 12) * 1.6, "largest gap \(hookedGap) s with hooks, \(plainGap) s without")
 
         // Each failing hook is said once, not once per event; the counts are in the summary.
