@@ -13,7 +13,7 @@ public struct GeoPoint: Sendable, Hashable, Codable {
     /// A place given by whoever: nil unless the latitude is within ±90° and the longitude within
     /// ±180° (which NaN and the infinities are not).
     public init?(checkingLatitude latitude: Double, longitude: Double, altitude: Double? = nil) {
-        guard abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+        guard PhysicalLimits.isPlace(latitude: latitude, longitude: longitude) else { return nil }
         self.init(latitude: latitude, longitude: longitude, altitude: altitude)
     }
 }

@@ -16,6 +16,8 @@ public enum PhysicalLimits {
     /// … to this many seconds after now: a clock running a little ahead, not a date in 2099.
     public static let aheadOfNow = 86_400.0
 
+    /// Whether a latitude and longitude are a place (NaN and the infinities are not): the one rule,
+    /// which `GeoPoint(checkingLatitude:longitude:)` applies too.
     public static func isPlace(latitude: Double, longitude: Double) -> Bool {
         Self.latitude.contains(latitude) && Self.longitude.contains(longitude)
     }
