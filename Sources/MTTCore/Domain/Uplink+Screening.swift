@@ -32,50 +32,61 @@ extension Uplink {
     /// `receptionLimit` are left out (the first ones kept). Ids are kept printable
     /// (`PhysicalLimits.printable`). Unchanged, and without a copy, when all is well.
     public func screened(receptionLimit: Int = Uplink.defaultReceptionLimit) -> (uplink: Uplink, problems: [LeftOutOfUplink]) {
-        guard needsScreening(receptionLimit: receptionLimit) else { return (self, []) }
         var problems: [LeftOutOfUplink] = []
-        var fields = self.box.fields
-        fields.deviceID = PhysicalLimits.printable(fields.deviceID)
-        if let sf = fields.spreadingFactor, !PhysicalLimits.spreadingFactor.contains(sf) {
+        let deviceID = PhysicalLimits.printable(self.deviceID)
+        var spreadingFactor = self.spreadingFactor
+        if let sf = spreadingFactor, !PhysicalLimits.spreadingFactor.contains(sf) {
             problems.append(.init(.outOfRange, "spreading factor \(sf) is not LoRa's (\(PhysicalLimits.spreadingFactor.lowerBound)…\(PhysicalLimits.spreadingFactor.upperBound)): left out"))
-            fields.spreadingFactor = nil
+            spreadingFactor = nil
         }
-        if fields.receptions.count > receptionLimit {
-            problems.append(.init(.tooManyReceptions, "\(fields.receptions.count) receptions in one uplink: the first \(receptionLimit) kept"))
-            fields.receptions.removeSubrange(receptionLimit...)
+        // A copy of the array is made only when a reception changes.
+        var receptions = self.receptions
+        if receptions.count > receptionLimit {
+            problems.append(.init(.tooManyReceptions, "\(receptions.count) receptions in one uplink: the first \(receptionLimit) kept"))
+            receptions.removeSubrange(receptionLimit...)
         }
-        for index in fields.receptions.indices {
-            var r = fields.receptions[index]
-            r.gatewayID = PhysicalLimits.printable(r.gatewayID)
-            func inRange(_ value: Double?, _ range: ClosedRange<Double>, _ name: String, _ unit: String) -> Double? {
-                guard let value, !range.contains(value) else { return value }
-                problems.append(.init(.outOfRange, "\(name) \(value) \(unit) of gateway \(r.gatewayID) is outside \(range.lowerBound.plainText)…\(range.upperBound.plainText): left out"))
-                return nil
+        var receptionsChanged = false
+        for index in receptions.indices {
+            if let screened = Self.screened(receptions[index], into: &problems) {
+                receptions[index] = screened
+                receptionsChanged = true
             }
-            r.rssi = inRange(r.rssi, PhysicalLimits.rssi, "RSSI", "dBm")
-            r.channelRSSI = inRange(r.channelRSSI, PhysicalLimits.rssi, "channel RSSI", "dBm")
-            r.signalRSSI = inRange(r.signalRSSI, PhysicalLimits.rssi, "signal RSSI", "dBm")
-            r.snr = inRange(r.snr, PhysicalLimits.snr, "SNR", "dB")
-            if let place = r.location, !PhysicalLimits.isPlace(latitude: place.latitude, longitude: place.longitude) {
-                problems.append(.init(.outOfRange, "gateway \(r.gatewayID) said it is at \(place.latitude),\(place.longitude), which is no place: kept without a position"))
-                r.location = nil
-            }
-            fields.receptions[index] = r
         }
+        guard !problems.isEmpty || receptionsChanged || deviceID != self.deviceID else { return (self, []) }
+        var fields = self.box.fields
+        fields.deviceID = deviceID
+        fields.spreadingFactor = spreadingFactor
+        fields.receptions = receptions
         var screened = self
         screened.box = Box(fields)
         return (screened, problems)
     }
 
-    private func needsScreening(receptionLimit: Int) -> Bool {
-        if let sf = self.spreadingFactor, !PhysicalLimits.spreadingFactor.contains(sf) { return true }
-        if self.receptions.count > receptionLimit || PhysicalLimits.printable(self.deviceID) != self.deviceID { return true }
-        return self.receptions.contains { r in
-            func out(_ value: Double?, _ range: ClosedRange<Double>) -> Bool { value.map { !range.contains($0) } ?? false }
-            return out(r.rssi, PhysicalLimits.rssi) || out(r.channelRSSI, PhysicalLimits.rssi) || out(r.signalRSSI, PhysicalLimits.rssi)
-                || out(r.snr, PhysicalLimits.snr)
-                || r.location.map { !PhysicalLimits.isPlace(latitude: $0.latitude, longitude: $0.longitude) } ?? false
-                || PhysicalLimits.printable(r.gatewayID) != r.gatewayID
+    /// `reception` held to the limits, or nil when it is already.
+    private static func screened(_ reception: GatewayReception, into problems: inout [LeftOutOfUplink]) -> GatewayReception? {
+        var r = reception
+        var changed = false
+        let id = PhysicalLimits.printable(r.gatewayID)
+        if id != r.gatewayID {
+            r.gatewayID = id
+            changed = true
         }
+        // The id by itself: `inRange` changes `r` in place and must not read it meanwhile.
+        func inRange(_ value: inout Double?, _ range: ClosedRange<Double>, _ name: String, _ unit: String) {
+            guard let v = value, !range.contains(v) else { return }
+            problems.append(.init(.outOfRange, "\(name) \(v) \(unit) of gateway \(id) is outside \(range.lowerBound.plainText)…\(range.upperBound.plainText): left out"))
+            value = nil
+            changed = true
+        }
+        inRange(&r.rssi, PhysicalLimits.rssi, "RSSI", "dBm")
+        inRange(&r.channelRSSI, PhysicalLimits.rssi, "channel RSSI", "dBm")
+        inRange(&r.signalRSSI, PhysicalLimits.rssi, "signal RSSI", "dBm")
+        inRange(&r.snr, PhysicalLimits.snr, "SNR", "dB")
+        if let place = r.location, !PhysicalLimits.isPlace(latitude: place.latitude, longitude: place.longitude) {
+            problems.append(.init(.outOfRange, "gateway \(id) said it is at \(place.latitude),\(place.longitude), which is no place: kept without a position"))
+            r.location = nil
+            changed = true
+        }
+        return changed ? r : nil
     }
 }
