@@ -42,6 +42,13 @@ public final class PostgresConnection: Sendable {
         connection = Mutex(State(c: c))
     }
 
+    /// Has the server cancel any statement of this session that runs, or waits for a lock, longer
+    /// than `seconds`: another session's open transaction then holds it that long and no longer.
+    public func limitStatements(to seconds: Double) throws(PostgresError) {
+        let milliseconds = max(1, Int(seconds * 1000))
+        try execute("SET statement_timeout = \(milliseconds); SET lock_timeout = \(milliseconds)")
+    }
+
     /// Asks the server to cancel the statement this connection runs now, from another thread: a
     /// stop request does not wait for a statement blocked behind another session's lock.
     public func cancelRunningStatement() {

@@ -59,8 +59,7 @@ public final class PostgresSyncTransport: SyncTransport, Sendable {
         if let open = connection.withLock({ $0 }), open.isOpen { return open }
         do {
             let fresh = try PostgresConnection(url)
-            let milliseconds = String(max(1, Int(timeout * 1000)))
-            try fresh.execute("SET statement_timeout = \(milliseconds); SET lock_timeout = \(milliseconds)")
+            try fresh.limitStatements(to: timeout)
             connection.withLock { $0 = fresh }
             return fresh
         } catch {

@@ -33,8 +33,8 @@ public final class CommunityMapReader: CommunityCoverageReader {
     private static func connect(_ url: String, timeout: Double) throws(PostgresError) -> PostgresConnection {
         let c = try PostgresConnection(url)
         // Whatever role the URL names, this session writes nothing.
-        let milliseconds = max(1, Int(timeout * 1000))
-        try c.execute("SET default_transaction_read_only = on; SET statement_timeout = \(milliseconds); SET lock_timeout = \(milliseconds)")
+        try c.execute("SET default_transaction_read_only = on")
+        try c.limitStatements(to: timeout)
         return c
     }
 
