@@ -209,8 +209,7 @@ struct Collect: AsyncParsableCommand {
             databasePath: settings.text(.database), policy: policy, interval: settings.number(.interval) ?? mode.defaultTrackInterval, speed: speed)
         plan.fakeGateways = gateways
         plan.limits = UplinkLimits(
-            receptionsPerUplink: settings.number(.maxReceptions).map { Int($0) } ?? UplinkLimits().receptionsPerUplink,
-            newGatewaysPerMinute: settings.number(.newGatewaysPerMinute).map { Int($0) } ?? UplinkLimits().newGatewaysPerMinute)
+            receptionsPerUplink: Int(settings.amount(.maxReceptions)), newGatewaysPerMinute: Int(settings.amount(.newGatewaysPerMinute)))
         plan.duration = duration?.seconds
         plan.devices = device
         plan.mqttUser = mqttUser
