@@ -32,7 +32,7 @@ enum CommunitySchema {
     static var latest: Int { migrations(Roles(mapper: "", map: "", mapperSQL: "", mapSQL: "")).count }
 
     private static func version1(_ r: Roles) -> String {
-        let raw = CommunityTable.raw.map { String($0.name.dropFirst("mtt.".count)) }
+        let raw = CommunityTable.raw.map(\.unqualifiedName)
         return """
             CREATE EXTENSION IF NOT EXISTS postgis;
             DO $$ BEGIN
@@ -193,7 +193,7 @@ enum CommunitySchema {
             \(CommunityCoverageSQL.gatewayReports)
             \(CommunityCoverageSQL.triggerFunctions)
             \(raw.map { t in
-                "ALTER TABLE \(t.name) DROP CONSTRAINT \(t.name.dropFirst("mtt.".count))_pkey, ADD PRIMARY KEY (\(t.primaryKey.joined(separator: ", ")));"
+                "ALTER TABLE \(t.name) DROP CONSTRAINT \(t.unqualifiedName)_pkey, ADD PRIMARY KEY (\(t.primaryKey.joined(separator: ", ")));"
             }.joined(separator: "\n"))
             \(raw.flatMap { t in t.checks.map { "ALTER TABLE \(t.name) ADD CONSTRAINT \($0.name) CHECK (\($0.condition)) NOT VALID;" } }.joined(separator: "\n"))
 

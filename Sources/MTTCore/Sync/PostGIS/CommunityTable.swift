@@ -51,6 +51,8 @@ public struct CommunityTable: Sendable {
 
     /// `mtt.NAME`.
     public let name: String
+    /// NAME, without the schema: what PostgreSQL names its constraints after.
+    public var unqualifiedName: String { String(name.dropFirst("mtt.".count)) }
     public let columns: [Column]
     public let primaryKey: [String]
 
@@ -66,8 +68,7 @@ public struct CommunityTable: Sendable {
 
     /// Its columns' checks, each named `TABLE_COLUMN_range`.
     public var checks: [(name: String, condition: String)] {
-        let table = name.dropFirst("mtt.".count)
-        return columns.compactMap { c in c.check.map { ("\(table)_\(c.name)_range", $0) } }
+        columns.compactMap { c in c.check.map { ("\(unqualifiedName)_\(c.name)_range", $0) } }
     }
 
     /// The raw tables, in the order they are created.
