@@ -1,9 +1,14 @@
 import Dispatch
 import Synchronization
 
-/// How many received messages may wait unprocessed. libmosquitto's thread takes a credit before it
-/// hands a message over and waits when there is none, so a burst stays in the broker and the socket
-/// buffers instead of in mtt's memory; the reader gives the credit back once a message is dealt with.
+/// How many received messages may wait unprocessed. libmosquitto's thread takes a credit for each
+/// message it hands over and reads no more while none is free, so a burst stays in the broker and
+/// the socket buffers instead of in mtt's memory; the reader gives the credit back once a message is
+/// dealt with.
+///
+/// The thread never waits inside libmosquitto's message callback: a message read is in hand, credit
+/// or not (the count goes below zero by the messages of one read at most), and the thread waits
+/// between reads, where it can still keep the connection alive (`MosquittoSession`).
 ///
 /// A thread that ran out waits until half the credits are back, not just one: woken for every
 /// credit, it would read one message and sleep again, and in a burst those wake-ups cost more than
@@ -25,42 +30,34 @@ public final class MessageCredits: Sendable {
         resumeAt = max(1, limit / 2)
     }
 
-    /// Waits for a credit (on libmosquitto's thread) and takes it; returns at once after `close()`.
+    /// Takes a credit for a message just read.
     func take() {
-        // The timeout only guards against a lost wake-up: `give` and `close` signal.
-        while !takeOrWait() { _ = wake.wait(timeout: .now() + .milliseconds(200)) }
+        state.withLock { $0.free -= 1 }
     }
 
-    /// Takes a credit, unless this thread is already waiting and fewer than `resumeAt` are free;
-    /// false means "wait".
-    func takeOrWait() -> Bool {
+    /// Whether the network thread must read nothing more for now: it ran out, and fewer than
+    /// `resumeAt` credits are back. False once closed.
+    func mustWait() -> Bool {
         state.withLock { state in
-            if state.closed { return true }
-            if state.free > 0 && (!state.waiting || state.free >= resumeAt) {
-                state.free -= 1
-                state.waiting = false
-                return true
+            if state.closed { return false }
+            if state.waiting {
+                state.waiting = state.free < resumeAt
+            } else {
+                state.waiting = state.free <= 0
             }
-            state.waiting = true
-            return false
+            return state.waiting
         }
     }
 
-    /// Takes a credit if one is free, without waiting.
-    func tryTake() -> Bool {
-        state.withLock { state in
-            guard state.free > 0 else { return false }
-            state.free -= 1
-            return true
-        }
+    /// Waits for credits given back or `close()`, at most `timeout`; the caller asks `mustWait` again.
+    func waitForCredits(timeout: DispatchTimeInterval) {
+        _ = wake.wait(timeout: .now() + timeout)
     }
 
     public func give(_ count: Int = 1) {
         let wakeWaiter = state.withLock { state -> Bool in
             state.free += count
-            guard state.waiting, state.free >= resumeAt else { return false }
-            state.waiting = false
-            return true
+            return state.waiting && state.free >= resumeAt
         }
         if wakeWaiter { wake.signal() }
     }
@@ -69,7 +66,6 @@ public final class MessageCredits: Sendable {
     func close() {
         let wakeWaiter = state.withLock { state -> Bool in
             state.closed = true
-            defer { state.waiting = false }
             return state.waiting
         }
         if wakeWaiter { wake.signal() }

@@ -149,12 +149,17 @@ final class MosquittoClient: @unchecked Sendable {
 
     func loopRead() -> Result { Result(code: mosquitto_loop_read(mosq, 1)) }
 
+    /// Writes the packets queued so far, reading nothing.
+    func loopWrite() -> Result { Result(code: mosquitto_loop_write(mosq, 1)) }
+
     /// libmosquitto's own network thread (the publisher's).
     func startLoopThread() -> Result { Result(code: mosquitto_loop_start(mosq)) }
 
     func stopLoopThread() { _ = mosquitto_loop_stop(mosq, false) }
 
     func subscribe(_ topic: String) { _ = mosquitto_subscribe(mosq, nil, topic, 0) }
+
+    func unsubscribe(_ topic: String) { _ = mosquitto_unsubscribe(mosq, nil, topic) }
 
     func publish(_ topic: String, _ payload: [UInt8]) -> Result {
         Result(code: payload.withUnsafeBytes { mosquitto_publish(mosq, nil, topic, Int32($0.count), $0.baseAddress, 0, false) })

@@ -106,11 +106,22 @@ final class MosquittoSession: Sendable {
     private var isStopped: Bool { state.withLock { $0.stopped } }
 
     private func runLoop() {
+        var keepAlive = KeepAlive(seconds: settings.keepAlive)
         while !isStopped {
+            if let credits, credits.mustWait() {
+                // Reading nothing, the connection still has to show it is there.
+                keepAlive.nudgeIfDue(client)
+                _ = client.loopWrite()
+                credits.waitForCredits(timeout: .seconds(1))
+                continue
+            }
             var result = client.loop(timeoutMilliseconds: 1000)
             if result.isSuccess { result = readWhileMessagesArrive() }
             flush()
-            if result.isSuccess { continue }
+            if result.isSuccess {
+                keepAlive.nudgeIfDue(client)
+                continue
+            }
             if result.isFatal || errno == EPROTO {
                 reportLoss("the MQTT connection to \(settings.endpoint) failed: \(result.text)")
                 flush()
@@ -121,10 +132,10 @@ final class MosquittoSession: Sendable {
     }
 
     /// After a pass that read something, reads on until a read brings no message (the socket is
-    /// empty, or the packet was not a message) or a batch is full.
+    /// empty, or the packet was not a message), a batch is full or the credits run out.
     private func readWhileMessagesArrive() -> MosquittoClient.Result {
         var count = 0
-        while count < Self.batchLimit {
+        while count < Self.batchLimit, credits?.mustWait() != true {
             let before = messagesTaken.load(ordering: .relaxed)
             let result = client.loopRead()
             guard result.isSuccess else { return result }
@@ -153,13 +164,9 @@ final class MosquittoSession: Sendable {
         }
     }
 
-    /// A message from the callback. Out of credits, the batch so far is handed over before the
-    /// thread waits for the reader, or the reader would wait for this very batch.
+    /// A message from the callback: copied and kept for the batch, nothing more (see `MessageCredits`).
     private func received(_ event: MQTTEvent) {
-        if let credits, !credits.tryTake() {
-            flush()
-            credits.take()
-        }
+        credits?.take()
         pending.withLock { $0.append(event) }
         messagesTaken.add(1, ordering: .relaxed)
     }
@@ -250,5 +257,36 @@ final class MosquittoSession: Sendable {
         if let range = line.range(of: "::") { return String(line[range.upperBound...]) }
         if let last = line.split(separator: ":").last { return last.trimmingCharacters(in: .whitespaces) }
         return line
+    }
+
+    /// Something written to the server every half keep-alive, whatever else happens.
+    ///
+    /// MQTT's keep-alive sees only what a client writes, and a subscriber writes nothing but pings.
+    /// Two ways that loses a backlog, both seen with 200,000 uplinks waiting on a store another
+    /// program kept locked: while this thread reads nothing (out of credits) it sends no ping, and
+    /// the server closes the connection after 1.5 keep-alives; while it reads a long backlog, the
+    /// server's answer to a ping comes behind every message queued before it, and libmosquitto
+    /// closes the connection itself when that answer is a keep-alive late. Either way the clean
+    /// session's queue, the backlog, is gone. An UNSUBSCRIBE of a topic never subscribed changes
+    /// nothing at the server (MQTT 3.1.1, 3.10.4: it answers UNSUBACK all the same), and each one
+    /// written puts libmosquitto's next ping a keep-alive later. A connection that really is dead
+    /// is still found: with nothing coming in for a keep-alive, libmosquitto pings, and closes the
+    /// connection when no answer comes in the next.
+    private struct KeepAlive {
+        static let topic = "mtt/keep-alive"
+        let interval: Duration
+        var due = ContinuousClock.now
+
+        init(seconds: Int) {
+            interval = .seconds(max(1, seconds / 2))
+        }
+
+        mutating func nudgeIfDue(_ client: MosquittoClient) {
+            let now = ContinuousClock.now
+            guard now >= due else { return }
+            // Not connected, libmosquitto refuses it: nothing to keep alive.
+            client.unsubscribe(Self.topic)
+            due = now + interval
+        }
     }
 }
