@@ -45,6 +45,11 @@ struct ChirpStackDecoderTests {
         let second = u.receptions[1]
         #expect(second.gatewayEUI == "0016C001FF1A2B3C" && second.location == nil)
         #expect(second.snr == 0 && second.rssi == -119 && second.antennaIndex == 1 && second.time == nil)
+        // The codec's output rides along whole: here a latitude alone, which places nothing.
+        #expect(u.decodedPayload == .object(["latitude": .number(52.0907)]))
+        #expect(throws: UnreadPosition(.malformed, "a latitude without a longitude")) {
+            try DecodedPositionReader.position(in: u.decodedPayload ?? .null)
+        }
     }
 
     /// What the simulated network publishes as ChirpStack reads back as the uplink it was.

@@ -39,6 +39,24 @@ struct UplinkDecoderTests {
     }
 
     /// mtt stores EUIs and addresses in capitals whatever case the network sent.
+    /// A T-Beam with TTN Mapper's payload formatter: the formatter's output rides on the uplink
+    /// whole, and says the same place as the raw bytes through the matching codec.
+    @Test func aTrackersDecodedPayloadIsKeptWhole() throws {
+        let u = try TTNFixtures.uplink(try TTNFixtures.own("tracker.json"))
+        let decoded = try #require(u.decodedPayload)
+        #expect(decoded["battery"] == .string("4.12") && decoded["flags"] == .array([.bool(true), .null]))
+        let fromDecoded = try DecodedPositionReader.position(in: decoded)
+        #expect(fromDecoded == PayloadPosition(latitude: 52.3654939, longitude: 4.8884979, altitude: 21, satellites: 8, hdop: 1.2))
+        let fromBytes = try PositionCodec.ttnMapper9.position(in: PayloadFrame(u.payload, fPort: u.fPort))
+        // 24 bits over 180° and 360°: 1.1 m and 2.4 m steps.
+        #expect(abs(fromBytes.latitude - fromDecoded.latitude) < 1.1e-5 && abs(fromBytes.longitude - fromDecoded.longitude) < 2.2e-5)
+        #expect(fromBytes.altitude == 21 && fromBytes.hdop == 1.2 && fromBytes.satellites == 8)
+    }
+
+    @Test func anUplinkWithoutAFormatterHasNoDecodedPayload() throws {
+        #expect(try TTNFixtures.uplink(try TTNFixtures.own("three-gateways.json")).decodedPayload == nil)
+    }
+
     @Test func lowerCaseIdentifiersAreStoredInCapitals() throws {
         let text = String(decoding: try TTNFixtures.own("three-gateways.json"), as: UTF8.self)
             .replacingOccurrences(of: "0004A30B001C0530", with: "0004a30b001c0530")

@@ -8,6 +8,8 @@ actor TrackCollector {
         /// Above this speed (m/s) every fix is stored.
         var fastSpeed: Double = 8
         var placement: TrackPlacement
+        /// Positions from the uplinks' own payloads (`--gps payload`), before the track's.
+        var payload: PayloadPlacement?
     }
 
     private let store: Store
@@ -115,8 +117,14 @@ actor TrackCollector {
         do {
             try store.batch { batch in
                 ids = try heard.map { try batch.record($0, session: session) }
-                for (id, uplink) in zip(ids, heard) { waiting.append((id, uplink.earliestReceiveTime)) }
-                samples = positionCovered()
+                for (id, uplink) in zip(ids, heard) {
+                    if let sample = settings.payload?.sample(uplink: uplink, id: id, session: session) {
+                        samples.append(sample)
+                    } else {
+                        waiting.append((id, uplink.earliestReceiveTime))
+                    }
+                }
+                samples += positionCovered()
                 for index in samples.indices { samples[index].id = try batch.record(samples[index]) }
             }
         } catch {

@@ -166,6 +166,28 @@ public struct Config: Sendable {
         return rules
     }
 
+    /// How positions are read from the uplinks' payloads (`[trackers]`); throws where a codec or a
+    /// gate is named that does not exist.
+    public func payloadPositioning() throws(ConfigError) -> PayloadPositioning {
+        var positioning = PayloadPositioning()
+        do {
+            positioning.codecs = try CodecChoices(parsing: list(.trackerCodecs))
+        } catch {
+            throw problem(.trackerCodecs, error.description)
+        }
+        positioning.gates.minimumSatellites = Int(amount(.trackerMinimumSatellites))
+        positioning.gates.maximumAccuracy = amount(.trackerMaximumAccuracy)
+        positioning.gates.maximumHDOP = amount(.trackerMaximumHDOP)
+        positioning.gates.nullIslandDegrees = amount(.trackerNullIsland)
+        for name in list(.trackerGatesOff) {
+            guard let gate = PositionGates.Gate(rawValue: name) else {
+                throw problem(.trackerGatesOff, "no gate \(name); the gates are \(ListText.or(PositionGates.Gate.allCases.map(\.rawValue)))")
+            }
+            positioning.gates.disabled.insert(gate)
+        }
+        return positioning
+    }
+
     /// The error for `key`'s value when the command cannot use it, named where it was set.
     public func problem(_ key: ConfigKey, _ message: String) -> ConfigError {
         ConfigError(place: source(key) ?? .builtIn, key: key.name, message: message)

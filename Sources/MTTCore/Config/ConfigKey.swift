@@ -87,6 +87,24 @@ extension ConfigKey {
     public static let minDistance = ConfigKey("collect.min_distance", .number, .number(SendPolicy().minimumDistance), "Active mode: metres to move between sends.")
     public static let minInterval = ConfigKey("collect.min_interval", .duration, .number(SendPolicy().minimumInterval), allowsZero: true, "Active mode: time between sends.")
 
+    public static let trackerCodecs = ConfigKey(
+        "trackers.codecs", .list, .list([]),
+        "With gps = payload (listener mode): DEVICE=CODEC for devices whose network decodes nothing (DEVICE a device id, a DevEUI or + for all; codecs \(PositionCodec.namesText)).")
+    public static let trackerMinimumSatellites = ConfigKey(
+        "trackers.min_satellites", .number, .number(Double(PositionGates().minimumSatellites)), range: 0...99,
+        "A payload position from fewer satellites is not placed (when the device says how many).")
+    public static let trackerMaximumAccuracy = ConfigKey(
+        "trackers.max_accuracy", .number, .number(PositionGates().maximumAccuracy),
+        "A payload position with a larger accuracy figure, in metres, is not placed.")
+    public static let trackerMaximumHDOP = ConfigKey(
+        "trackers.max_hdop", .number, .number(PositionGates().maximumHDOP), "A payload position with a larger HDOP is not placed.")
+    public static let trackerNullIsland = ConfigKey(
+        "trackers.null_island", .number, .number(PositionGates().nullIslandDegrees),
+        "Degrees around 0,0 in which no payload position is placed (a decoder's zeros).")
+    public static let trackerGatesOff = ConfigKey(
+        "trackers.gates_off", .list, .list([]),
+        "TTN Mapper's gates not to apply to payload positions: \(ListText.or(PositionGates.Gate.allCases.map(\.rawValue))).")
+
     public static let syncTarget = ConfigKey("sync.target", .text, nil, choices: SyncTarget.registered.map(\.name), "\(SyncTarget.namesText) (default: mapthethings, ttnmapper and every other target configured).")
     public static let syncURL = ConfigKey("sync.url", .text, nil, "Where the target sends: MapTheThings' base URL, with target ttnmapper the URL documents are posted to, with target file the file, with target postgis the community database's postgresql:// URL.")
     public static let syncExperiment = ConfigKey("sync.experiment", .text, nil, "TTN Mapper: upload to this experiment instead of the main map.")
@@ -121,6 +139,7 @@ extension ConfigKey {
         database, mode, nodes, gps, network, mqttURL, mqttUser, mqttPasswordFile, mqttCA, devices, application, networkID,
         maxReceptions, newGatewaysPerMinute, interval, web, webTokenFile,
         every, maxFixAge, maxEPH, minDistance, minInterval,
+        trackerCodecs, trackerMinimumSatellites, trackerMaximumAccuracy, trackerMaximumHDOP, trackerNullIsland, trackerGatesOff,
         syncTarget, syncURL, syncExperiment, syncCredentialsFile, syncCA, syncTimeout, syncConnections, syncTries,
     ] + SyncTarget.registered.flatMap(\.configKeys) + [
         fetchTTNURL, fetchApp, fetchDevices, fetchSince, fetchAPIKeyFile, fetchTimeout,

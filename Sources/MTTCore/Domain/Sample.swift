@@ -13,6 +13,8 @@ public struct Sample: Sendable, Hashable, Codable {
         case interpolated
         /// The latest fix, used only while it was fresh.
         case latestFix = "latest-fix"
+        /// The device's own fix, from its uplink's payload (trackers, `--gps payload`).
+        case payload
         /// No position could be given; `reason` says why.
         case none
     }

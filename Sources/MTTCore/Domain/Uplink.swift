@@ -31,6 +31,9 @@ public struct Uplink: Sendable, Hashable, Codable, CustomReflectable {
         /// `NS_TTS_V3://TENANT@NETID` style identity of the network, as TTN Mapper wants it.
         public var networkID: String?
         public var receptions: [GatewayReception]
+        /// What the network's payload decoder made of `payload` (The Things Stack's
+        /// `decoded_payload`, ChirpStack's `object`): where a tracker's position usually is.
+        public var decodedPayload: JSONValue?
     }
 
     @usableFromInline
@@ -58,13 +61,14 @@ public struct Uplink: Sendable, Hashable, Codable, CustomReflectable {
         devAddr: String? = nil, fPort: Int? = nil, fCnt: UInt32? = nil, frequency: UInt64? = nil,
         spreadingFactor: Int? = nil, bandwidth: Int? = nil, codingRate: String? = nil,
         receivedAt: Timestamp, airtime: Double? = nil, payload: [UInt8] = [], networkID: String? = nil,
-        receptions: [GatewayReception] = []
+        receptions: [GatewayReception] = [], decodedPayload: JSONValue? = nil
     ) {
         box = Box(Fields(
             id: id, deviceID: deviceID, applicationID: applicationID, devEUI: devEUI, devAddr: devAddr,
             fPort: fPort, fCnt: fCnt, frequency: frequency, spreadingFactor: spreadingFactor,
             bandwidth: bandwidth, codingRate: codingRate, receivedAt: receivedAt, airtime: airtime,
-            payload: payload, networkID: networkID, receptions: receptions))
+            payload: payload, networkID: networkID, receptions: receptions,
+            decodedPayload: decodedPayload))
     }
 
     public init(from decoder: any Decoder) throws {

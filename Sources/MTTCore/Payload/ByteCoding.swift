@@ -20,6 +20,16 @@ enum ByteCoding {
         bytes += [UInt8(u >> 16 & 0xFF), UInt8(u >> 8 & 0xFF), UInt8(u & 0xFF)]
     }
 
+    static func uint24BE(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        let i = bytes.startIndex
+        return UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
+    }
+
+    static func int32BE(_ bytes: ArraySlice<UInt8>) -> Int32 {
+        let i = bytes.startIndex
+        return Int32(bitPattern: UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3]))
+    }
+
     static func uint16LE(_ bytes: ArraySlice<UInt8>) -> UInt16 {
         let i = bytes.startIndex
         return UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8

@@ -26,9 +26,10 @@ public struct FixSourceKind: SpecKind {
         reader = read
     }
 
-    /// Whether `text` is a spec of this kind: its name alone or followed by `:`.
+    /// Whether `text` is a spec of this kind: its name alone or followed by `:`, or by `+` and
+    /// another spec (`payload+gpsd`).
     public func names(_ text: String) -> Bool {
-        Self.spec(text, startsWith: name)
+        Self.spec(text, startsWith: name) || text.hasPrefix(name + "+")
     }
 
     public func read(_ text: String) throws(SpecError) -> FixSourceRecipe {
@@ -40,10 +41,14 @@ public struct FixSourceKind: SpecKind {
 public struct FixSourceRecipe: SpecRecipe {
     /// The spec as mtt writes it (defaults filled in), for the database and logs.
     public let description: String
+    /// Positions from the uplinks' own payloads: false alone (`payload`), true beside a GPS's
+    /// track (`payload+GPS`); nil for a GPS alone.
+    public let payloadBesideTrack: Bool?
     let make: @Sendable (FixSourceContext) -> any FixSource
 
-    public init(description: String, make: @escaping @Sendable (FixSourceContext) -> any FixSource) {
+    public init(description: String, payloadBesideTrack: Bool? = nil, make: @escaping @Sendable (FixSourceContext) -> any FixSource) {
         self.description = description
+        self.payloadBesideTrack = payloadBesideTrack
         self.make = make
     }
 }
@@ -64,4 +69,7 @@ extension GPSSpec where Kind == FixSourceKind {
     public func source(_ context: FixSourceContext = FixSourceContext()) -> any FixSource {
         recipe.make(context)
     }
+
+    /// See `FixSourceRecipe.payloadBesideTrack`.
+    public var payloadBesideTrack: Bool? { recipe.payloadBesideTrack }
 }

@@ -35,6 +35,8 @@ public final class CollectionRun: Sendable {
         public var description: SessionDescription
         /// When coverage is lost, a battery low, and where the map is, for the field events.
         public var alerts: AlertRules
+        /// Listener mode: positions from the uplinks' own payloads (`--gps payload[+GPS]`).
+        public var payload: PayloadPlacement?
 
         public init(
             mode: CollectionMode, policy: SendPolicy = SendPolicy(), interval: Double, clock: any TimeSource = SystemClock(),
@@ -232,7 +234,8 @@ public final class CollectionRun: Sendable {
             try await Self.runThenFlush(collector.run, collector.flush)
         case .listener, .imported:
             let collector = ListenerCollector(
-                store: store, session: session, fixes: ports.fixes, uplinks: ports.uplinks, interval: settings.interval, clock: settings.clock, heartbeat: heartbeat, emit: emit)
+                store: store, session: session, fixes: ports.fixes, uplinks: ports.uplinks, interval: settings.interval,
+                payload: settings.payload, clock: settings.clock, heartbeat: heartbeat, emit: emit)
             try await Self.runThenFlush(collector.run, collector.flush)
         }
     }

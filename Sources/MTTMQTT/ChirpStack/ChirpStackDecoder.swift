@@ -63,7 +63,8 @@ public enum ChirpStackDecoder {
             deviceID: e.deviceInfo?.deviceName ?? devEUI.lowercased(), applicationID: e.deviceInfo?.applicationId, devEUI: devEUI,
             devAddr: UplinkDecoder.hexIdentifier(e.devAddr, digits: 8), fPort: e.fPort ?? 0, fCnt: e.fCnt ?? 0, frequency: e.txInfo?.frequency,
             spreadingFactor: lora?.spreadingFactor, bandwidth: lora?.bandwidth, codingRate: lora?.codeRate.flatMap(codingRate),
-            receivedAt: serverTime ?? arrival, payload: try UplinkDecoder.base64(e.data), networkID: networkID, receptions: receptions)
+            receivedAt: serverTime ?? arrival, payload: try UplinkDecoder.base64(e.data), networkID: networkID, receptions: receptions,
+            decodedPayload: e.object)
     }
 
     /// `CR_4_5` (the proto enum's name) as mtt and TTS write it: `4/5`.

@@ -37,6 +37,8 @@ struct ChirpStackUplinkEvent {
     var fCnt: UInt32?
     var fPort: Int?
     var data: String?
+    /// The device profile's codec's output.
+    var object: JSONValue?
     var rxInfo: [RxInfo] = []
     var txInfo: TxInfo?
     /// A relay's end device: the gateways heard the relay, not the device where it was.
@@ -71,6 +73,8 @@ struct ChirpStackUplinkEvent {
                 event.fPort = try r.integer()
             } else if key.matches("data") {
                 event.data = try r.string()
+            } else if key.matches("object") {
+                event.object = try r.value().nonNull
             } else if key.matches("rxInfo") {
                 _ = try r.array({ r throws(Mismatch) in
                     guard let entry = try RxInfo(reading: &r) else { throw r.mismatch("an object") }

@@ -1,3 +1,4 @@
+import MTTCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -206,6 +207,33 @@ struct JSONReader {
             throw mismatch("an integer from \(T.min) to \(T.max)")
         }
         return exact
+    }
+
+    /// Any value, built whole: for the part of a message whose shape its sender chooses (a decoded
+    /// payload). A key given twice keeps its last value, as JSONDecoder keeps it.
+    mutating func value() throws(Mismatch) -> JSONValue {
+        switch current {
+        case UInt8(ascii: "{"):
+            var members: [String: JSONValue] = [:]
+            _ = try object { key, r throws(Mismatch) in
+                guard let name = key.string else { throw Mismatch() }
+                members[name] = try r.value()
+            }
+            return .object(members)
+        case UInt8(ascii: "["):
+            var elements: [JSONValue] = []
+            _ = try array { r throws(Mismatch) in elements.append(try r.value()) }
+            return .array(elements)
+        case UInt8(ascii: "\""):
+            return try string().map(JSONValue.string) ?? .null
+        case UInt8(ascii: "t"), UInt8(ascii: "f"):
+            return try bool().map(JSONValue.bool) ?? .null
+        case UInt8(ascii: "n"):
+            try expect("null")
+            return .null
+        default:
+            return .number(try number().value)
+        }
     }
 
     /// Skips any value, checking its syntax, and returns where it lay in the source: for a value

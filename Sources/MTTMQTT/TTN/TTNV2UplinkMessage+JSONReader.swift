@@ -17,6 +17,8 @@ extension TTNV2UplinkMessage {
                 m.counter = try r.integer()
             } else if key.matches("payload_raw") {
                 m.payload_raw = try r.string()
+            } else if key.matches("payload_fields") {
+                m.payload_fields = try r.value().nonNull
             } else if key.matches("metadata") {
                 m.metadata = try Metadata(reading: &r)
             }

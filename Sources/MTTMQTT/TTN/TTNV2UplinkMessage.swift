@@ -1,3 +1,5 @@
+import MTTCore
+
 /// The legacy TTN v2 uplink message (shut down 2021; still in old captures and self-hosted stacks).
 /// Read by `init(reading:)`; `Decodable` is the reference the differential test holds that reader to.
 struct TTNV2UplinkMessage: Codable {
@@ -32,5 +34,7 @@ struct TTNV2UplinkMessage: Codable {
     var port: Int?
     var counter: UInt32?
     var payload_raw: String?
+    /// The application's payload function's output.
+    var payload_fields: JSONValue?
     var metadata: Metadata?
 }

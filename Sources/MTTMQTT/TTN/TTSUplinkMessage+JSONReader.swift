@@ -85,6 +85,8 @@ extension TTSUplinkMessage.UplinkMessage {
                 m.received_at = try TTSUplinkMessage.Time(reading: &r)
             } else if key.matches("consumed_airtime") {
                 m.consumed_airtime = try r.string()
+            } else if key.matches("decoded_payload") {
+                m.decoded_payload = try r.value().nonNull
             } else if key.matches("network_ids") {
                 var ids = TTSUplinkMessage.NetworkIDs()
                 if try r.object({ key, r throws(TTSUplinkMessage.Mismatch) in

@@ -47,6 +47,8 @@ struct TTSUplinkMessage: Codable {
         var received_at: Time?
         var consumed_airtime: String?
         var network_ids: NetworkIDs?
+        /// The application's payload formatter's output, whatever its shape.
+        var decoded_payload: JSONValue?
     }
 
     struct RxMetadata: Codable {

@@ -91,7 +91,7 @@ public enum UplinkDecoder {
             codingRate: lora?.coding_rate ?? m.settings?.coding_rate,
             receivedAt: receivedAt, airtime: try m.consumed_airtime.map { d throws(UplinkDecodeError) in try duration(d) },
             payload: try base64(m.frm_payload), networkID: m.network_ids?.net_id.map { networkID(tenant: m.network_ids?.tenant_id ?? "ttn", netID: $0) },
-            receptions: receptions)
+            receptions: receptions, decodedPayload: m.decoded_payload)
     }
 
     private static func uplink(_ v2: TTNV2UplinkMessage) throws(UplinkDecodeError) -> Uplink {
@@ -117,7 +117,7 @@ public enum UplinkDecoder {
             frequency: frequency,
             spreadingFactor: rate?.spreadingFactor, bandwidth: rate?.bandwidth, codingRate: meta?.coding_rate,
             receivedAt: try time(timeText, "metadata.time"), airtime: meta?.airtime.map { Double($0) / 1e9 },
-            payload: try base64(v2.payload_raw), receptions: receptions)
+            payload: try base64(v2.payload_raw), receptions: receptions, decodedPayload: v2.payload_fields)
     }
 
     /// An EUI of 16 hex digits, in capitals as mtt stores them; nil for anything else (the

@@ -37,6 +37,8 @@ struct CollectPlan {
     /// When coverage is lost and where the map is; the hooks that hear the events.
     var alerts = AlertRules()
     var hooks: [HookRule] = []
+    /// `--gps payload[+GPS]`: positions from the uplinks' own payloads.
+    var payload: PayloadPlacement?
 
     var everythingSimulated: Bool {
         guard gps.kind.followsTheRunClock else { return false }
@@ -115,16 +117,17 @@ final class CollectPorts: @unchecked Sendable {
         _ plan: CollectPlan, hooks: HookDispatcher?, observe: @escaping @Sendable (CollectEvent) -> Void,
         report: @escaping @Sendable (FieldEvent) -> Void
     ) throws -> CollectionRun {
-        try CollectionRun(
-            store: store, ports: .init(fixes: fixes, nodes: nodes, uplinks: uplinks),
-            settings: .init(
-                mode: plan.mode, policy: plan.policy, interval: plan.interval, clock: clock,
-                description: SessionDescription(
-                    nodes: plan.nodes.isEmpty ? nil : plan.nodes.map(\.description).joined(separator: " "), gps: plan.gps.description,
-                    network: plan.fakeNetwork ? "fake" : plan.mqtt?.description, mqttURL: plan.mqtt?.endpoint.description,
-                    mqttUser: plan.mqttUser, devices: plan.devices,
-                    simulated: SimulatedParts.of(nodes: plan.nodes, gps: plan.gps, fakeNetwork: plan.fakeNetwork, speed: plan.speed)),
-                alerts: plan.alerts),
+        var settings = CollectionRun.Settings(
+            mode: plan.mode, policy: plan.policy, interval: plan.interval, clock: clock,
+            description: SessionDescription(
+                nodes: plan.nodes.isEmpty ? nil : plan.nodes.map(\.description).joined(separator: " "), gps: plan.gps.description,
+                network: plan.fakeNetwork ? "fake" : plan.mqtt?.description, mqttURL: plan.mqtt?.endpoint.description,
+                mqttUser: plan.mqttUser, devices: plan.devices,
+                simulated: SimulatedParts.of(nodes: plan.nodes, gps: plan.gps, fakeNetwork: plan.fakeNetwork, speed: plan.speed)),
+            alerts: plan.alerts)
+        settings.payload = plan.payload
+        return try CollectionRun(
+            store: store, ports: .init(fixes: fixes, nodes: nodes, uplinks: uplinks), settings: settings,
             hooks: hooks, observe: observe, report: report)
     }
 

@@ -33,7 +33,7 @@ struct Collect: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A node to drive (repeatable): \(NodeKind.formsHelp).", valueName: "spec"))
     var node: [String] = []
 
-    @Option(help: ArgumentHelp("Where positions come from: \(FixSourceKind.formsHelp) (default \(ConfigKey.gps.defaultText)).", valueName: "spec"))
+    @Option(help: ArgumentHelp("Where positions come from: \(FixSourceKind.formsHelp) (default \(ConfigKey.gps.defaultText)). payload, in listener mode: each device's own fix from its uplinks (a tracker, a field tester), read from the network's decoded payload or by --codec; payload+GPS: also that GPS's track, for the devices whose uplinks carry no position (a device that sends its fix is placed by it alone).", valueName: "spec"))
     var gps: String?
 
     @Option(help: ArgumentHelp("The network server: \(NetworkServer.helpText); fake: simulated gateways that hear this run's emulated nodes (--node fake[:N], fake-KIND) and nothing else, publishing through --mqtt-url as The Things Stack does if given (fake?format=NAME: as that network does).", valueName: "name"))
@@ -56,6 +56,9 @@ struct Collect: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("A TTN device ID to hear, or on ChirpStack a DevEUI (repeatable; + for all); kept with the session for mtt fetch.", valueName: "id"))
     var device: [String] = []
+
+    @Option(help: ArgumentHelp("With --gps payload, for a device whose network decodes nothing: read its payload with CODEC (repeatable; DEVICE a device id, a DevEUI or + for every device): \(PositionCodec.namesText).", valueName: "device=codec"))
+    var codec: [String] = []
 
     @Option(help: ArgumentHelp(ConfigKey.application.help, valueName: "id"))
     var application: String?
@@ -120,6 +123,7 @@ struct Collect: AsyncParsableCommand {
         put(.mqttPasswordFile, mqttPasswordFile.map { .text($0) })
         put(.mqttCA, mqttCA.map { .text($0) })
         put(.devices, device.isEmpty ? nil : .list(device))
+        put(.trackerCodecs, codec.isEmpty ? nil : .list(codec))
         put(.application, application.map { .text($0) })
         put(.networkID, networkID.map { .text($0) })
         put(.interval, interval.map { .number($0.seconds) })
@@ -210,6 +214,18 @@ struct Collect: AsyncParsableCommand {
         plan.fakeGateways = gateways
         plan.limits = UplinkLimits(
             receptionsPerUplink: Int(settings.amount(.maxReceptions)), newGatewaysPerMinute: Int(settings.amount(.newGatewaysPerMinute)))
+        if let besideTrack = gpsSpec.payloadBesideTrack {
+            guard mode == .listener else {
+                throw ValidationError("--gps payload is for listener mode: the devices put their own fixes in the uplinks the network hears")
+            }
+            do {
+                plan.payload = PayloadPlacement(positioning: try settings.payloadPositioning(), besideTrack: besideTrack)
+            } catch {
+                throw ConfigOptions.failure(error)
+            }
+        } else if !codec.isEmpty {
+            throw ValidationError("--codec goes with --gps payload: it reads positions from the devices' uplinks")
+        }
         plan.duration = duration?.seconds
         plan.devices = device
         plan.mqttUser = mqttUser

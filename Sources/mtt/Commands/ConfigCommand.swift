@@ -60,6 +60,7 @@ struct ConfigCommand: ParsableCommand {
                 do { _ = try MQTTEndpoint(parsing: url) } catch { throw settings.refuse(.mqttURL, "\(error)") }
             }
             if let web = settings.text(.web) { try MapServing(listen: web).check(settings, listen: .web, tiles: nil) }
+            do { _ = try settings.payloadPositioning() } catch { throw ConfigOptions.failure(error) }
             _ = try Sync.checked(settings)
             _ = try StoredUplinkFetchOptions().resolved(settings)
             _ = try MapServing.served(by: settings)

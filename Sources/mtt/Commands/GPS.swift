@@ -13,7 +13,7 @@ struct GPS: AsyncParsableCommand {
             Stop with Ctrl-C, or give --count.
             """)
 
-    @Option(help: ArgumentHelp("\(FixSourceKind.formsHelp).", valueName: "spec"))
+    @Option(help: ArgumentHelp("\(FixSourceKind.formsText(FixSourceKind.receivers)).", valueName: "spec"))
     var gps = "gpsd"
 
     @Option(help: "Stop after this many fixes.")
@@ -27,7 +27,7 @@ struct GPS: AsyncParsableCommand {
     func validate() throws {
         try maxAge.check("--max-age")
         do {
-            _ = try FixSourceKind.spec(gps)
+            _ = try FixSourceKind.spec(gps, kinds: FixSourceKind.receivers)
         } catch {
             throw ValidationError(error.description)
         }
@@ -35,7 +35,7 @@ struct GPS: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let source = try FixSourceKind.spec(gps).source()
+        let source = try FixSourceKind.spec(gps, kinds: FixSourceKind.receivers).source()
         let freshness = FixFreshness(maximumAge: maxAge.seconds)
         var fixes = 0
         var lastLoss: String?

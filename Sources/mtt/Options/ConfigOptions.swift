@@ -43,7 +43,7 @@ struct ConfigOptions: ParsableArguments {
         default:
             let last = key.split(separator: ".").last.map(String.init) ?? key
             // Lists are repeatable options named in the singular: `--node`, `--device`.
-            let singular = ["nodes": "node", "devices": "device"][last] ?? last
+            let singular = ["nodes": "node", "devices": "device", "codecs": "codec"][last] ?? last
             return "--" + singular.replacingOccurrences(of: "_", with: "-")
         }
     }

@@ -20,7 +20,7 @@ struct TrackCollectorTests {
                receptions: [GatewayReception(gatewayID: "gw", rssi: -110, snr: -3, time: t0.adding(seconds: second))])
     }
 
-    func collect(listener: Bool, uplinks: [Uplink], track: [Fix] = Self.track) async throws -> (Store, Int64) {
+    func collect(listener: Bool, uplinks: [Uplink], track: [Fix] = Self.track, payload: PayloadPlacement? = nil) async throws -> (Store, Int64) {
         let expected = uplinks.count
         let store = try Store(path: dir.file(listener ? "listener.sqlite" : "matching.sqlite"))
         let session = try store.sessions.startSession(mode: listener ? .listener : .matching)
@@ -37,7 +37,7 @@ struct TrackCollectorTests {
         let task: Task<Void, any Error>
         let flush: @Sendable () async throws -> Void
         if listener {
-            let c = ListenerCollector(store: store, session: session, fixes: fixes, uplinks: network, interval: 5, clock: clock, emit: { _ in })
+            let c = ListenerCollector(store: store, session: session, fixes: fixes, uplinks: network, interval: 5, payload: payload, clock: clock, emit: { _ in })
             task = Task { try await c.run() }
             flush = { try await c.flush() }
         } else {
@@ -95,5 +95,53 @@ struct TrackCollectorTests {
         #expect(samples[1].position == Self.track.last?.point)
         // 30 s after: too old; no position.
         #expect(samples[2].method == .none && samples[2].position == nil)
+    }
+
+    static func tracker(_ fCnt: UInt32, heardAt second: Double, decoded: JSONValue?, payload: [UInt8] = [], device: String = "tbeam-1") -> Uplink {
+        var uplink = uplink(fCnt, heardAt: second)
+        uplink.deviceID = device
+        uplink.decodedPayload = decoded
+        uplink.payload = payload
+        uplink.fPort = 1
+        return uplink
+    }
+
+    /// `--gps payload` alone: each uplink where its payload says, or kept without a position and
+    /// with the reason; nothing waits for a track there is none of.
+    @Test func payloadPositionsPlaceEachUplinkWhereItsDeviceSaid() async throws {
+        let fieldTester = Hex.bytes("1ECDAF810663047E0C08")!
+        let uplinks = [
+            Self.tracker(1, heardAt: 10, decoded: .object(["latitude": .number(46.52), "longitude": .number(6.63), "altitude": .number(372), "sats": .number(9)])),
+            Self.tracker(2, heardAt: 20, decoded: .object(["latitude": .number(46.52), "longitude": .number(6.63), "sats": .number(3)])),
+            Self.tracker(3, heardAt: 30, decoded: nil, payload: fieldTester, device: "wio-1"),
+            Self.tracker(4, heardAt: 40, decoded: nil, payload: fieldTester, device: "unknown-9"),
+        ]
+        var positioning = PayloadPositioning()
+        positioning.codecs = try CodecChoices(parsing: ["WIO-1=fieldtester"])
+        let (store, session) = try await collect(listener: true, uplinks: uplinks, track: [], payload: PayloadPlacement(positioning: positioning, besideTrack: false))
+        let samples = try store.records.samples(session: session)
+        try #require(samples.count == 4)
+        #expect(samples[0].method == .payload && samples[0].position == GeoPoint(latitude: 46.52, longitude: 6.63, altitude: 372))
+        #expect(samples[0].time == uplinks[0].earliestReceiveTime)
+        #expect(samples[1].position == nil && samples[1].reason == "payload position refused, few_satellites: 3 satellites, fewer than 4")
+        #expect(samples[2].method == .payload)
+        #expect(try #require(samples[2].position).distance(to: GeoPoint(latitude: 43.6046921, longitude: 1.4441872)) < 0.1)
+        #expect(samples[3].position == nil && samples[3].reason == "no payload position, no_decoder: the network decoded nothing and no --codec names unknown-9")
+    }
+
+    /// `--gps payload+GPS`: a device that sends no position is placed on the track; one that does
+    /// never is, even when this frame had no fix.
+    @Test func besideATrackOnlyDevicesWithoutPositionsAreOnIt() async throws {
+        let uplinks = [
+            Self.tracker(1, heardAt: 20.5, decoded: nil, device: "mapper-node"),
+            Self.tracker(2, heardAt: 30, decoded: .object(["latitude": .number(51.5), "longitude": .number(-0.12), "fixFailed": .bool(true)])),
+            Self.tracker(3, heardAt: 40, decoded: .object(["temperature": .number(21)]), device: "sensor-2"),
+        ]
+        let (store, session) = try await collect(listener: true, uplinks: uplinks, payload: PayloadPlacement(besideTrack: true))
+        let samples = try store.records.samples(session: session).sorted { $0.time < $1.time }
+        try #require(samples.count == 3)
+        #expect(samples[0].method == .interpolated)
+        #expect(samples[1].position == nil && samples[1].reason?.hasPrefix("no payload position, no_fix: fixFailed") == true)
+        #expect(samples[2].method == .interpolated)
     }
 }
