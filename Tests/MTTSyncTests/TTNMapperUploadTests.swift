@@ -197,6 +197,33 @@ struct TTNMapperSyncTests {
         #expect(server.requests.count == 6)
     }
 
+    /// A tracker's uplinks reach TTN Mapper through the application's own integration: mtt holds
+    /// them back unless told to send them too.
+    @Test func samplesPlacedByTheirDevicesOwnPositionGoOnlyWhenAsked() async throws {
+        let store = try Store(path: dir.file("trackers.sqlite"))
+        let session = try store.sessions.startSession(mode: .listener)
+        let raw = try Data(contentsOf: URL(fileURLWithPath: FixtureFiles.own("ttn/tracker.json")))
+        guard case .uplink(let uplink) = try UplinkDecoder.decode([UInt8](raw)) else { throw LoopbackHTTPServerError(reason: "not an uplink") }
+        let id = try store.records.record(uplink, session: session)
+        try store.records.record(Sample(
+            sessionID: session, subject: .uplink(id), time: uplink.earliestReceiveTime,
+            position: GeoPoint(latitude: 52.3654939, longitude: 4.8884979, altitude: 21), method: .payload))
+        let server = try LoopbackHTTPServer { _ in .status(200, #"{"success":true,"message":"ok"}"#) }
+
+        let held = try await run(store, server)
+        #expect(held.sent == 0 && held.held == 1, "\(held)")
+        #expect(server.requests.isEmpty)
+        let reason = try #require(try store.sync.syncMessages(.ttnmapper, state: .held).first?.message)
+        #expect(reason.contains("[sync.ttnmapper] trackers = true"), "\(reason)")
+
+        var destination = TTNMapperDestination(url: URL(string: server.baseURL + "/android/v4")!, experiment: nil, userID: "mtt-u")
+        destination.sendsTrackers = true
+        let sent = try await Uploader(store: store, destination: destination, transport: HTTPTransport(timeout: 5, connections: 1)).run()
+        #expect(sent.sent == 1, "\(sent)")
+        #expect(server.requests.first?.json?["counter"] as? Int == 412)
+        #expect(server.requests.first?.json?["latitude"] as? Double == 52.3654939)
+    }
+
     @Test func successFalseIsRejectedWithTheMessage() async throws {
         let store = try Store(path: dir.file("false.sqlite"))
         try SyncTestData.addListenerSamples(3, to: store)

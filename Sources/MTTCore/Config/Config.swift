@@ -116,6 +116,13 @@ public struct Config: Sendable {
             return try checked(.number(seconds), for: key, at: place)
         case (.list, .list), (.flag, .flag):
             return value
+        case (.flag, .text(let s)):
+            // The environment's words for it.
+            switch s.lowercased() {
+            case "true", "yes", "1": return .flag(true)
+            case "false", "no", "0": return .flag(false)
+            default: throw fail("must be true or false, not \(s)")
+            }
         case (.list, .text(let s)):
             return .list([s])
         default:
@@ -146,6 +153,12 @@ public struct Config: Sendable {
     /// A number or duration that has a declared default, so always has a value.
     public func amount(_ key: ConfigKey) -> Double {
         number(key) ?? key.defaultValue?.seconds ?? 0
+    }
+
+    /// A flag, else its declared default, else false.
+    public func flag(_ key: ConfigKey) -> Bool {
+        if case .flag(let b)? = value(key) ?? key.defaultValue { return b }
+        return false
     }
 
     public func list(_ key: ConfigKey) -> [String] {

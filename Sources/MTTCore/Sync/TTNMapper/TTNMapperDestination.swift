@@ -12,6 +12,8 @@ public struct TTNMapperDestination: SyncDestination {
     /// The stable id TTN Mapper groups this mapper's uploads by.
     public var userID: String
     public var gate = TTNMapperQualityGate()
+    /// Whether samples placed by their device's own position go too (`sync.ttnmapper.trackers`).
+    public var sendsTrackers = false
 
     public init(url: URL, experiment: String?, userID: String) {
         self.url = url
@@ -19,12 +21,16 @@ public struct TTNMapperDestination: SyncDestination {
         self.userID = userID
     }
 
-    public var includesHeld: Bool { experiment != nil }
+    /// Held records are offered again to an experiment, and once trackers' samples may go.
+    public var includesHeld: Bool { experiment != nil || sendsTrackers }
 
     public func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork<HTTPSyncRequest>] {
         guard kind == .sample else { return [] }
         let encoder = JSONEncoder.stable()
         return try store.sync.queuedSamples(ids).map { sample in
+            if sample.method == Sample.PositionMethod.payload.rawValue && !sendsTrackers {
+                return .hold(kind: kind, recordID: sample.id, reason: Self.trackerHold)
+            }
             if experiment == nil, let reason = gate.reason(against: sample.position, fix: sample.nearestFix) {
                 return .hold(kind: kind, recordID: sample.id, reason: reason)
             }
@@ -32,6 +38,8 @@ public struct TTNMapperDestination: SyncDestination {
             return .upload(SyncBatch(kind: kind, recordIDs: [sample.id], request: HTTPSyncRequest(url: url, body: try encoder.encode(document))))
         }
     }
+
+    static let trackerHold = "placed by the device's own position: the application's TTN Mapper integration sends it (set [sync.ttnmapper] trackers = true to send it from mtt)"
 
     /// TTN Mapper answers 200 with `{"success":bool,"message":string}` even when it rejects.
     public func verdict(for response: HTTPSyncResponse, kind: SyncRecordKind) -> SyncVerdict {
