@@ -102,7 +102,7 @@ struct FetchRobustnessTests {
         #expect(out.contains("stopped before the end"), "\(out)")
     }
 
-    @Test func aStopDuringAnUploadToASilentServerTakesAtMostTwoSeconds() async throws {
+    @Test func aStopDuringAnUploadToASilentServerDoesNotWaitForTheRequestsTimeout() async throws {
         try await #require(mtt.run([
             "collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20", "--duration", "2s", "--db", mtt.database,
         ]).status == 0)
@@ -114,9 +114,11 @@ struct FetchRobustnessTests {
         #expect(await eventually { !silent.requests.isEmpty }, "no request: \(sync.stderr)")
         let signalled = ContinuousClock.now
         sync.signal(SIGINT)
-        #expect(await sync.wait(timeout: 15), "SIGINT did not end the sync")
+        #expect(await sync.wait(timeout: 45), "SIGINT did not end the sync")
         let took = (ContinuousClock.now - signalled) / .seconds(1)
-        #expect(took < 10, "the sync ended \(took) s after SIGINT")
+        // Well under the request's 60 s timeout, which a stop that waited for the answer would take
+        // (unloaded, it ends within a second; beside a second suite it took 12 s).
+        #expect(took < 30, "the sync ended \(took) s after SIGINT")
         // Nothing was answered, so nothing is marked sent: everything waits for the next sync.
         let store = try Store(path: mtt.database)
         #expect(try store.sync.syncCount(.ttnmapper, state: .sent) == 0 && store.status().simulated["ttnmapper"] ?? 0 > 0)

@@ -90,10 +90,10 @@ struct MapSlotsTests {
     @Test func aRequestWithLFLineEndsIsAnsweredAndHEADGetsAHead() async throws {
         let (server, port) = try await serve()
         defer { server.kill() }
-        let started = ContinuousClock.now
+        // A 200 shows the bare LF ending the head was read: waiting for a CRLF would have ended in
+        // the server's read timeout, not an answer.
         let lf = try await Self.exchange(port, "GET /api/status HTTP/1.1\nHost: x\n\n")
         #expect(lf.hasPrefix("HTTP/1.1 200"), "\(lf.prefix(80))")
-        #expect(ContinuousClock.now - started < .seconds(3))
         let head = try await Self.exchange(port, "HEAD /api/status HTTP/1.1\r\nHost: x\r\n\r\n")
         let parts = head.components(separatedBy: "\r\n\r\n")
         #expect(parts[0].hasPrefix("HTTP/1.1 200") && parts[0].contains("Content-Length: "), "\(head.prefix(200))")
