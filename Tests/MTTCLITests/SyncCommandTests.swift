@@ -185,15 +185,15 @@ struct SyncCommandTests {
         try SyncTestData.addListenerSamples(4, to: store) { n in n == 0 ? (9, 0.9, 4.2) : (9, 0.9, 17.1) }
         let text = try await mtt.run(["status", "--reasons", "--db", mtt.database])
         #expect(text.status == 0, "\(text.stderr)")
-        #expect(text.stdout.contains("The next sync to ttnmapper holds back 3 waiting records by the quality gate (an --experiment takes them), newest first:\n  sample "), "\(text.stdout)")
+        #expect(text.stdout.contains("The next sync to ttnmapper holds back 3 waiting records, newest first (the quality gate's go to an --experiment):\n  sample "), "\(text.stdout)")
         #expect(text.stdout.contains(": accuracy 17.1 m (needs ≤ 15 m)"), "\(text.stdout)")
 
         let server = try LoopbackHTTPServer { _ in .status(200, #"{"success":true}"#) }
         let sync = try await mtt.run(["sync", "--target", "ttnmapper", "--url", server.baseURL, "--db", mtt.database])
-        #expect(sync.stdout.contains("ttnmapper: 1 sent, 0 rejected, 0 failed, 3 held by the quality gate"), "\(sync.stdout)")
+        #expect(sync.stdout.contains("ttnmapper: 1 sent, 0 rejected, 0 failed, 3 held back (mtt status --reasons says why)"), "\(sync.stdout)")
         // Held now: said as held, no longer as what the next sync would do.
         let after = try await mtt.run(["status", "--reasons", "--db", mtt.database])
-        #expect(after.stdout.contains("Held back from ttnmapper by the quality gate") && !after.stdout.contains("The next sync"), "\(after.stdout)")
+        #expect(after.stdout.contains("Held back from ttnmapper, newest first") && !after.stdout.contains("The next sync"), "\(after.stdout)")
     }
 
     @Test func aURLWithoutATargetMeansMapTheThingsOnly() async throws {

@@ -47,11 +47,18 @@ struct TrackerListenerTests {
         try #require(samples.count == 4, "\(samples)")
         #expect(samples[0].method == .payload)
         #expect(samples[0].position == GeoPoint(latitude: 52.3654939, longitude: 4.8884979, altitude: 21))
-        #expect(samples[1].position == nil && samples[1].reason == "payload position refused, few_satellites: 2 satellites, fewer than 4")
+        #expect(samples[1].position == nil && samples[1].reason == "payload position refused, few_satellites: 2 satellites, fewer than 4 (at 52.37, 4.89)")
         #expect(samples[2].method == .payload)
         #expect(try #require(samples[2].position).distance(to: GeoPoint(latitude: 43.6046921, longitude: 1.4441872)) < 0.1)
         #expect(samples[3].position == nil && samples[3].reason == "no payload position, no_decoder: the network decoded nothing and no --codec names sensor-3")
         #expect(try store.status().uplinks == 4)
+
+        let reasons = try await mtt.run(["status", "--reasons", "--db", mtt.database]).stdout
+        #expect(reasons.contains("Kept without a position (uplinks, why, device):"), "\(reasons)")
+        #expect(reasons.contains("  1  no payload position, no_decoder           sensor-3"), "\(reasons)")
+        #expect(reasons.contains("  1  payload position refused, few_satellites  tbeam-1"), "\(reasons)")
+        let json = try await mtt.run(["status", "--reasons", "--json", "--db", mtt.database]).stdout
+        #expect(json.contains(#"{"device":"sensor-3","unplaced_reason":"no payload position, no_decoder","uplinks":1}"#), "\(json)")
 
         let exported = try await mtt.run(["export", "--format", "jsonl", "--db", mtt.database]).stdout
         #expect(exported.split(separator: "\n").filter { $0.contains(#""method":"payload""#) }.count == 2, "\(exported)")

@@ -18,11 +18,12 @@ public struct PayloadPositioning: Sendable, Hashable {
         case unread(UnreadPosition)
 
         /// Why nothing was placed, as a sample's reason (`mtt status --reasons` counts the part
-        /// before the colon); nil when placed.
+        /// before the colon); a refused position is kept in it. Nil when placed.
         public var reason: String? {
             switch self {
             case .placed: nil
-            case .refused(_, let gate, let reason): "payload position refused, \(gate.rawValue): \(reason)"
+            case .refused(let position, let gate, let reason):
+                "payload position refused, \(gate.rawValue): \(reason) (at \(position.latitude.plainText), \(position.longitude.plainText))"
             case .unread(let unread): "no payload position, \(unread.kind.rawValue): \(unread.detail)"
             }
         }

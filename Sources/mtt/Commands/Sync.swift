@@ -194,7 +194,7 @@ struct Sync: AsyncParsableCommand {
             return
         }
         var line = "\(summary.target.rawValue): \(summary.sent) sent, \(summary.rejected) rejected, \(summary.failed) failed"
-        if summary.held > 0 { line += ", \(summary.held) held by the quality gate" }
+        if summary.held > 0 { line += ", \(summary.held) held back (mtt status --reasons says why)" }
         line += ", \(summary.queued) still queued"
         let settled = summary.sent + summary.rejected + summary.held
         if summary.seconds > 0 && settled > 0 {
@@ -234,7 +234,7 @@ extension Sync {
         }
         var lines = [line]
         if preview.wouldHold > 0 {
-            lines.append("  \(preview.wouldHold) would be held back by the quality gate (they go only with --experiment), e.g. \(preview.holdReasons.joined(separator: "; "))")
+            lines.append("  \(preview.wouldHold) would be held back, e.g. \(preview.holdReasons.joined(separator: "; ")) (the quality gate's go with --experiment)")
         }
         lines += heldBack(simulated: preview.simulated, excluded: preview.excluded).map { "  " + $0 }
         return lines.joined(separator: "\n")

@@ -57,7 +57,7 @@ enum SessionText {
             if state.sent > 0 { parts.append("\(state.sent) sent") }
             if state.waiting > 0 { parts.append("\(state.waiting) \(heldBy == nil ? "waiting" : "held back")") }
             if state.rejected > 0 { parts.append("\(state.rejected) rejected") }
-            if state.held > 0 { parts.append("\(state.held) held by the quality gate") }
+            if state.held > 0 { parts.append("\(state.held) held back") }
             return "\(state.target) " + parts.joined(separator: ", ")
         }
         var line = "sync: " + each.joined(separator: " · ")

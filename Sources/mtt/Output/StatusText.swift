@@ -12,7 +12,7 @@ enum StatusText {
             : "not known: no network source in this run (mtt fetch, or a run with --mqtt-url, tells)"
         let queues = status.unsynced.keys.sorted().map { target in
             let held = status.held[target] ?? 0
-            return "\(target) \(status.unsynced[target] ?? 0)" + (held > 0 ? " (+\(held) held by the quality gate, for --experiment)" : "")
+            return "\(target) \(status.unsynced[target] ?? 0)" + (held > 0 ? " (+\(held) held back: mtt status --reasons)" : "")
         }.joined(separator: ", ")
         return """
             Database   \(path)
@@ -53,6 +53,17 @@ enum StatusText {
         return lines.joined(separator: "\n")
     }
 
+    /// Uplinks kept without a position, by reason and device, most first; nothing when there are none.
+    static func render(_ unplaced: [UnplacedCount]) -> String? {
+        guard !unplaced.isEmpty else { return nil }
+        let width = unplaced.map(\.reason.count).max() ?? 0
+        let digits = String(unplaced.map(\.count).max() ?? 0).count
+        return (["", "Kept without a position (uplinks, why, device):"] + unplaced.map { count in
+            let n = String(count.count)
+            return String(repeating: " ", count: digits - n.count + 2) + n + "  " + count.reason.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + count.device
+        }).joined(separator: "\n")
+    }
+
     /// The reasons of `mtt status --reasons`, a heading per target and state; `wouldHold` is how
     /// many waiting records the next sync's quality gate holds back (of which `messages` has the newest).
     static func render(_ messages: [SyncMessage], wouldHold: Int = 0) -> String {
@@ -61,9 +72,9 @@ enum StatusText {
         var heading = ""
         for message in messages {
             let next = message.atNextSync
-                ? "The next sync to \(message.target.rawValue) holds back \(CountText.of(wouldHold, "waiting record")) by the quality gate (an --experiment takes them), newest first:"
+                ? "The next sync to \(message.target.rawValue) holds back \(CountText.of(wouldHold, "waiting record")), newest first (the quality gate's go to an --experiment):"
                 : message.state == .held
-                ? "Held back from \(message.target.rawValue) by the quality gate (they go to an --experiment), newest first:"
+                ? "Held back from \(message.target.rawValue), newest first (the quality gate's go to an --experiment):"
                 : "Rejected by \(message.target.rawValue), newest first:"
             if next != heading {
                 lines += ["", next]

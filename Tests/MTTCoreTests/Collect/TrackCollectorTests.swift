@@ -123,7 +123,7 @@ struct TrackCollectorTests {
         try #require(samples.count == 4)
         #expect(samples[0].method == .payload && samples[0].position == GeoPoint(latitude: 46.52, longitude: 6.63, altitude: 372))
         #expect(samples[0].time == uplinks[0].earliestReceiveTime)
-        #expect(samples[1].position == nil && samples[1].reason == "payload position refused, few_satellites: 3 satellites, fewer than 4")
+        #expect(samples[1].position == nil && samples[1].reason == "payload position refused, few_satellites: 3 satellites, fewer than 4 (at 46.52, 6.63)")
         #expect(samples[2].method == .payload)
         #expect(try #require(samples[2].position).distance(to: GeoPoint(latitude: 43.6046921, longitude: 1.4441872)) < 0.1)
         #expect(samples[3].position == nil && samples[3].reason == "no payload position, no_decoder: the network decoded nothing and no --codec names unknown-9")

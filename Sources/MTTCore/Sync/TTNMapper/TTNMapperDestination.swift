@@ -28,15 +28,19 @@ public struct TTNMapperDestination: SyncDestination {
         guard kind == .sample else { return [] }
         let encoder = JSONEncoder.stable()
         return try store.sync.queuedSamples(ids).map { sample in
-            if sample.method == Sample.PositionMethod.payload.rawValue && !sendsTrackers {
-                return .hold(kind: kind, recordID: sample.id, reason: Self.trackerHold)
-            }
-            if experiment == nil, let reason = gate.reason(against: sample.position, fix: sample.nearestFix) {
+            if let reason = Self.holdReason(sample, gate: experiment == nil ? gate : nil, sendsTrackers: sendsTrackers) {
                 return .hold(kind: kind, recordID: sample.id, reason: reason)
             }
             let document = TTNMapperDocument(sample: sample, experiment: experiment, userID: userID)
             return .upload(SyncBatch(kind: kind, recordIDs: [sample.id], request: HTTPSyncRequest(url: url, body: try encoder.encode(document))))
         }
+    }
+
+    /// Why `sample` is held back: a tracker's own position (unless those go), or the quality
+    /// gate's verdict (none for an experiment); nil when it goes.
+    static func holdReason(_ sample: QueuedSample, gate: TTNMapperQualityGate?, sendsTrackers: Bool) -> String? {
+        if sample.method == Sample.PositionMethod.payload.rawValue && !sendsTrackers { return trackerHold }
+        return gate?.reason(against: sample.position, fix: sample.nearestFix)
     }
 
     static let trackerHold = "placed by the device's own position: the application's TTN Mapper integration sends it (set [sync.ttnmapper] trackers = true to send it from mtt)"
