@@ -3,7 +3,9 @@ import Glibc
 
 /// The elements of a JSON array in a file, read a piece at a time: a data set of hundreds of
 /// megabytes is never held whole (read at once, a 171 MB walk test took 1.27 GB). Each element's
-/// bytes are cut out by tracking strings and nesting, then decoded on their own.
+/// bytes are cut out by tracking strings and nesting, then decoded on their own. With
+/// `valuesAlso`, a file of objects one after another (JSON lines, or one object alone) is read too,
+/// an object at a time: how message loggers and `mosquitto_sub` write.
 struct JSONArrayStream {
     struct Malformed: Error {}
     /// An element longer than `largestElement` bytes: read no further (a 1 GiB string would be
@@ -18,21 +20,36 @@ struct JSONArrayStream {
     private var position = 0
     private var finished = false
     private var started = false
+    private let valuesAlso: Bool
+    /// Reading objects one after another rather than an array's elements.
+    private var values = false
 
-    init(path: String) throws {
+    init(path: String, valuesAlso: Bool = false) throws {
         guard let file = ReadOnlyFile(path: path) else { throw CocoaError(.fileReadNoSuchFile) }
         self.file = file
+        self.valuesAlso = valuesAlso
     }
 
-    /// The next element's bytes; nil after the closing bracket. Throws for anything that is not an
-    /// array of values.
+    /// The next element's bytes; nil after the closing bracket (or the last object). Throws for
+    /// anything that is not an array of values (or objects one after another).
     mutating func next() throws -> [UInt8]? {
         if !started {
-            guard let open = try nextSignificant(), open == UInt8(ascii: "[") else { throw Malformed() }
             started = true
-            if try peekSignificant() == UInt8(ascii: "]") {
-                position += 1
-                return nil
+            if valuesAlso, try peekSignificant() == UInt8(ascii: "{") {
+                values = true
+            } else {
+                guard let open = try nextSignificant(), open == UInt8(ascii: "[") else { throw Malformed() }
+                if try peekSignificant() == UInt8(ascii: "]") {
+                    position += 1
+                    finished = true
+                    return nil
+                }
+            }
+        } else if values {
+            switch try peekSignificant() {
+            case nil: return nil
+            case UInt8(ascii: "{"): break
+            default: throw Malformed()
             }
         } else if finished {
             return nil
@@ -64,6 +81,11 @@ struct JSONArrayStream {
                 case UInt8(ascii: "]"), UInt8(ascii: "}"):
                     if depth == 0 { return element }
                     depth -= 1
+                    if depth == 0 && values {
+                        element.append(byte)
+                        position += 1
+                        return element
+                    }
                 case UInt8(ascii: ","):
                     if depth == 0 { return element }
                 default: break

@@ -57,7 +57,7 @@ public enum MapTheThingsDataSet {
         } catch {
             throw ImportError(description: "cannot read \(path)")
         }
-        let notADataSet = "\(path) is not a MapTheThings data set (a JSON array of samples with gps and time)"
+        let notADataSet = "\(path) is neither a MapTheThings data set (a JSON array of samples with gps and time) nor an uplink log (The Things Stack, ChirpStack v4 or Helium console JSON)"
         let decoder = JSONDecoder()
         let hash = try ContentHash.of(path: path)
         return try store.batch { batch in

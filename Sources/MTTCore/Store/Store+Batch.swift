@@ -46,6 +46,14 @@ extension Store {
             try Store.importedSession(hash: hash, db)
         }
 
+        /// The stored uplink that is `uplink`, if any: the same device, network receive time and
+        /// frame counter, whether MQTT, a fetch or an import brought it.
+        public func storedUplinkID(_ uplink: Uplink) throws -> Int64? {
+            try Int64.fetchOne(
+                try db.cachedStatement(sql: "SELECT id FROM uplinks WHERE device_id = ? AND received_at = ? AND f_cnt IS ? LIMIT 1"),
+                arguments: [uplink.deviceID, uplink.receivedAt.nanosecondsSinceEpoch, uplink.fCnt.map { Int64($0) }])
+        }
+
         public func link(attempt: Int64, toUplink uplink: Int64) throws {
             try db.execute(sql: "UPDATE attempts SET uplink_id = ? WHERE id = ?", arguments: [uplink, attempt])
         }

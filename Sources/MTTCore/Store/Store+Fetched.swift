@@ -18,15 +18,13 @@ extension StoreRecords {
     public func recordFetched(_ uplinks: [Uplink], session: Int64, mode: CollectionMode) throws -> FetchedBatchOutcome {
         try batch { batch in
             var outcome = FetchedBatchOutcome()
-            let stored = try batch.db.cachedStatement(sql: "SELECT id FROM uplinks WHERE device_id = ? AND received_at = ? AND f_cnt IS ? LIMIT 1")
             let sentAs = try batch.db.cachedStatement(sql: """
                 SELECT a.id AS attempt_id, f.* FROM attempts a LEFT JOIN fixes f ON f.id = a.fix_id
                 WHERE a.session_id = ? AND a.dev_eui = ? AND a.f_cnt = ? AND a.state = 'confirmed' AND a.uplink_id IS NULL
                 ORDER BY a.id DESC LIMIT 1
                 """)
             for uplink in uplinks {
-                let existing = try Int64.fetchOne(stored, arguments: [uplink.deviceID, uplink.receivedAt.nanosecondsSinceEpoch, uplink.fCnt.map { Int64($0) }])
-                if existing != nil {
+                if try batch.storedUplinkID(uplink) != nil {
                     outcome.alreadyStored += 1
                     continue
                 }
