@@ -60,6 +60,13 @@ struct TrackerListenerTests {
         let json = try await mtt.run(["status", "--reasons", "--json", "--db", mtt.database]).stdout
         #expect(json.contains(#"{"device":"sensor-3","unplaced_reason":"no payload position, no_decoder","uplinks":1}"#), "\(json)")
 
+        // The coverage kept as the uplinks were placed is what a rebuild makes from the records.
+        let kept = try Store(path: mtt.database, access: .readOnly).coverage.coverageTables()
+        #expect(kept["coverage_cells"]?.isEmpty == false, "\(kept)")
+        let rebuilt = try await mtt.run(["coverage", "--rebuild", "--db", mtt.database])
+        #expect(rebuilt.status == 0, "\(rebuilt.stderr)")
+        #expect(try Store(path: mtt.database, access: .readOnly).coverage.coverageTables() == kept)
+
         let exported = try await mtt.run(["export", "--format", "jsonl", "--db", mtt.database]).stdout
         #expect(exported.split(separator: "\n").filter { $0.contains(#""method":"payload""#) }.count == 2, "\(exported)")
     }

@@ -1,6 +1,8 @@
 """Writes N TTN v3 uplink messages, one per line, for mosquitto_pub -l (device load-1, f_cnt 0..N-1):
 10 ms apart, ending a minute ago; or from START (RFC 3339, UTC) STEP microseconds apart. With
-FORMAT=chirpstack in the environment, ChirpStack v4 uplink events with the same content.
+FORMAT=chirpstack in the environment, ChirpStack v4 uplink events with the same content. With
+TRACKERS=K, a fleet of K trackers (tracker-0 … tracker-K-1, in turn) whose uplinks carry their own
+position in decoded_payload, each some 11 m on from its last (TTS only).
     make_uplinks.py N [START STEP]"""
 import json, os, sys
 from datetime import datetime, timedelta, timezone
@@ -13,6 +15,7 @@ else:
     start = datetime.now(timezone.utc) - timedelta(seconds=n // 100 + 60)
     step = timedelta(milliseconds=10)
 chirpstack = os.environ.get("FORMAT") == "chirpstack"
+trackers = int(os.environ.get("TRACKERS", "0"))
 for i in range(n):
     t = (start + step * i).strftime("%Y-%m-%dT%H:%M:%S.%f") + "123Z"
     if chirpstack:
@@ -27,6 +30,26 @@ for i in range(n):
                 {"gatewayId": "b827ebfffe000002", "uplinkId": 2000 + i, "gwTime": t, "nsTime": t, "rssi": -118, "snr": -9.5, "crcStatus": "CRC_OK"}],
             "txInfo": {"frequency": 868100000, "modulation": {"lora": {"bandwidth": 125000, "spreadingFactor": 7, "codeRate": "CR_4_5"}}}},
             separators=(",", ":")))
+        continue
+    if trackers:
+        device, counter = i % trackers, i // trackers
+        print(json.dumps({
+            "end_device_ids": {"device_id": "tracker-%d" % device, "application_ids": {"application_id": "load"},
+                               "dev_eui": "70B3D57ED0%06X" % device, "dev_addr": "260B%04X" % device},
+            "received_at": t,
+            "uplink_message": {
+                "f_port": 1, "f_cnt": counter, "frm_payload": "AQ==",
+                "decoded_payload": {"latitude": round(52.0 + (device % 40) * 0.01 + counter * 0.0001, 6),
+                                    "longitude": round(5.0 + (device // 40) * 0.01, 6), "altitude": 12, "sats": 7, "hdop": 1.1},
+                "rx_metadata": [
+                    {"gateway_ids": {"gateway_id": "gw-a", "eui": "B827EBFFFE000001"}, "time": t, "timestamp": 1000 + i,
+                     "rssi": -97, "channel_rssi": -97, "snr": 7.25, "channel_index": 3,
+                     "location": {"latitude": 52.09, "longitude": 5.12, "altitude": 12}},
+                    {"gateway_ids": {"gateway_id": "gw-b", "eui": "B827EBFFFE000002"}, "time": t, "rssi": -118, "snr": -9.5}],
+                "settings": {"data_rate": {"lora": {"bandwidth": 125000, "spreading_factor": 7, "coding_rate": "4/5"}},
+                             "frequency": "868100000"},
+                "received_at": t, "consumed_airtime": "0.061696s",
+                "network_ids": {"net_id": "000013", "tenant_id": "ttn"}}}, separators=(",", ":")))
         continue
     print(json.dumps({
         "end_device_ids": {"device_id": "load-1", "application_ids": {"application_id": "load"},
