@@ -148,6 +148,9 @@ struct CommunitySyncTests {
         let sync = try alice.start()
         #expect(try await Self.midway(community, of: 30_000), "the upload was not caught in flight")
         sync.kill()
+        // Gone, as a user's killed sync is before they run it again: its lock goes with it, but
+        // only once the kernel has ended it (a process in an fsync under load took a while).
+        #expect(await sync.wait(timeout: 60))
         let kept = try Self.count("samples", community)
         #expect(kept < 30_000)
         let again = try await alice.sync()
