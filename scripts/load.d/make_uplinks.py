@@ -16,6 +16,8 @@ else:
     step = timedelta(milliseconds=10)
 chirpstack = os.environ.get("FORMAT") == "chirpstack"
 trackers = int(os.environ.get("TRACKERS", "0"))
+# TRACKERS_PARKED=1: every tracker at one place (the fixed listener's), to weigh the reading alone.
+parked = os.environ.get("TRACKERS_PARKED") == "1"
 for i in range(n):
     t = (start + step * i).strftime("%Y-%m-%dT%H:%M:%S.%f") + "123Z"
     if chirpstack:
@@ -39,8 +41,9 @@ for i in range(n):
             "received_at": t,
             "uplink_message": {
                 "f_port": 1, "f_cnt": counter, "frm_payload": "AQ==",
-                "decoded_payload": {"latitude": round(52.0 + (device % 40) * 0.01 + counter * 0.0001, 6),
-                                    "longitude": round(5.0 + (device // 40) * 0.01, 6), "altitude": 12, "sats": 7, "hdop": 1.1},
+                "decoded_payload": {"latitude": 52.09 if parked else round(52.0 + (device % 40) * 0.01 + counter * 0.0001, 6),
+                                    "longitude": 5.12 if parked else round(5.0 + (device // 40) * 0.01, 6),
+                                    "altitude": 12, "sats": 7, "hdop": 1.1},
                 "rx_metadata": [
                     {"gateway_ids": {"gateway_id": "gw-a", "eui": "B827EBFFFE000001"}, "time": t, "timestamp": 1000 + i,
                      "rssi": -97, "channel_rssi": -97, "snr": 7.25, "channel_index": 3,

@@ -1,12 +1,14 @@
 /// A JSON document held whole: what a network's payload decoder made of an uplink, whose shape
-/// is the device maker's choice.
-public indirect enum JSONValue: Sendable, Hashable {
+/// is the device maker's choice. Only the cases that nest are `indirect`: an indirect enum boxed
+/// every number on the heap (a listener reads one decoded payload per uplink); with none indirect,
+/// Swift Testing's reflection of a value crashed the test process.
+public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+    indirect case array([JSONValue])
+    indirect case object([String: JSONValue])
 
     public subscript(key: String) -> JSONValue? {
         if case .object(let members) = self { members[key] } else { nil }
