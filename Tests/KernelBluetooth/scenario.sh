@@ -49,10 +49,12 @@ fake_node() {
 }
 step fake-node fake_node
 
-# The scan runs its whole timeout; afterwards the adapter must not be discovering any more (a
-# Stop Discovery is then rejected, where after a scan left running it succeeds).
+# The scan runs its whole timeout, longer than the kernel's 10.24 s LE discovery round, so mtt starts
+# discovery again when the kernel ends it (and a loaded VM, whose 5 s scans sometimes heard no
+# advertisement at all, has time to hear the node); afterwards the adapter must not be discovering
+# any more (a Stop Discovery is then rejected, where after a scan left running it succeeds).
 scan() {
-    mtt scan --timeout 5s --json
+    mtt scan --timeout 15s --json
     echo "scan exit $?"
     : | btmgmt --index 0 stop-find -l
 }

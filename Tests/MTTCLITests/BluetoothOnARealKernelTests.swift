@@ -25,11 +25,11 @@ struct BluetoothOnARealKernelTests {
         #expect(found?["address_type"] as? String == "public" && found?["mapthethings"] as? Bool == true)
         #expect(found?["node"] as? String == "ble:\(Self.node)")
         #expect(step.contains("scan exit 0"))
-        // The scan ends: its 5 s and mtt's start, timed just before, plus what a loaded host's VM
-        // adds (12.5 s beside a second suite). How long it takes is no test of the timeout: on a
-        // machine that busy a scan left to the kernel's own 10.24 s round looks the same.
+        // The scan ends: its 15 s (past the kernel's 10.24 s round, which mtt starts again) and
+        // mtt's start, timed just before, plus what a loaded host's VM adds (a 5 s scan took 12.5 s
+        // beside a second suite). How long it takes is no test of the timeout on a machine that busy.
         let startUp = try #require(step.startUp)
-        #expect(step.seconds - startUp < 60, "the scan took \(step.seconds) s, mtt's start \(startUp) s")
+        #expect(step.seconds - startUp < 90, "the scan took \(step.seconds) s, mtt's start \(startUp) s")
         // Nothing left discovering: a Stop Discovery right after is rejected.
         #expect(step.contains("Stop Discovery failed: status 0x0b (Rejected)"), "\(step.lines)")
     }
