@@ -27,19 +27,18 @@ struct ChirpStackCollectTests {
         let broker = try await MosquittoBroker.start()
         let wire = try await broker.subscribe(topic: "application/+/device/+/event/up")
         defer { wire.stop() }
-        let result = try await mtt.run([
+        let run = try await mtt.collect([
             "collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake?format=chirpstack",
-            "--mqtt-url", "mqtt://127.0.0.1:\(broker.port)", "--speed", "20", "--duration", "8s", "--db", mtt.database,
-        ])
-        #expect(result.status == 0, "stderr: \(result.stderr)")
+            "--mqtt-url", "mqtt://127.0.0.1:\(broker.port)", "--speed", "20", "--duration", "600s", "--db", mtt.database,
+        ], untilConfirmed: 5)
+        #expect(run.result.status == 0, "stderr: \(run.stderr)")
         let store = try Store(path: mtt.database)
         let stored = try store.status().uplinks
         #expect(stored > 0)
         #expect(await eventually(timeout: 10) { wire.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.count >= stored })
         let heard = Dictionary(try Self.published(wire, networkID: "NS_CHIRP://127.0.0.1").map { ($0.fCnt ?? 0, $0) }) { first, _ in first }
         let attempts = try store.records.attempts(session: 1)
-        // Enough to compare several (a busy machine fits fewer in 8 s).
-        #expect(attempts.count >= 4)
+        #expect(attempts.count >= 5)
         for match in attempts.dropLast() {
             let counter = try #require(match.attempt.frameCounter)
             #expect((match.uplinkID != nil) == (heard[counter] != nil), "f_cnt \(counter)")

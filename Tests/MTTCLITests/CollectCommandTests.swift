@@ -20,19 +20,11 @@ struct CollectCommandTests {
         let broker = try await MosquittoBroker.start()
         let wire = try await broker.subscribe(topic: "v3/mtt-demo@ttn/devices/+/up")
         defer { wire.stop() }
-        let run = try mtt.start([
+        let run = try await mtt.collect([
             "collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake",
             "--mqtt-url", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-user", "mtt-demo@ttn",
             "--speed", "20", "--duration", "600s", "--db", mtt.database, "--json",
-        ])
-        defer { run.stop() }
-        // Stopped once five transmissions are confirmed, however long a busy machine takes (a fixed
-        // 8 s gave a suite beside another only 3).
-        #expect(await eventually(timeout: 300) {
-            (try? Store(path: mtt.database, access: .readOnly).records.attempts(session: 1).filter { $0.attempt.state == .confirmed }.count) ?? 0 >= 5
-        }, "\(run.stderr)")
-        run.signal(SIGINT)
-        #expect(await run.wait(timeout: 60))
+        ], untilConfirmed: 5)
         #expect(run.result.status == 0, "stderr: \(run.stderr)")
         // mosquitto_sub has printed at least every uplink mtt stored from the broker.
         let stored = try Store(path: mtt.database).status().uplinks
