@@ -15,7 +15,7 @@ else:
     start = datetime.now(timezone.utc) - timedelta(seconds=n // 100 + 60)
     step = timedelta(milliseconds=10)
 chirpstack = os.environ.get("FORMAT") == "chirpstack"
-trackers = int(os.environ.get("TRACKERS", "0"))
+trackers = int(os.environ.get("TRACKERS") or 0)
 # TRACKERS_PARKED=1: every tracker at one place (the fixed listener's), to weigh the reading alone.
 parked = os.environ.get("TRACKERS_PARKED") == "1"
 for i in range(n):
@@ -35,31 +35,21 @@ for i in range(n):
         continue
     if trackers:
         device, counter = i % trackers, i // trackers
-        print(json.dumps({
-            "end_device_ids": {"device_id": "tracker-%d" % device, "application_ids": {"application_id": "load"},
-                               "dev_eui": "70B3D57ED0%06X" % device, "dev_addr": "260B%04X" % device},
-            "received_at": t,
-            "uplink_message": {
-                "f_port": 1, "f_cnt": counter, "frm_payload": "AQ==",
-                "decoded_payload": {"latitude": 52.09 if parked else round(52.0 + (device % 40) * 0.01 + counter * 0.0001, 6),
-                                    "longitude": 5.12 if parked else round(5.0 + (device // 40) * 0.01, 6),
-                                    "altitude": 12, "sats": 7, "hdop": 1.1},
-                "rx_metadata": [
-                    {"gateway_ids": {"gateway_id": "gw-a", "eui": "B827EBFFFE000001"}, "time": t, "timestamp": 1000 + i,
-                     "rssi": -97, "channel_rssi": -97, "snr": 7.25, "channel_index": 3,
-                     "location": {"latitude": 52.09, "longitude": 5.12, "altitude": 12}},
-                    {"gateway_ids": {"gateway_id": "gw-b", "eui": "B827EBFFFE000002"}, "time": t, "rssi": -118, "snr": -9.5}],
-                "settings": {"data_rate": {"lora": {"bandwidth": 125000, "spreading_factor": 7, "coding_rate": "4/5"}},
-                             "frequency": "868100000"},
-                "received_at": t, "consumed_airtime": "0.061696s",
-                "network_ids": {"net_id": "000013", "tenant_id": "ttn"}}}, separators=(",", ":")))
-        continue
+        ids = {"device_id": "tracker-%d" % device, "application_ids": {"application_id": "load"},
+               "dev_eui": "70B3D57ED0%06X" % device, "dev_addr": "260B%04X" % device}
+        frame = {"f_port": 1, "f_cnt": counter, "frm_payload": "AQ==",
+                 "decoded_payload": {"latitude": 52.09 if parked else round(52.0 + (device % 40) * 0.01 + counter * 0.0001, 6),
+                                     "longitude": 5.12 if parked else round(5.0 + (device // 40) * 0.01, 6),
+                                     "altitude": 12, "sats": 7, "hdop": 1.1}}
+    else:
+        ids = {"device_id": "load-1", "application_ids": {"application_id": "load"},
+               "dev_eui": "0004A30B001C0530", "dev_addr": "260B1234"}
+        frame = {"f_port": 1, "f_cnt": i, "frm_payload": "AtY3DlYcBw=="}
     print(json.dumps({
-        "end_device_ids": {"device_id": "load-1", "application_ids": {"application_id": "load"},
-                           "dev_eui": "0004A30B001C0530", "dev_addr": "260B1234"},
+        "end_device_ids": ids,
         "received_at": t,
         "uplink_message": {
-            "f_port": 1, "f_cnt": i, "frm_payload": "AtY3DlYcBw==",
+            **frame,
             "rx_metadata": [
                 {"gateway_ids": {"gateway_id": "gw-a", "eui": "B827EBFFFE000001"}, "time": t, "timestamp": 1000 + i,
                  "rssi": -97, "channel_rssi": -97, "snr": 7.25, "channel_index": 3,

@@ -16,6 +16,13 @@ public enum UplinkLogImport {
         public var notUplinks = 0
         /// Uplinks placed by their device's own position.
         public var placed = 0
+
+        /// As `mtt import --json` prints it.
+        enum CodingKeys: String, CodingKey {
+            case session, format, uplinks, placed
+            case alreadyStored = "already_stored"
+            case notUplinks = "not_uplinks"
+        }
     }
 
     /// Entries of the same uplink (a device's frame counter) within this many seconds are one

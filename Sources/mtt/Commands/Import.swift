@@ -38,15 +38,6 @@ struct Import: ParsableCommand {
         var counter_resets: Int
     }
 
-    struct LogResult: Encodable {
-        var session: Int64?
-        var format: String
-        var uplinks: Int
-        var already_stored: Int
-        var not_uplinks: Int
-        var placed: Int
-    }
-
     func run() throws {
         let settings = try database.settings(codec.isEmpty ? [:] : [.trackerCodecs: .list(codec)])
         let store = try database.openStore(in: settings)
@@ -70,9 +61,7 @@ struct Import: ParsableCommand {
             throw RuntimeFailure(error.description)
         }
         if output.json {
-            try JSONLine.print(LogResult(
-                session: summary.session, format: summary.format, uplinks: summary.uplinks, already_stored: summary.alreadyStored,
-                not_uplinks: summary.notUplinks, placed: summary.placed))
+            try JSONLine.print(summary)
             return
         }
         let already = summary.alreadyStored > 0 ? "; \(CountText.of(summary.alreadyStored, "uplink")) already stored, left as they were" : ""
