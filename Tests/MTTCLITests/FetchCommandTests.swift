@@ -28,6 +28,37 @@ struct FetchCommandTests {
         #expect(try Store(path: mtt.database).status().uplinks == 3)
     }
 
+    /// A tracker's session recorded without a network (`--gps payload`, no track at all) is
+    /// completed by a fetch as if MQTT had been live: each uplink where its device said, the frame
+    /// the Storage Integration does not hold estimated between its neighbours.
+    @Test func aTrackersSessionIsPlacedByItsOwnPositionsOnceFetched() async throws {
+        let run = try await mtt.run([
+            "collect", "--mode", "listener", "--gps", "payload", "--device", "tbeam-1", "--mqtt-user", "mtt-demo@ttn", "--duration", "2s",
+            "--db", mtt.database,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let started = try #require(try Store(path: mtt.database).sessions.session(1)).startedAt
+        let storage = try StorageIntegrationServer()
+        for (index, fCnt) in [1, 2, 4, 5].enumerated() {
+            var uplink = StoredUplinks.make(1, device: "tbeam-1", devEUI: "70B3D57ED00000AA", from: started.adding(seconds: 0.5 + Double(index) * 20))[0]
+            uplink.fCnt = UInt32(fCnt)
+            uplink.decodedPayload = .object(["latitude": .number(52.09 + Double(fCnt) / 1_000), "longitude": .number(5.12), "sats": .number(8)])
+            storage.store(String(decoding: UplinkEncoder.json(uplink), as: UTF8.self))
+        }
+        let fetched = try await mtt.run(["fetch", "--ttn-url", storage.baseURL, "--db", mtt.database, "--json"], environment: Self.key)
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(fetched.stdout.utf8)) as? [String: Any])
+        #expect(summary["new"] as? Int == 4 && summary["placed"] as? Int == 4, "\(fetched.stdout)")
+        let store = try Store(path: mtt.database, access: .readOnly)
+        let samples = try store.records.samples(session: 1)
+        #expect(samples.count == 4 && samples.allSatisfy { $0.method == .payload }, "\(samples)")
+        let latitudes = samples.compactMap { $0.position?.latitude }.sorted()
+        #expect(zip(latitudes, [52.091, 52.092, 52.094, 52.095]).allSatisfy { abs($0 - $1) < 1e-9 } && latitudes.count == 4, "\(latitudes)")
+        var estimated: [EstimatedAttempt] = []
+        try store.records.forEachEstimatedAttempt { estimated.append($0) }
+        #expect(estimated.count == 1 && estimated.first?.fCnt == 3 && abs((estimated.first?.position?.latitude ?? 0) - 52.093) < 1e-9, "\(estimated)")
+    }
+
     @Test func refusalsSayWhatToDoAndChangeNothing() async throws {
         let storage = try await mtt.offlineListenerRun()
         let before = try Store(path: mtt.database).status()

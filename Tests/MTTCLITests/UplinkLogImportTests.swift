@@ -59,9 +59,30 @@ struct UplinkLogImportTests {
         ].joined(separator: ",\n") + "]"], "tts-array.json")
         let second = try await mtt.run(["import", array, "--codec", "wio-1=fieldtester", "--db", mtt.database, "--json"])
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(second.stdout == #"{"already_stored":2,"format":"The Things Stack uplinks","not_uplinks":0,"placed":0,"uplinks":0}"# + "\n", "\(second.stdout)")
+        #expect(second.stdout == #"{"already_stored":2,"estimated_attempts":0,"format":"The Things Stack uplinks","not_uplinks":0,"placed":0,"uplinks":0}"# + "\n", "\(second.stdout)")
         let store = try Store(path: mtt.database, access: .readOnly)
         #expect(try store.status().sessions == 1 && store.status().uplinks == 3)
+    }
+
+    /// Frames a tracker's log lacks (its counter went 4, 5, 8) are the frames nobody heard: two
+    /// estimated attempts, placed between the heard positions around them; a second import adds
+    /// neither uplinks nor estimates.
+    @Test func framesMissingFromALogAreEstimatedOnce() async throws {
+        let lines = [(4, "10:00:00", 52.0900), (5, "10:00:30", 52.0910), (8, "10:02:00", 52.0940)].map { fCnt, time, latitude in
+            #"{"end_device_ids":{"device_id":"bus-7","dev_eui":"70B3D57ED000BB07"},"received_at":"2026-06-21T\#(time)Z","uplink_message":{"f_port":1,"f_cnt":\#(fCnt),"frm_payload":"AQ==","decoded_payload":{"latitude":\#(latitude),"longitude":5.12,"sats":9},"rx_metadata":[{"gateway_ids":{"gateway_id":"gw-1"},"rssi":-101,"snr":4.5}],"settings":{"data_rate":{"lora":{"bandwidth":125000,"spreading_factor":7}},"frequency":"868500000"}}}"#
+        }
+        let log = try write(lines, "bus.jsonl")
+        let first = try await mtt.run(["import", log, "--db", mtt.database])
+        #expect(first.status == 0 && first.stdout.contains("  2 frames the devices sent and nobody heard (gaps in their frame counters), kept as estimated attempts"), "\(first.stdout)")
+        let store = try Store(path: mtt.database, access: .readOnly)
+        var estimated: [EstimatedAttempt] = []
+        try store.records.forEachEstimatedAttempt { estimated.append($0) }
+        #expect(estimated.map(\.fCnt) == [6, 7])
+        #expect(estimated.map { RFC3339.string($0.sentAt, fractionDigits: 0) } == ["2026-06-21T10:01:00Z", "2026-06-21T10:01:30Z"])
+        #expect(abs((estimated.first?.position?.latitude ?? 0) - 52.0920) < 1e-9 && abs((estimated.last?.position?.latitude ?? 0) - 52.0930) < 1e-9)
+        let again = try await mtt.run(["import", log, "--json", "--db", mtt.database])
+        #expect(again.stdout.contains(#""already_stored":3,"estimated_attempts":0"#), "\(again.stdout)")
+        #expect(try store.status().estimatedAttempts == 2)
     }
 
     @Test func chirpStackUpEventsWithTheirCodecsObject() async throws {

@@ -24,6 +24,8 @@ actor TrackCollector {
     private var track: [Fix] = []
     private var lastStored: Fix?
     private var waiting: [(id: Int64, time: Timestamp)] = []
+    /// Each device's frame counter, for the frames nobody heard (with payload positions).
+    private var gaps: FrameCounterGaps
     /// Since when another program has held the database's write lock, while it does.
     private var storeBusySince: Timestamp?
 
@@ -37,6 +39,7 @@ actor TrackCollector {
         self.fixes = fixes
         self.uplinks = uplinks
         self.settings = settings
+        gaps = FrameCounterGaps(rules: settings.payload?.gaps ?? .init())
         self.clock = clock
         self.emit = emit
     }
@@ -99,6 +102,11 @@ actor TrackCollector {
                     emit(.network(connected: true, detail: detail))
                 case .lost(let reason):
                     emit(.network(connected: false, detail: reason))
+                    // What the network heard while mtt could not hear it is no gap in a device's
+                    // frames: the counters start again after the outage (`mtt fetch` fills it in).
+                    try await whileStoreBusy { try storeHeard(heard) }
+                    heard = []
+                    gaps = FrameCounterGaps(rules: gaps.rules)
                 case .failed(let reason):
                     try await whileStoreBusy { try storeHeard(heard) }
                     throw CollectError.network(reason)
@@ -113,23 +121,25 @@ actor TrackCollector {
         guard !heard.isEmpty else { return }
         var ids: [Int64] = []
         var samples: [Sample] = []
-        let waitingBefore = waiting
+        let (waitingBefore, gapsBefore) = (waiting, gaps)
         do {
             try store.batch { batch in
                 ids = try heard.map { try batch.record($0, session: session) }
                 for (id, uplink) in zip(ids, heard) {
-                    if let sample = settings.payload?.sample(uplink: uplink, id: id, session: session) {
-                        samples.append(sample)
-                    } else {
+                    guard let payload = settings.payload else {
                         waiting.append((id, uplink.earliestReceiveTime))
+                        continue
                     }
+                    let sample = payload.sample(uplink: uplink, id: id, session: session)
+                    if let sample { samples.append(sample) } else { waiting.append((id, uplink.earliestReceiveTime)) }
+                    for estimated in gaps.heard(uplink, id: id, session: session, position: sample?.position) { try batch.record(estimated) }
                 }
                 samples += positionCovered()
                 for index in samples.indices { samples[index].id = try batch.record(samples[index]) }
             }
         } catch {
-            // Rolled back: the ids were never stored.
-            waiting = waitingBefore
+            // Rolled back: the ids were never stored, nor the frames estimated from them.
+            (waiting, gaps) = (waitingBefore, gapsBefore)
             throw error
         }
         for (id, uplink) in zip(ids, heard) { emit(.heard(uplinkID: id, uplink: uplink, attemptID: nil)) }

@@ -201,6 +201,19 @@ public struct Config: Sendable {
         return positioning
     }
 
+    /// How a tracker's frames nobody heard are estimated (`[trackers]`).
+    public var frameCounterGapRules: FrameCounterGaps.Rules {
+        var rules = FrameCounterGaps.Rules()
+        rules.maximumTime = amount(.trackerGapTime)
+        rules.maximumDistance = amount(.trackerGapDistance)
+        return rules
+    }
+
+    /// Where a device's own sessions begin and end (`[trackers] session_gap`).
+    public var deviceSessions: DeviceSessionSplitter {
+        DeviceSessionSplitter(silence: amount(.trackerSessionGap))
+    }
+
     /// The error for `key`'s value when the command cannot use it, named where it was set.
     public func problem(_ key: ConfigKey, _ message: String) -> ConfigError {
         ConfigError(place: source(key) ?? .builtIn, key: key.name, message: message)

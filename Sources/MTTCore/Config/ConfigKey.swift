@@ -104,6 +104,15 @@ extension ConfigKey {
     public static let trackerGatesOff = ConfigKey(
         "trackers.gates_off", .list, .list([]),
         "TTN Mapper's gates not to apply to payload positions: \(ListText.or(PositionGates.Gate.allCases.map(\.rawValue))).")
+    public static let trackerGapTime = ConfigKey(
+        "trackers.gap_max_time", .duration, .number(FrameCounterGaps.Rules().maximumTime),
+        "A tracker's frames nobody heard (a gap in its frame counters) are placed between the heard uplinks around them when these are at most this far apart in time; else kept unplaced.")
+    public static let trackerGapDistance = ConfigKey(
+        "trackers.gap_max_distance", .number, .number(FrameCounterGaps.Rules().maximumDistance),
+        "A tracker's frames nobody heard are placed only when the heard uplinks around them are at most this many metres apart.")
+    public static let trackerSessionGap = ConfigKey(
+        "trackers.session_gap", .duration, .number(DeviceSessionSplitter().silence),
+        "A device's own session ends after this much silence (or when its frame counter goes back).")
 
     public static let syncTarget = ConfigKey("sync.target", .text, nil, choices: SyncTarget.registered.map(\.name), "\(SyncTarget.namesText) (default: mapthethings, ttnmapper and every other target configured).")
     public static let syncURL = ConfigKey("sync.url", .text, nil, "Where the target sends: MapTheThings' base URL, with target ttnmapper the URL documents are posted to, with target file the file, with target postgis the community database's postgresql:// URL.")
@@ -140,6 +149,7 @@ extension ConfigKey {
         maxReceptions, newGatewaysPerMinute, interval, web, webTokenFile,
         every, maxFixAge, maxEPH, minDistance, minInterval,
         trackerCodecs, trackerMinimumSatellites, trackerMaximumAccuracy, trackerMaximumHDOP, trackerNullIsland, trackerGatesOff,
+        trackerGapTime, trackerGapDistance, trackerSessionGap,
         syncTarget, syncURL, syncExperiment, syncCredentialsFile, syncCA, syncTimeout, syncConnections, syncTries,
     ] + SyncTarget.registered.flatMap(\.configKeys) + [
         fetchTTNURL, fetchApp, fetchDevices, fetchSince, fetchAPIKeyFile, fetchTimeout,

@@ -8,6 +8,9 @@ public struct CoverageCell: Sendable, Hashable {
         case notHeard = "not-heard"
         /// You sent here with no network source; heard or not is not known.
         case unknown
+        /// Nobody heard here, and the only frames sent here are a tracker's estimated ones (the
+        /// gaps in its frame counters): drawn apart from measured attempts.
+        case estimated = "not-heard-estimated"
     }
 
     public var tile: MapTile
@@ -21,6 +24,9 @@ public struct CoverageCell: Sendable, Hashable {
     /// Attempts sent here (active mode) and how many of them were heard.
     public var attempts: Int
     public var heardAttempts: Int
+    /// Frames trackers sent here that nobody heard, estimated from their frame counters; never
+    /// counted in `attempts`.
+    public var estimatedAttempts: Int = 0
     public var firstAt: Timestamp
     public var lastAt: Timestamp
     public var state: State
@@ -54,20 +60,25 @@ public struct CoverageCell: Sendable, Hashable {
     public var bestBucket: SignalBucket? { best.map(SignalBucket.init(signal:)) }
 
     /// Adds a tile's attempts to the tiles heard: to its heard tile, or as a tile nobody heard
-    /// (mapped, not heard; not known when no network source could say).
+    /// (mapped, not heard; not known when no network source could say; estimated when only a
+    /// tracker's estimated frames were sent there).
     public static func add(
-        attempts: Int, heard: Int, networkKnown: Bool, firstAt: Timestamp, lastAt: Timestamp, in tile: MapTile, to cells: inout [MapTile: CoverageCell]
+        attempts: Int, heard: Int, estimated: Int, networkKnown: Bool, firstAt: Timestamp, lastAt: Timestamp, in tile: MapTile,
+        to cells: inout [MapTile: CoverageCell]
     ) {
         if var cell = cells[tile] {
             cell.attempts = attempts
             cell.heardAttempts = heard
+            cell.estimatedAttempts = estimated
             cell.firstAt = min(cell.firstAt, firstAt)
             cell.lastAt = max(cell.lastAt, lastAt)
             cells[tile] = cell
         } else {
-            cells[tile] = CoverageCell(
+            var cell = CoverageCell(
                 tile: tile, buckets: [Int](repeating: 0, count: SignalBucket.allCases.count), best: nil, gateways: 0, attempts: attempts,
-                heardAttempts: heard, firstAt: firstAt, lastAt: lastAt, state: networkKnown ? .notHeard : .unknown)
+                heardAttempts: heard, firstAt: firstAt, lastAt: lastAt, state: !networkKnown ? .unknown : attempts == 0 ? .estimated : .notHeard)
+            cell.estimatedAttempts = estimated
+            cells[tile] = cell
         }
     }
 

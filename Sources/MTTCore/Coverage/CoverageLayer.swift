@@ -1,20 +1,25 @@
 /// What `mtt export --format geojson --layer` writes, and the map's coverage API serves: the
-/// samples (points, as ever), the cells, each gateway's reach, the gateways.
+/// samples (points, as ever), the cells, each gateway's reach, the gateways, and the frames
+/// trackers sent that nobody heard (estimated, placed ones only).
 public enum CoverageLayer: String, Sendable, CaseIterable {
-    case samples, cells, reach, gateways
+    case samples, cells, reach, gateways, estimated
 
     /// A cell's colour: TTN Mapper's band of its commonest bucket; black where you sent and nobody
-    /// heard, grey where nobody can say.
+    /// heard, grey where nobody can say, purple where only a tracker's estimated frames say so.
     public static func color(_ cell: CoverageCell) -> String {
         switch cell.state {
         case .heard: (cell.commonest ?? .low).band.hexColor
         case .notHeard: notHeardColor
         case .unknown: unknownColor
+        case .estimated: estimatedColor
         }
     }
 
     public static let notHeardColor = SignalBand.black.hexColor
     public static let unknownColor = "#9e9e9e"
+    /// Purple: apart from the signal bands, black and grey, so an estimate never reads as a
+    /// measurement.
+    public static let estimatedColor = "#7b1fa2"
 
     /// A reach level's colour: the band of its threshold.
     public static func color(_ level: ReachLevel) -> String {
@@ -32,6 +37,12 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
             return try write(try store.coverage.reach(gateway: filter.gateway).flatMap(Self.features), to: sink)
         case .gateways:
             return try write(try store.coverage.coverageGateways(filter).compactMap(Self.feature), to: sink)
+        case .estimated:
+            var features: [Feature] = []
+            try store.records.forEachEstimatedAttempt(filter.window) { attempt in
+                if let feature = feature(attempt) { features.append(feature) }
+            }
+            return try write(features, to: sink)
         }
     }
 
@@ -43,7 +54,7 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
             "best": cell.best.map { .number($0) } ?? .null, "best_bucket": cell.bestBucket.map { .text($0.name) } ?? .null,
             "best_color": cell.bestBucket.map { .text($0.band.hexColor) } ?? .null,
             "receptions": .int(cell.receptions), "buckets": counts(cell.buckets), "gateways": .int(cell.gateways),
-            "attempts": .int(cell.attempts), "heard_attempts": .int(cell.heardAttempts),
+            "attempts": .int(cell.attempts), "heard_attempts": .int(cell.heardAttempts), "estimated_attempts": .int(cell.estimatedAttempts),
             "first": .text(RFC3339.string(cell.firstAt, fractionDigits: 0)), "last": .text(RFC3339.string(cell.lastAt, fractionDigits: 0)),
         ])
     }
@@ -74,6 +85,16 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
                 "samples": .int(reach.beams.filter { $0.level == level }.reduce(0) { $0 + $1.samples }),
             ])
         }
+    }
+
+    /// A frame a tracker sent that nobody heard, where it was estimated to be; nil when unplaced.
+    public static func feature(_ attempt: EstimatedAttempt) -> Feature? {
+        guard let position = attempt.position else { return nil }
+        return Feature(geometry: .point(position), properties: [
+            "time": .text(RFC3339.string(attempt.sentAt, fractionDigits: 3)), "session": .int(Int(attempt.sessionID)),
+            "device": .text(attempt.deviceID), "dev_eui": attempt.devEUI.map { .text($0) } ?? .null, "f_cnt": .int(Int(attempt.fCnt)),
+            "sf": attempt.spreadingFactor.map { .int($0) } ?? .null, "estimated": .bool(true), "color": .text(estimatedColor),
+        ])
     }
 
     public static func feature(_ g: CoverageSummary.Gateway) -> Feature? {

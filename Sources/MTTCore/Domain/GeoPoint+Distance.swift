@@ -43,4 +43,12 @@ extension GeoPoint {
         let dLon = metres * sin(θ) / (111_320 * cos(latitude * .pi / 180))
         return GeoPoint(latitude: latitude + dLat, longitude: longitude + dLon, altitude: altitude)
     }
+
+    /// The point a `fraction` (0…1) of the way to `other`, altitude too when both have one: linear,
+    /// as a track between two fixes a few seconds or minutes apart is drawn.
+    public func interpolated(to other: GeoPoint, fraction f: Double) -> GeoPoint {
+        let height: Double? = if let a = altitude, let b = other.altitude { a + (b - a) * f } else { nil }
+        return GeoPoint(
+            latitude: latitude + (other.latitude - latitude) * f, longitude: longitude + (other.longitude - longitude) * f, altitude: height)
+    }
 }

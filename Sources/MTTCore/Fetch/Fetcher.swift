@@ -11,13 +11,24 @@ public final class Fetcher: Sendable {
     static let batchSize = 500
 
     private let store: Store
+    /// How sessions recorded with `--gps payload` read their devices' positions.
+    private let positioning: PayloadPositioning
+    private let gapRules: FrameCounterGaps.Rules
     private let stopped = Atomic<Bool>(false)
     /// The read under way, cancelled by `stop` so that a wait or a silent server ends at once.
     private let reading = Mutex<Task<Void, any Error>?>(nil)
     private let logger = Logger(label: "mtt.fetch")
 
-    public init(store: Store) {
+    public init(store: Store, positioning: PayloadPositioning = PayloadPositioning(), gaps: FrameCounterGaps.Rules = .init()) {
         self.store = store
+        self.positioning = positioning
+        gapRules = gaps
+    }
+
+    /// A session recorded with payload positions places what is fetched for it the same way.
+    private func payloadPlacement(_ session: StoredSession) -> PayloadPlacement? {
+        guard let gps = session.gps, gps == "payload" || gps.hasPrefix("payload+") else { return nil }
+        return PayloadPlacement(positioning: positioning, gaps: gapRules, besideTrack: gps != "payload")
     }
 
     /// Stops reading: what was read so far is stored, the summary says it was interrupted.
@@ -38,6 +49,8 @@ public final class Fetcher: Sendable {
             let session = target.session
             summary.withLock { $0.sessions += 1 }
             var complete = true
+            let payload = payloadPlacement(session)
+            let counters = Mutex(FrameCounterGaps(rules: gapRules))
             for device in target.devices.map({ $0.map(Optional.some) }) ?? [nil] {
                 if stopped.load(ordering: .relaxed) { break targets }
                 let pending = Mutex<[Uplink]>([])
@@ -48,11 +61,15 @@ public final class Fetcher: Sendable {
                     let uplinks = pending.withLock { p in defer { p.removeAll() }; return p }
                     guard !uplinks.isEmpty else { return true }
                     do {
-                        let outcome = try store.records.recordFetched(uplinks, session: session.id, mode: session.mode)
+                        let outcome = try counters.withLock { gaps in
+                            try store.records.recordFetched(uplinks, session: session.id, mode: session.mode, payload: payload, gaps: &gaps)
+                        }
                         let now = summary.withLock { s in
                             s.new += outcome.new
                             s.alreadyStored += outcome.alreadyStored
                             s.heard += outcome.heard
+                            s.placed += outcome.placed
+                            s.unplaceable.merge(outcome.unplaceable, uniquingKeysWith: +)
                             return s
                         }
                         progress(now)

@@ -16,12 +16,15 @@ public enum UplinkLogImport {
         public var notUplinks = 0
         /// Uplinks placed by their device's own position.
         public var placed = 0
+        /// Frames the devices sent that the log does not hold (the gaps in their frame counters).
+        public var estimatedAttempts = 0
 
         /// As `mtt import --json` prints it.
         enum CodingKeys: String, CodingKey {
             case session, format, uplinks, placed
             case alreadyStored = "already_stored"
             case notUplinks = "not_uplinks"
+            case estimatedAttempts = "estimated_attempts"
         }
     }
 
@@ -38,7 +41,8 @@ public enum UplinkLogImport {
     }
 
     public static func importFile(
-        _ path: String, format: UplinkLogFormat, into store: Store, positioning: PayloadPositioning = PayloadPositioning()
+        _ path: String, format: UplinkLogFormat, into store: Store, positioning: PayloadPositioning = PayloadPositioning(),
+        gaps rules: FrameCounterGaps.Rules = .init()
     ) throws -> Summary {
         var stream: JSONArrayStream
         do {
@@ -46,7 +50,8 @@ public enum UplinkLogImport {
         } catch {
             throw UplinkLogError("cannot read \(path)")
         }
-        let placement = PayloadPlacement(positioning: positioning, besideTrack: false)
+        let placement = PayloadPlacement(positioning: positioning, gaps: rules, besideTrack: false)
+        var gaps = FrameCounterGaps(rules: rules)
         return try store.batch { batch in
             var summary = Summary(format: format.name)
             var index = 0
@@ -60,9 +65,14 @@ public enum UplinkLogImport {
                     mode: .imported, at: uplink.receivedAt, note: "imported from \(PathText.name(of: path)) (\(format.name))")
                 summary.session = session
                 let id = try batch.record(uplink, session: session)
-                if let sample = placement.sample(uplink: uplink, id: id, session: session) {
+                let sample = placement.sample(uplink: uplink, id: id, session: session)
+                if let sample {
                     try batch.record(sample)
                     if sample.position != nil { summary.placed += 1 }
+                }
+                for estimated in gaps.heard(uplink, id: id, session: session, position: sample?.position) {
+                    try batch.record(estimated)
+                    summary.estimatedAttempts += 1
                 }
                 summary.uplinks += 1
                 if summary.uplinks % 10_000 == 0 { try batch.writeCoverageSoFar() }

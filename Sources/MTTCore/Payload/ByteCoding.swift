@@ -53,6 +53,10 @@ enum ByteCoding {
         bytes += [UInt8(value >> 8), UInt8(value & 0xFF)]
     }
 
+    static func appendUInt32BE(_ value: UInt32, to bytes: inout [UInt8]) {
+        bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
     static func appendUInt32LE(_ value: UInt32, to bytes: inout [UInt8]) {
         bytes += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
     }

@@ -32,14 +32,7 @@ public struct TrackInterpolator: Sendable {
         guard gap <= maximumGap else {
             return .none(reason: "in a \(Self.seconds(gap)) s gap of the track (more than \(Self.seconds(maximumGap)) s)")
         }
-        let f = time.seconds(since: before.time) / gap
-        let a = before.point
-        let b = after.point
-        let altitude: Double? = if let x = a.altitude, let y = b.altitude { x + (y - x) * f } else { nil }
-        return .position(GeoPoint(
-            latitude: a.latitude + (b.latitude - a.latitude) * f,
-            longitude: a.longitude + (b.longitude - a.longitude) * f,
-            altitude: altitude))
+        return .position(before.point.interpolated(to: after.point, fraction: time.seconds(since: before.time) / gap))
     }
 
     private static func seconds(_ value: Double) -> String {

@@ -38,11 +38,17 @@ public final class SimulatedUplinkFeed: UplinkSource, Sendable {
             deviceID: deviceID, devEUI: devEUI, devAddr: devAddr, frameCounter: frameCounter,
             spreadingFactor: spreadingFactor, payload: payload, from: position, at: clock.now())
         guard let uplink else { return nil }
+        deliver(uplink)
+        return uplink
+    }
+
+    /// What the network heard, to the collector or the broker: a fake node's transmission, or a
+    /// simulated tracker's.
+    public func deliver(_ uplink: Uplink) {
         if let forward {
             forward(uplink)
         } else {
             for subscriber in subscribers.withLock({ $0 }) { subscriber.yield(.uplink(uplink)) }
         }
-        return uplink
     }
 }

@@ -17,6 +17,10 @@ public struct StoreStatus: Sendable, Hashable, Encodable {
     public var gpsSamples: Int
     /// Samples with a position.
     public var samples: Int
+    /// Trackers' uplinks sent and not heard, from the gaps in their frame counters.
+    public var estimatedAttempts: Int = 0
+    /// Devices whose uplinks are stored.
+    public var devices: Int = 0
     /// Records each upload target still waits for, keyed by target name.
     public var unsynced: [String: Int]
     /// Records the TTN Mapper quality gate kept off the main map, keyed by target name; they go
@@ -35,7 +39,8 @@ public struct StoreStatus: Sendable, Hashable, Encodable {
     enum CodingKeys: String, CodingKey {
         case sessions, attempts, confirmed, failed, pending, heard, uplinks
         case gpsSamples = "gps_samples"
-        case samples, unsynced, held, nodes
+        case samples, unsynced, held, nodes, devices
+        case estimatedAttempts = "estimated_attempts"
         case simulated = "held_simulated", excluded = "held_excluded"
         case notTaken = "not_taken"
     }

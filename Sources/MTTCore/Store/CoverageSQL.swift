@@ -215,6 +215,34 @@ enum CoverageSQL {
         """
     }
 
+    /// Estimated attempts (a tracker's frames nobody heard) counted where they were placed, in the
+    /// cell's own column: after `insertAttemptsGrouped`, so a cell with both keeps one row.
+    static func insertEstimatedGrouped(where condition: String) -> String {
+        """
+        INSERT INTO coverage_attempts (x, y, session_id, sf, attempts, heard, estimated, first_at, last_at)
+        SELECT mtt_tile_x(e.lon), mtt_tile_y(e.lat), e.session_id, COALESCE(e.spreading_factor, 0), 0, 0, COUNT(*), MIN(e.sent_at), MAX(e.sent_at)
+        FROM estimated_attempts e
+        WHERE e.lat IS NOT NULL AND e.lon IS NOT NULL AND mtt_position_counts(e.lat, e.lon) AND \(condition)
+        GROUP BY 1, 2, 3, 4
+        ON CONFLICT (x, y, session_id, sf) DO UPDATE SET
+            estimated = excluded.estimated, first_at = MIN(first_at, excluded.first_at), last_at = MAX(last_at, excluded.last_at)
+        """
+    }
+
+    /// An estimated attempt changes its cell's count in the transaction that stores it, as a
+    /// measured one does (the attempts' triggers).
+    static let estimatedTrigger = """
+        CREATE TRIGGER coverage_estimated_stored AFTER INSERT ON estimated_attempts
+        WHEN NEW.lat IS NOT NULL AND NEW.lon IS NOT NULL
+        BEGIN
+            INSERT INTO coverage_attempts (x, y, session_id, sf, attempts, heard, estimated, first_at, last_at)
+            SELECT mtt_tile_x(NEW.lon), mtt_tile_y(NEW.lat), NEW.session_id, COALESCE(NEW.spreading_factor, 0), 0, 0, 1, NEW.sent_at, NEW.sent_at
+            WHERE mtt_position_counts(NEW.lat, NEW.lon)
+            ON CONFLICT (x, y, session_id, sf) DO UPDATE SET
+                estimated = estimated + 1, first_at = MIN(first_at, excluded.first_at), last_at = MAX(last_at, excluded.last_at);
+        END;
+        """
+
     private static func addAttempt(_ new: String) -> String {
         """
         INSERT INTO coverage_attempts (x, y, session_id, sf, attempts, heard, first_at, last_at)

@@ -26,6 +26,10 @@ extension Store {
                 }
             }
             try db.execute(sql: CoverageSQL.insertAttemptsGrouped(where: inSessions.map { "a.session_id \($0)" } ?? "1"))
+            // A database still being migrated to the schema that keeps them has none.
+            if try db.tableExists("estimated_attempts") {
+                try db.execute(sql: CoverageSQL.insertEstimatedGrouped(where: inSessions.map { "e.session_id \($0)" } ?? "1"))
+            }
             if sessions == nil && gateways == nil { return }
         }
         guard let gateways, !gateways.isEmpty else { return }
@@ -268,13 +272,14 @@ extension StoreCoverage {
             let (inTried, triedBounds) = Store.tileBounds(range, table: "a")
             let triedRows = try Row.fetchCursor(db, sql: """
                 SELECT a.x >> \(shift) AS tx, a.y >> \(shift) AS ty, SUM(a.attempts) AS attempts, SUM(a.heard) AS heard,
-                       MAX(\(CoverageSQL.networkKnown)) AS known,
+                       SUM(a.estimated) AS estimated, MAX(\(CoverageSQL.networkKnown)) AS known,
                        MIN(a.first_at) AS first_at, MAX(a.last_at) AS last_at
                 FROM coverage_attempts a WHERE \(tried.sql)\(inTried) GROUP BY tx, ty
                 """, arguments: StatementArguments(tried.arguments + triedBounds))
             while let row = try triedRows.next() {
                 CoverageCell.add(
-                    attempts: row[CoverageQueryColumns.attempts], heard: row[CoverageQueryColumns.heard], networkKnown: row[CoverageQueryColumns.known] as Bool? ?? false,
+                    attempts: row[CoverageQueryColumns.attempts], heard: row[CoverageQueryColumns.heard],
+                    estimated: row[CoverageQueryColumns.estimated], networkKnown: row[CoverageQueryColumns.known] as Bool? ?? false,
                     firstAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.firstAt]), lastAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt]),
                     in: MapTile(zoom: zoom, x: row[CoverageQueryColumns.tx], y: row[CoverageQueryColumns.ty]), to: &cells)
             }
@@ -323,15 +328,16 @@ extension StoreCoverage {
         let condition = Store.coverageCondition(filter, table: "a", gateway: false)
         try read { db in
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT a.x, a.y, a.sf, SUM(a.attempts) AS attempts, SUM(a.heard) AS heard, MAX(\(CoverageSQL.networkKnown)) AS known,
+                SELECT a.x, a.y, a.sf, SUM(a.attempts) AS attempts, SUM(a.heard) AS heard, SUM(a.estimated) AS estimated,
+                       MAX(\(CoverageSQL.networkKnown)) AS known,
                        MIN(a.first_at) AS first_at, MAX(a.last_at) AS last_at
                 FROM coverage_attempts a WHERE \(condition.sql) GROUP BY a.x, a.y, a.sf ORDER BY a.y, a.x, a.sf
                 """, arguments: StatementArguments(condition.arguments))
             while let row = try rows.next() {
                 try body(AttemptCell(
                     tile: MapTile(zoom: MapTile.cellZoom, x: row[CoverageQueryColumns.x], y: row[CoverageQueryColumns.y]), spreadingFactor: row[CoverageQueryColumns.sf], attempts: row[CoverageQueryColumns.attempts],
-                    heard: row[CoverageQueryColumns.heard], networkKnown: row[CoverageQueryColumns.known] as Bool? ?? false,
-                    firstAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.firstAt]), lastAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt])))
+                    heard: row[CoverageQueryColumns.heard], estimated: row[CoverageQueryColumns.estimated],
+                    networkKnown: row[CoverageQueryColumns.known] as Bool? ?? false, firstAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.firstAt]), lastAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt])))
             }
         }
     }

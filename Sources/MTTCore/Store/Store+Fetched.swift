@@ -7,6 +7,10 @@ public struct FetchedBatchOutcome: Sendable, Hashable {
     public var alreadyStored = 0
     /// Attempts of an active session that these uplinks showed heard.
     public var heard = 0
+    /// Uplinks placed by their device's own position (a session recorded with `--gps payload`).
+    public var placed = 0
+    /// Uplinks of such a session kept without a position, by the kind of reason.
+    public var unplaceable: [String: Int] = [:]
 }
 
 
@@ -15,8 +19,24 @@ extension StoreRecords {
     /// the same by device, network receive time and frame counter, whether MQTT or a fetch
     /// brought it); in an active session each is joined to the attempt it was, by DevEUI and frame
     /// counter, exactly as a live uplink is. Existing rows are never changed but for that link.
-    public func recordFetched(_ uplinks: [Uplink], session: Int64, mode: CollectionMode) throws -> FetchedBatchOutcome {
-        try batch { batch in
+    ///
+    /// In a session recorded with payload positions (`payload`), each new uplink is placed by its
+    /// device's own position as a live one is, and the frames between them nobody heard are
+    /// estimated (`gaps`, kept from one batch to the next); an uplink whose payload carries no
+    /// position is left for its track.
+    public func recordFetched(
+        _ uplinks: [Uplink], session: Int64, mode: CollectionMode, payload: PayloadPlacement? = nil
+    ) throws -> FetchedBatchOutcome {
+        var gaps = FrameCounterGaps()
+        return try recordFetched(uplinks, session: session, mode: mode, payload: payload, gaps: &gaps)
+    }
+
+    public func recordFetched(
+        _ uplinks: [Uplink], session: Int64, mode: CollectionMode, payload: PayloadPlacement?, gaps: inout FrameCounterGaps
+    ) throws -> FetchedBatchOutcome {
+        // Taken back only once stored: a batch rolled back forgets the frames it counted.
+        var counters = gaps
+        let outcome = try batch { batch in
             var outcome = FetchedBatchOutcome()
             let sentAs = try batch.db.cachedStatement(sql: """
                 SELECT a.id AS attempt_id, f.* FROM attempts a LEFT JOIN fixes f ON f.id = a.fix_id
@@ -30,6 +50,18 @@ extension StoreRecords {
                 }
                 let id = try batch.record(uplink, session: session)
                 outcome.new += 1
+                if let payload {
+                    let sample = payload.sample(uplink: uplink, id: id, session: session)
+                    if let sample {
+                        try batch.record(sample)
+                        if sample.position != nil {
+                            outcome.placed += 1
+                        } else {
+                            outcome.unplaceable[PlacementOutcome.kind(of: sample.reason ?? "no reason given"), default: 0] += 1
+                        }
+                    }
+                    for estimated in counters.heard(uplink, id: id, session: session, position: sample?.position) { try batch.record(estimated) }
+                }
                 guard mode == .active, let devEUI = uplink.devEUI, let fCnt = uplink.fCnt,
                       let row = try Row.fetchOne(sentAs, arguments: [session, devEUI, Int64(fCnt)])
                 else { continue }
@@ -39,6 +71,8 @@ extension StoreRecords {
             }
             return outcome
         }
+        gaps = counters
+        return outcome
     }
 
     /// The DevEUIs an active session's attempts were sent with: whose uplinks belong to it.

@@ -82,6 +82,7 @@ extension StoreSessions {
                 "DELETE FROM samples WHERE id IN (\(samples))",
                 "UPDATE attempts SET uplink_id = NULL WHERE session_id != ?1 AND uplink_id IN (\(uplinks))",
                 "DELETE FROM attempts WHERE session_id = ?1",
+                "DELETE FROM estimated_attempts WHERE session_id = ?1",
                 "DELETE FROM receptions WHERE uplink_id IN (\(uplinks))",
                 "DELETE FROM uplinks WHERE session_id = ?1",
                 "DELETE FROM fixes WHERE session_id = ?1",

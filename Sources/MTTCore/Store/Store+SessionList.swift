@@ -15,6 +15,10 @@ public struct SessionSummary: Sendable, Hashable {
     public var fixes = 0
     /// Gateways that heard any of its uplinks.
     public var gateways = 0
+    /// Devices whose uplinks it stored.
+    public var devices = 0
+    /// Frames trackers sent that nobody heard, estimated from their frame counters.
+    public var estimatedAttempts = 0
     /// Each default target's records of it, by sync state.
     public var targets: [SessionSyncState] = []
 
@@ -41,7 +45,8 @@ public struct SessionSyncState: Sendable, Hashable, Encodable {
 extension SessionSummary: Encodable {
     // Every stored property, each under its own name but the targets' states, under "sync".
     enum CodingKeys: String, CodingKey {
-        case session, attempts, confirmed, failed, pending, heard, uplinks, samples, fixes, gateways
+        case session, attempts, confirmed, failed, pending, heard, uplinks, samples, fixes, gateways, devices
+        case estimatedAttempts = "estimated_attempts"
         case targets = "sync"
     }
 }
@@ -69,7 +74,12 @@ extension StoreSessions {
                 """) { s, row in
                 (s.attempts, s.confirmed, s.failed, s.pending, s.heard) = (row[SessionCountColumns.n], row[SessionCountColumns.confirmed], row[SessionCountColumns.failed], row[SessionCountColumns.pending], row[SessionCountColumns.heard])
             }
-            try each("SELECT session_id AS session, COUNT(*) AS n FROM uplinks GROUP BY session_id") { s, row in s.uplinks = row[SessionCountColumns.n] }
+            try each("SELECT session_id AS session, COUNT(*) AS n, COUNT(DISTINCT device_id) AS devices FROM uplinks GROUP BY session_id") { s, row in
+                (s.uplinks, s.devices) = (row[SessionCountColumns.n], row[SessionCountColumns.devices])
+            }
+            try each("SELECT session_id AS session, COUNT(*) AS n FROM estimated_attempts GROUP BY session_id") { s, row in
+                s.estimatedAttempts = row[SessionCountColumns.n]
+            }
             try each("SELECT session_id AS session, COUNT(*) AS n FROM samples WHERE lat IS NOT NULL GROUP BY session_id") { s, row in
                 s.samples = row[SessionCountColumns.n]
             }

@@ -34,7 +34,8 @@ extension Store {
                 heard: try count("attempts", "uplink_id IS NOT NULL"),
                 uplinks: try count("uplinks"),
                 gpsSamples: try count("fixes"),
-                samples: try count("samples", "lat IS NOT NULL"),
+                samples: try count("samples", "lat IS NOT NULL"), estimatedAttempts: try count("estimated_attempts"),
+                devices: try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT device_id) FROM uplinks" + (session.map { " WHERE session_id = \($0)" } ?? "")) ?? 0,
                 unsynced: unsynced, held: held, simulated: simulated, excluded: excluded, notTaken: notTaken, nodes: session == nil ? try Self.latestNodeStates(db) : [])
         }
     }

@@ -238,6 +238,32 @@ enum StoreSchema {
             try db.execute(sql: CoverageSQL.totalsTable)
             try Store.rebuildCoverageTotals(db)
         }
+        migrator.registerMigration("10") { db in
+            // Trackers' uplinks sent and not heard, from the gaps in their frame counters: apart
+            // from the attempts a node reported, and counted apart in each cell (`estimated`).
+            try db.execute(sql: """
+                CREATE TABLE estimated_attempts (
+                    id INTEGER PRIMARY KEY,
+                    session_id INTEGER NOT NULL REFERENCES sessions(id),
+                    device_id TEXT NOT NULL,
+                    dev_eui TEXT,
+                    f_cnt INTEGER NOT NULL,
+                    sent_at INTEGER NOT NULL,
+                    lat REAL,
+                    lon REAL,
+                    alt REAL,
+                    reason TEXT,
+                    spreading_factor INTEGER,
+                    heard_before INTEGER NOT NULL REFERENCES uplinks(id),
+                    heard_after INTEGER NOT NULL REFERENCES uplinks(id)
+                );
+                CREATE INDEX estimated_attempts_by_session ON estimated_attempts(session_id);
+                -- A device's sessions count the frames lost before each heard uplink.
+                CREATE INDEX estimated_attempts_by_heard_after ON estimated_attempts(heard_after);
+                ALTER TABLE coverage_attempts ADD COLUMN estimated INTEGER NOT NULL DEFAULT 0;
+                """)
+            try db.execute(sql: CoverageSQL.estimatedTrigger)
+        }
         return migrator
     }
 }

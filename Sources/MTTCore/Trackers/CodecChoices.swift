@@ -27,6 +27,14 @@ public struct CodecChoices: Sendable, Hashable {
     /// The choices as they read back, `DEVICE=NAME` sorted, for the session's record and `config show`.
     public var specs: [String] { byDevice.map { "\($0.key)=\($0.value.name)" }.sorted() }
 
+    /// These choices, and a codec for each device of `known` the user chose none for (the
+    /// simulated trackers, whose codecs the run knows).
+    public func adding(_ known: [String: PositionCodec]) -> CodecChoices {
+        var choices = self
+        for (device, codec) in known where choices.byDevice[device.lowercased()] == nil { choices.byDevice[device.lowercased()] = codec }
+        return choices
+    }
+
     /// The codec chosen for the device that sent `uplink`, if any.
     public func codec(for uplink: Uplink) -> PositionCodec? {
         guard !byDevice.isEmpty else { return nil }

@@ -5,9 +5,12 @@ public struct PayloadPlacement: Sendable, Hashable {
     public var positioning: PayloadPositioning
     /// Whether a GPS's track places the uplinks of devices whose payload carries no position.
     public var besideTrack: Bool
+    /// How frames nobody heard are estimated from the devices' frame counters.
+    public var gaps: FrameCounterGaps.Rules
 
-    public init(positioning: PayloadPositioning = PayloadPositioning(), besideTrack: Bool) {
+    public init(positioning: PayloadPositioning = PayloadPositioning(), gaps: FrameCounterGaps.Rules = .init(), besideTrack: Bool) {
         self.positioning = positioning
+        self.gaps = gaps
         self.besideTrack = besideTrack
     }
 

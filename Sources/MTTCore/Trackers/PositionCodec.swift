@@ -6,16 +6,28 @@ public struct PositionCodec: RegisteredKind {
     /// The devices it is for, for `--help`.
     public let help: String
     private let reader: @Sendable (PayloadFrame) throws(UnreadPosition) -> PayloadPosition
+    private let writer: @Sendable (PayloadPosition) -> PayloadFrame
 
-    public init(name: String, help: String, read: @escaping @Sendable (PayloadFrame) throws(UnreadPosition) -> PayloadPosition) {
+    /// - Parameter write: how such a device sends a position: what the simulated trackers send
+    ///   (`--network fake?trackers=N`), so every codec is heard in the demo as in the field.
+    public init(
+        name: String, help: String, write: @escaping @Sendable (PayloadPosition) -> PayloadFrame,
+        read: @escaping @Sendable (PayloadFrame) throws(UnreadPosition) -> PayloadPosition
+    ) {
         self.name = name
         self.help = help
+        writer = write
         reader = read
     }
 
     /// The position in `frame`, or why there is none.
     public func position(in frame: PayloadFrame) throws(UnreadPosition) -> PayloadPosition {
         try reader(frame)
+    }
+
+    /// The frame such a device sends for `position`, to the codec's resolution.
+    public func frame(for position: PayloadPosition) -> PayloadFrame {
+        writer(position)
     }
 
     /// Every codec, in the order help lists them.

@@ -15,6 +15,10 @@ public enum ChirpStackEncoder {
         if let fCnt = u.fCnt, fCnt != 0 { fields.append(#""fCnt":\#(fCnt)"#) }
         if let fPort = u.fPort, fPort != 0 { fields.append(#""fPort":\#(fPort)"#) }
         if !u.payload.isEmpty { fields.append(#""data":"# + JSONString.quoted(Data(u.payload).base64EncodedString())) }
+        // The codec's output, as the application's device profile decodes it.
+        if let object = u.decodedPayload, let json = try? JSONEncoder.stable().encode(object) {
+            fields.append(#""object":"# + String(decoding: json, as: UTF8.self))
+        }
         let rx = u.receptions.map { r -> String in
             var g = [#""gatewayId":"# + JSONString.quoted((r.gatewayEUI ?? r.gatewayID).lowercased())]
             if let time = r.time { g.append(#""gwTime":"# + JSONString.quoted(RFC3339.string(time, fractionDigits: 9))) }

@@ -5,9 +5,14 @@ import MTTCore
 public struct NetworkChoice: Sendable, CustomStringConvertible {
     public let server: NetworkServer
     public let simulated: Bool
+    /// Simulated trackers the simulated network also hears (`fake?trackers=N`).
+    public private(set) var trackers = 0
+
+    /// The most simulated trackers one run drives.
+    public static let mostTrackers = 10_000
 
     /// The forms `--network` takes, from the registry.
-    public static var forms: String { "\(NetworkServer.namesText), or fake[?format=NAME]" }
+    public static var forms: String { "\(NetworkServer.namesText), or fake[?format=NAME][&trackers=N]" }
 
     /// nil (not given) is The Things Stack.
     public init(parsing text: String?) throws(SpecError) {
@@ -16,15 +21,25 @@ public struct NetworkChoice: Sendable, CustomStringConvertible {
             return
         }
         if text == "fake" || text.hasPrefix("fake?") {
-            let options = text.dropFirst("fake".count)
+            let options = text.dropFirst("fake?".count).split(separator: "&", omittingEmptySubsequences: false)
+            let usage = "the simulated network's options are format=NAME (NAME \(NetworkServer.namesText)) and trackers=N (1 to \(Self.mostTrackers)), e.g. fake?format=chirpstack&trackers=20"
             var server = NetworkServer.standard
-            if !options.isEmpty {
-                guard options.hasPrefix("?format="), let named = NetworkServer.named(String(options.dropFirst("?format=".count))) else {
-                    throw SpecError("bad network \(text): the simulated network's one option is ?format=NAME, NAME \(NetworkServer.namesText)")
+            var trackers = 0
+            for option in options where text != "fake" {
+                let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
+                switch (parts.first, parts.count) {
+                case ("format"?, 2):
+                    guard let named = NetworkServer.named(parts[1]) else { throw SpecError("bad network \(text): \(usage)") }
+                    server = named
+                case ("trackers"?, 2):
+                    guard let n = Int(parts[1]), (1...Self.mostTrackers).contains(n) else { throw SpecError("bad network \(text): \(usage)") }
+                    trackers = n
+                default:
+                    throw SpecError("bad network \(text): \(usage)")
                 }
-                server = named
             }
             self.init(server: server, simulated: true)
+            self.trackers = trackers
             return
         }
         guard let server = NetworkServer.named(text) else {
@@ -39,7 +54,9 @@ public struct NetworkChoice: Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        simulated ? (server == .standard ? "fake" : "fake?format=\(server.name)") : server.name
+        guard simulated else { return server.name }
+        let options = (server == .standard ? [] : ["format=\(server.name)"]) + (trackers > 0 ? ["trackers=\(trackers)"] : [])
+        return options.isEmpty ? "fake" : "fake?" + options.joined(separator: "&")
     }
 
     /// The format of the run's MQTT server at `host`.

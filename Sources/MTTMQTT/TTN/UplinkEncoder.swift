@@ -30,7 +30,7 @@ public enum UplinkEncoder {
                     coding_rate: nil, frequency: u.frequency.map(String.init)),
                 received_at: .time(u.receivedAt),
                 consumed_airtime: u.airtime.map { "\($0)s" },
-                network_ids: netID.map { .init(net_id: $0, tenant_id: "ttn") }),
+                network_ids: netID.map { .init(net_id: $0, tenant_id: "ttn") }, decoded_payload: u.decodedPayload),
             simulated: nil)
         let encoder = JSONEncoder.stable()
         return [UInt8]((try? encoder.encode(message)) ?? Data())

@@ -89,8 +89,9 @@ public final class CommunityMapReader: CommunityCoverageReader {
             FROM mtt.attempt_rows WHERE \(heard.sql) GROUP BY 1, 2
             """, heard.parameters) {
             let values = Values(row)
+            // Estimated frames stay on the machine that heard the tracker: never uploaded.
             CoverageCell.add(
-                attempts: values.int(2), heard: values.int(3), networkKnown: values.bool(4), firstAt: values.time(5), lastAt: values.time(6),
+                attempts: values.int(2), heard: values.int(3), estimated: 0, networkKnown: values.bool(4), firstAt: values.time(5), lastAt: values.time(6),
                 in: MapTile(zoom: zoom, x: values.int(0), y: values.int(1)), to: &cells)
         }
         return CoverageCell.inRows(cells)

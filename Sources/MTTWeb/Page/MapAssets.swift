@@ -44,7 +44,8 @@ public struct MapAssets: Sendable {
         let buckets = SignalBucket.allCases.map {
             "[\(JSONString.quoted($0.name)), \(JSONString.quoted($0.band.hexColor)), \(JSONString.quoted($0.label))]"
         }.joined(separator: ", ")
-        let unheard = "{\"not-heard\": \(JSONString.quoted(CoverageLayer.notHeardColor)), \"unknown\": \(JSONString.quoted(CoverageLayer.unknownColor))}"
+        let unheard = "{\"not-heard\": \(JSONString.quoted(CoverageLayer.notHeardColor)), \"unknown\": \(JSONString.quoted(CoverageLayer.unknownColor)), "
+            + "\"not-heard-estimated\": \(JSONString.quoted(CoverageLayer.estimatedColor))}"
         return "{\"tiles\": \(tiles), \"attribution\": \(JSONString.quoted(attribution)), \"bands\": [\(bands)], \"buckets\": [\(buckets)], \"unheard\": \(unheard), \"community\": \(community)}"
     }
 

@@ -29,6 +29,10 @@ enum MapPage {
         <label>until <input id="until" type="datetime-local"></label>
         <button id="apply" type="button">Show</button>
         </span>
+        <span id="device-filters">
+        <label>Device <input id="device-filter" list="device-list" placeholder="all devices" size="18" autocomplete="off"></label>
+        <datalist id="device-list"></datalist>
+        </span>
         <span id="coverage-filters">
         <label>Cells by <select id="colour"><option value="commonest">most heard signal</option><option value="best">best signal</option></select></label>
         <label>Gateway <select id="gateway-filter"><option value="">all gateways</option></select></label>
@@ -43,6 +47,7 @@ enum MapPage {
         <section id="status"><h2>Status</h2></section>
         <section id="legend"></section>
         <section id="places" hidden></section>
+        <section id="devices" hidden><h2>Devices</h2><table id="device-table"></table></section>
         <section><h2>Gateways</h2><table id="gateways"></table></section>
         <section><h2>By spreading factor</h2><table id="sfs"></table></section>
         <div id="drawn"></div>

@@ -69,11 +69,13 @@
   var linkLayer = L.layerGroup().addTo(map);
   var cellLayer = L.layerGroup();
   var reachLayer = L.layerGroup().addTo(map);
-  var state = { features: [], bands: {}, gateways: {}, filter: {}, nodes: [], nodeNames: {}, places: [] };
+  // `all`: every dot loaded; `features`: the ones drawn (the device filter's).
+  var state = { all: [], features: [], bands: {}, gateways: {}, filter: {}, nodes: [], nodeNames: {}, places: [] };
 
   // Nodes mapping side by side send from the same places: each node's dots are drawn a few pixels
-  // apart, left to right in the legend's order, at every zoom, so none hides another's.
-  var SHIFT_PX = 10;
+  // apart, left to right in the legend's order, at every zoom, so none hides another's. A fleet of
+  // trackers is not side by side: past a few devices, dots are drawn where they are.
+  var SHIFT_PX = 10, SIDE_BY_SIDE = 8;
   var ShiftedDot = L.CircleMarker.extend({
     _project: function () {
       L.CircleMarker.prototype._project.call(this);
@@ -84,7 +86,7 @@
   function nodeKey(p) { return p.dev_eui || p.device || ''; }
   function nodeShift(p) {
     var n = state.nodes.length, i = state.nodes.indexOf(nodeKey(p));
-    return n < 2 || i < 0 ? 0 : (i - (n - 1) / 2) * SHIFT_PX;
+    return n < 2 || n > SIDE_BY_SIDE || i < 0 ? 0 : (i - (n - 1) / 2) * SHIFT_PX;
   }
   function noteNodes(features) {
     features.forEach(function (f) {
@@ -106,12 +108,45 @@
     state.bands[p.color] = (state.bands[p.color] || 0) + 1;
   }
 
+  // The device filter: a device id or DevEUI, or nothing for every device.
+  function shownDevice(p) {
+    var d = $('device-filter').value.trim();
+    return !d || p.device === d || p.dev_eui === d;
+  }
+
+  // Each device with its dots, most first: a fleet's hundreds are listed by the 20 that sent most,
+  // all of them offered by the filter as it is typed.
+  var DEVICES_LISTED = 20;
+  function listDevices() {
+    var counts = {};
+    state.all.forEach(function (f) { var d = f.properties.device || f.properties.dev_eui; if (d) counts[d] = (counts[d] || 0) + 1; });
+    var names = Object.keys(counts).sort();
+    $('device-list').replaceChildren();
+    names.forEach(function (d) { $('device-list').appendChild(new Option(d, d)); });
+    $('devices').hidden = names.length < 2;
+    var most = names.slice().sort(function (a, b) { return counts[b] - counts[a] || (a < b ? -1 : 1); });
+    var rows = most.slice(0, DEVICES_LISTED).map(function (d) {
+      var pick = el('a', [d]);
+      pick.href = '#';
+      pick.addEventListener('click', function (e) { e.preventDefault(); $('device-filter').value = d; deviceChanged(); });
+      return [pick, counts[d]];
+    });
+    if (most.length > DEVICES_LISTED) rows.push(['… ' + (most.length - DEVICES_LISTED) + ' more: type one in Device', '']);
+    fillTable($('device-table'), [names.length + ' devices', 'dots'], rows);
+  }
+
+  function deviceChanged() {
+    drawSamples({ features: state.all }, false);
+  }
+
   // A live sample: a node not seen before moves every node's dots to their new places.
   function addLiveFeature(f) {
+    state.all.push(f);
+    if (!shownDevice(f.properties)) return;
     var known = state.nodes.length;
     noteNodes([f]);
     if (state.nodes.length !== known) {
-      drawSamples({ features: state.features.concat([f]) }, false);
+      drawSamples({ features: state.all }, false);
     } else {
       addFeature(f);
       tables();
@@ -214,7 +249,7 @@
         var k = 19 - z, tiles = {};
         function tile(row) {
           var x = row[0] >> k, y = row[1] >> k, key = x + ',' + y;
-          return tiles[key] || (tiles[key] = { z: z, x: x, y: y, counts: zeros(), best: null, bestBucket: null, gateways: 0, attempts: 0, heard: 0, known: false, last: 0 });
+          return tiles[key] || (tiles[key] = { z: z, x: x, y: y, counts: zeros(), best: null, bestBucket: null, gateways: 0, attempts: 0, heard: 0, estimated: 0, known: false, last: 0 });
         }
         // A tile's gateways: the most that heard you in any one of its zoom-19 cells.
         var heardIn = {};
@@ -234,18 +269,18 @@
         data.attempts.forEach(function (r) {
           if (!kept(r, f, 2)) return;
           var t = tile(r);
-          t.attempts += r[3]; t.heard += r[4]; t.known = t.known || r[5] === 1; t.last = Math.max(t.last, r[6]);
+          t.attempts += r[3]; t.heard += r[4]; t.estimated += r[7]; t.known = t.known || r[5] === 1; t.last = Math.max(t.last, r[6]);
         });
         return Promise.resolve({ features: Object.keys(tiles).map(function (key) {
           var t = tiles[key], receptions = total(t.counts), common = null;
           // The bucket with most receptions, the stronger of equals (as CoverageCell.commonest).
           t.counts.forEach(function (n, i) { if (n > 0 && (common === null || n > t.counts[common])) common = i; });
-          var state = receptions > 0 ? 'heard' : t.known ? 'not-heard' : 'unknown';
+          var state = receptions > 0 ? 'heard' : !t.known ? 'unknown' : t.attempts === 0 ? 'not-heard-estimated' : 'not-heard';
           return { properties: {
             z: t.z, x: t.x, y: t.y, state: state, color: state === 'heard' ? BUCKETS[common][1] : UNHEARD[state],
             bucket: common === null ? null : BUCKETS[common][0], best: t.best,
             best_color: t.bestBucket === null ? null : BUCKETS[t.bestBucket][1], receptions: receptions, buckets: named(t.counts),
-            gateways: t.gateways, attempts: t.attempts, heard_attempts: t.heard, last: iso(t.last)
+            gateways: t.gateways, attempts: t.attempts, heard_attempts: t.heard, estimated_attempts: t.estimated, last: iso(t.last)
           } };
         }) });
       },
@@ -337,11 +372,13 @@
       var said = {
         heard: p.receptions + ' receptions by ' + fc.features.length + (fc.features.length === 1 ? ' gateway' : ' gateways'),
         'not-heard': 'nobody heard you here',
+        'not-heard-estimated': 'nobody heard a tracker here (estimated: frames missing from its counters)',
         unknown: 'no network source: heard or not is unknown'
       }[p.state];
       var box = el('div', [
         el('b', [said]), el('br'),
         p.attempts ? p.attempts + ' attempts sent here, ' + p.heard_attempts + ' heard' : null, p.attempts ? el('br') : null,
+        p.estimated_attempts ? p.estimated_attempts + ' frames sent here nobody heard (estimated)' : null, p.estimated_attempts ? el('br') : null,
         'last mapped ' + p.last
       ]);
       if (fc.features.length) {
@@ -412,9 +449,12 @@
     state.features = [];
     state.bands = {};
     state.nodeNames = {};
-    noteNodes(fc.features);
-    fc.features.forEach(addFeature);
-    state.places = findPlaces(fc.features);
+    state.all = fc.features;
+    var shown = fc.features.filter(function (f) { return shownDevice(f.properties); });
+    noteNodes(shown);
+    shown.forEach(addFeature);
+    listDevices();
+    state.places = findPlaces(shown);
     listPlaces();
     if (fit && state.places.length) showPlace(state.places[0]);
     tables();
@@ -490,8 +530,13 @@
       : 'Zoomed out, cells: the colour of the signal most heard there (or the best); zoomed in, the dots.']));
     $('legend').appendChild(el('div', [black, 'cell where ' + who + ' sent and nobody heard']));
     $('legend').appendChild(el('div', [grey, 'cell where ' + who + ' sent without a network source: not known']));
+    if (!community) {
+      var purple = el('span', [], 'swatch cell');
+      purple.style.background = UNHEARD['not-heard-estimated'];
+      $('legend').appendChild(el('div', [purple, 'cell where a tracker\'s frames went unheard (estimated from its frame counters)']));
+    }
     $('legend').appendChild(el('div', ['Click a cell for its gateways; choose a gateway (or click it) for its reach.']));
-    if (state.nodes.length > 1) {
+    if (state.nodes.length > 1 && state.nodes.length <= SIDE_BY_SIDE) {
       $('legend').appendChild(el('div', ['Nodes, side by side from left to right: ' + state.nodes.map(function (k) { return state.nodeNames[k]; }).join(', ')]));
     }
   }
@@ -616,11 +661,13 @@
   legend();
   $('apply').addEventListener('click', function () { readFilter(); load(true); });
   ['colour', 'gateway-filter', 'sf-filter', 'fade'].forEach(function (id) { $(id).addEventListener('change', coverageChanged); });
+  $('device-filter').addEventListener('change', deviceChanged);
   var focused = focusFromHash();
   if (community) {
     // Everybody's coverage: no sessions, no time window, no samples by spreading factor; the
     // cells and mappers' totals looked at again each minute.
     $('filters').hidden = true;
+    $('device-filters').hidden = true;
     $('sfs').parentNode.hidden = true;
     getJSON('api/status').then(function (s) { renderCommunity(s, !focused); load(); }).catch(problem);
     setInterval(function () {

@@ -29,7 +29,10 @@ enum ReportCoverage {
         try sink.write("],\n\"antennas\": [" + names.joined(separator: ",\n") + "],\n\"attempts\": [")
         separator = "\n"
         try store.coverage.forEachAttemptCell(coverage) { cell in
-            let fields = [cell.tile.x, cell.tile.y, cell.spreadingFactor, cell.attempts, cell.heard, cell.networkKnown ? 1 : 0, Int(cell.lastAt.secondsSinceEpoch)]
+            let fields = [
+                cell.tile.x, cell.tile.y, cell.spreadingFactor, cell.attempts, cell.heard, cell.networkKnown ? 1 : 0, Int(cell.lastAt.secondsSinceEpoch),
+                cell.estimated,
+            ]
             try sink.write(separator + "[" + fields.map(String.init).joined(separator: ",") + "]")
             separator = ",\n"
         }

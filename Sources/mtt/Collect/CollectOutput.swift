@@ -134,7 +134,7 @@ final class CollectOutput: Sendable {
         case .gps(.connected(let spec)): return "GPS connected: \(spec)"
         case .gps(.lost(let reason)): return seen.gps ? "GPS lost: \(reason)" : "GPS not available: \(reason)"
         case .attempt(let node, let id, let fix):
-            return String(format: "attempt %lld by %@ at %.6f, %.6f", id, node, fix.latitude, fix.longitude)
+            return "attempt \(id) by \(node) at " + PlaceText.of(latitude: fix.latitude, longitude: fix.longitude)
         case .confirmed(let node, let id, let counter):
             return "attempt \(id) sent by \(node) (f_cnt \(counter.map(String.init) ?? "?"))"
         case .failed(let node, let id, let reason): return "attempt \(id) by \(node) failed: \(reason)"
@@ -143,7 +143,7 @@ final class CollectOutput: Sendable {
             return "heard \(uplink.deviceID) f_cnt \(uplink.fCnt ?? 0) by \(CountText.of(uplink.receptions.count, "gateway")), best \(best)" + (attemptID.map { " (attempt \($0))" } ?? "")
         case .sample(let sample):
             if let p = sample.position {
-                return String(format: "sample %@ at %.6f, %.6f", sample.method.rawValue, p.latitude, p.longitude)
+                return "sample \(sample.method.rawValue) at " + PlaceText.of(latitude: p.latitude, longitude: p.longitude)
             }
             return "sample without a position: \(sample.reason ?? "?")"
         case .network(let connected, let detail):

@@ -39,9 +39,12 @@ struct CollectPlan {
     var hooks: [HookRule] = []
     /// `--gps payload[+GPS]`: positions from the uplinks' own payloads.
     var payload: PayloadPlacement?
+    /// Simulated trackers the simulated network hears (`--network fake?trackers=N`).
+    var trackers: SimulatedTrackerFleet?
 
     var everythingSimulated: Bool {
-        guard gps.kind.followsTheRunClock else { return false }
+        // `payload` alone reads no device of its own: only the network's uplinks carry positions.
+        guard gps.kind.followsTheRunClock || gps.payloadBesideTrack == false else { return false }
         return nodes.allSatisfy(\.kind.followsTheRunClock) && (fakeNetwork || mqtt == nil)
     }
 }
@@ -56,6 +59,8 @@ final class CollectPorts: @unchecked Sendable {
     let nodes: [ActiveNode]
     private let keepAlive: [Any]
     private let publisher: TTNUplinkPublisher?
+    /// The simulated trackers' drive, for as long as the run lasts.
+    private var trackersDriving: Task<Void, Never>?
     let nodeInfos: [String: NodeInfo]
     /// Nodes the simulated network cannot hear: only radios emulated in this process reach it.
     let unheardBySimulatedNetwork: [String]
@@ -81,7 +86,12 @@ final class CollectPorts: @unchecked Sendable {
             } else {
                 publisher = nil
             }
-            feed = SimulatedUplinkFeed(network: network, clock: clock, forward: forward)
+            let simulated = SimulatedUplinkFeed(network: network, clock: clock, forward: forward)
+            feed = simulated
+            if let fleet = plan.trackers {
+                let clock = clock
+                trackersDriving = Task { await fleet.run(through: simulated, clock: clock) }
+            }
         } else {
             publisher = nil
         }
@@ -133,6 +143,7 @@ final class CollectPorts: @unchecked Sendable {
 
     /// Closes what the run does not: the simulated network's publisher.
     func close() {
+        trackersDriving?.cancel()
         publisher?.close()
     }
 }

@@ -36,7 +36,7 @@ struct Collect: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where positions come from: \(FixSourceKind.formsHelp) (default \(ConfigKey.gps.defaultText)). payload, in listener mode: each device's own fix from its uplinks (a tracker, a field tester), read from the network's decoded payload or by --codec; payload+GPS: also that GPS's track, for the devices whose uplinks carry no position (a device that sends its fix is placed by it alone).", valueName: "spec"))
     var gps: String?
 
-    @Option(help: ArgumentHelp("The network server: \(NetworkServer.helpText); fake: simulated gateways that hear this run's emulated nodes (--node fake[:N], fake-KIND) and nothing else, publishing through --mqtt-url as The Things Stack does if given (fake?format=NAME: as that network does).", valueName: "name"))
+    @Option(help: ArgumentHelp("The network server: \(NetworkServer.helpText); fake: simulated gateways that hear this run's emulated nodes (--node fake[:N], fake-KIND) and nothing else, publishing through --mqtt-url as The Things Stack does if given (fake?format=NAME: as that network does); fake?trackers=N also hears N simulated GPS trackers driving the town, for --mode listener --gps payload (fake?format=chirpstack&trackers=N on ChirpStack).", valueName: "name"))
     var network: String?
 
     @Option(name: .customLong("mqtt-url"), help: ArgumentHelp("The TTN MQTT server, mqtt://HOST:1883 or mqtts://HOST:8883.", valueName: "url"))
@@ -219,12 +219,21 @@ struct Collect: AsyncParsableCommand {
                 throw ValidationError("--gps payload is for listener mode: the devices put their own fixes in the uplinks the network hears")
             }
             do {
-                plan.payload = PayloadPlacement(positioning: try settings.payloadPositioning(), besideTrack: besideTrack)
+                var positioning = try settings.payloadPositioning()
+                // The simulated trackers' raw frames are read with their codecs, unless --codec says otherwise.
+                if choice.trackers > 0 { positioning.codecs = positioning.codecs.adding(SimulatedTrackerFleet(count: choice.trackers).codecs) }
+                plan.payload = PayloadPlacement(positioning: positioning, gaps: settings.frameCounterGapRules, besideTrack: besideTrack)
             } catch {
                 throw ConfigOptions.failure(error)
             }
         } else if !codec.isEmpty {
             throw ValidationError("--codec goes with --gps payload: it reads positions from the devices' uplinks")
+        }
+        if choice.trackers > 0 {
+            guard mode == .listener else {
+                throw ValidationError("--network fake?trackers=N is for listener mode: --mode listener --gps payload hears the trackers and places them where they say")
+            }
+            plan.trackers = SimulatedTrackerFleet(count: choice.trackers)
         }
         plan.duration = duration?.seconds
         plan.devices = device

@@ -14,9 +14,11 @@ struct Export: ParsableCommand {
             \(ExportFormat.registered.map { "  \($0.name): \($0.help)" }.joined(separator: "\n"))
 
             GeoJSON also writes the coverage (mtt coverage): --layer cells (zoom-19 tiles, coloured by \
-            their commonest signal bucket; black where you sent and nobody heard), --layer reach (a \
-            polygon per gateway and signal level), --layer gateways (points; estimated positions \
-            flagged).
+            their commonest signal bucket; black where you sent and nobody heard, purple where only a \
+            tracker's estimated frames went unheard), --layer reach (a polygon per gateway and signal \
+            level), --layer gateways (points; estimated positions flagged), --layer estimated (the \
+            frames trackers sent that nobody heard, estimated from the gaps in their frame counters: \
+            never mixed with the measured samples and attempts).
             """)
 
     @Option(help: ArgumentHelp("\(ExportFormat.namesText).", valueName: "format"))

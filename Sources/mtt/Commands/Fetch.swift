@@ -30,7 +30,9 @@ struct Fetch: AsyncParsableCommand {
         let settings = try database.settings(flags)
         let options = try fetch.resolved(settings)
         let store = try database.openStore(.existing, in: settings)
-        let run = StoredUplinkFetch(options: options, timeout: settings.amount(.fetchTimeout), showProgress: !output.json && isatty(2) == 1)
+        var run = StoredUplinkFetch(options: options, timeout: settings.amount(.fetchTimeout), showProgress: !output.json && isatty(2) == 1)
+        do { run.positioning = try settings.payloadPositioning() } catch { throw ConfigOptions.failure(error) }
+        run.gaps = settings.frameCounterGapRules
         guard let summary = try await run.run(store: store, onlyUnfetched: false) else {
             if output.json {
                 try JSONLine.print(FetchSummary())

@@ -56,7 +56,7 @@ struct Import: ParsableCommand {
         do { positioning = try settings.payloadPositioning() } catch { throw ConfigOptions.failure(error) }
         let summary: UplinkLogImport.Summary
         do {
-            summary = try UplinkLogImport.importFile(file, format: format, into: store, positioning: positioning)
+            summary = try UplinkLogImport.importFile(file, format: format, into: store, positioning: positioning, gaps: settings.frameCounterGapRules)
         } catch let error as UplinkLogError {
             throw RuntimeFailure(error.description)
         }
@@ -71,6 +71,9 @@ struct Import: ParsableCommand {
             return
         }
         Console.out("imported \(CountText.of(summary.uplinks, "uplink")) (\(summary.format)) into session \(session) of \(store.path): \(summary.placed) placed by their device's own position\(already)\(other)")
+        if summary.estimatedAttempts > 0 {
+            Console.out("  \(CountText.of(summary.estimatedAttempts, "frame")) the devices sent and nobody heard (gaps in their frame counters), kept as estimated attempts")
+        }
         if summary.placed < summary.uplinks {
             Console.out("  \(summary.uplinks - summary.placed) kept without a position: mtt status --reasons says why")
         }

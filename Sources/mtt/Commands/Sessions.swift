@@ -11,7 +11,7 @@ struct Sessions: ParsableCommand {
             A simulated session (fake node, fake GPS, simulated network, an emulator, a replayed \
             track, --speed) is never sent by a plain mtt sync.
             """,
-        subcommands: [List.self, Name.self, Exclude.self, Include.self, Delete.self],
+        subcommands: [List.self, Devices.self, Name.self, Exclude.self, Include.self, Delete.self],
         defaultSubcommand: List.self)
 
     struct List: ParsableCommand {
@@ -34,6 +34,33 @@ struct Sessions: ParsableCommand {
                 return
             }
             Console.out(summaries.map(SessionText.render).joined(separator: "\n\n"))
+        }
+    }
+
+    struct Devices: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show each device's own sessions: a tracker's trips, whatever runs or imports heard them.",
+            discussion: """
+                A device's session ends after [trackers] session_gap (30 minutes) without an uplink, \
+                or when its frame counter goes back (the device restarted). Unheard counts the frames \
+                it sent that no gateway heard, estimated from the gaps in its frame counters.
+                """)
+
+        @Option(help: "Only the uplinks this session (a run or an import) stored.") var session: Int64?
+        @Option(help: "Only this device (its device id).") var device: String?
+        @OptionGroup var database: DatabaseOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let settings = try database.settings()
+            let store = try database.openStore(.readOnly, in: settings)
+            if let session, try store.sessions.session(session) == nil { throw Sessions.missing(session, store) }
+            var lines: [String] = []
+            try store.records.forEachDeviceSession(of: session, device: device, splitter: settings.deviceSessions) { trip in
+                if output.json { try JSONLine.print(trip) } else { lines.append(SessionText.render(trip)) }
+            }
+            guard !output.json else { return }
+            Console.out(lines.isEmpty ? "No uplink stored\(device.map { " of \($0)" } ?? "")\(session.map { " in session \($0)" } ?? ""): mtt collect --mode listener hears devices." : lines.joined(separator: "\n"))
         }
     }
 

@@ -139,7 +139,9 @@ struct Sync: AsyncParsableCommand {
         // that fails is said, and the upload goes on with what there is.
         if fetch {
             do {
-                let run = StoredUplinkFetch(options: try stored.resolved(settings), timeout: timeout, showProgress: !output.json && isatty(2) == 1)
+                var run = StoredUplinkFetch(options: try stored.resolved(settings), timeout: timeout, showProgress: !output.json && isatty(2) == 1)
+                run.positioning = try settings.payloadPositioning()
+                run.gaps = settings.frameCounterGapRules
                 if let summary = try await run.run(store: store, onlyUnfetched: true) {
                     if output.json { try JSONLine.print(summary) } else { Console.out(StoredUplinkFetch.render(summary)) }
                     if let failure = StoredUplinkFetch.failure(summary.errors) { failures.append("fetch: " + failure) }

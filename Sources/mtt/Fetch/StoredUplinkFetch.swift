@@ -73,6 +73,9 @@ struct StoredUplinkFetch {
     var timeout: Double = 30
     /// A progress bar on stderr (a terminal, not --json).
     var showProgress: Bool
+    /// How sessions recorded with `--gps payload` read positions (`[trackers]`).
+    var positioning = PayloadPositioning()
+    var gaps = FrameCounterGaps.Rules()
 
     /// Fetches every session of the window (`onlyUnfetched`: those no fetch completed yet).
     /// Nil when there was no session to complete.
@@ -88,7 +91,7 @@ struct StoredUplinkFetch {
             let address = try address(for: target.session, known: Array(known))
             return (target, TTSStorageReader(cluster: address.cluster, application: address.application, apiKey: key, transport: transport) as any StoredUplinkSource)
         }
-        let fetcher = Fetcher(store: store)
+        let fetcher = Fetcher(store: store, positioning: positioning, gaps: gaps)
         let bar = showProgress ? ProgressBar() : nil
         let interrupts = InterruptWatch { fetcher.stop() }
         defer { interrupts.cancel() }

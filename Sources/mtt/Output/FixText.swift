@@ -7,7 +7,7 @@ enum FixText {
         var parts = [
             RFC3339.string(fix.time, fractionDigits: 0),
             fix.mode == .threeD ? "3D" : "2D",
-            String(format: "%.6f, %.6f", fix.latitude, fix.longitude),
+            PlaceText.of(latitude: fix.latitude, longitude: fix.longitude),
         ]
         if let alt = fix.altitudeMSL ?? fix.altitudeHAE { parts.append(String(format: "alt %.1f m", alt)) }
         parts.append("sats \(fix.satellites.map(String.init) ?? "?")")

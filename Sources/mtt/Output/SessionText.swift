@@ -30,7 +30,8 @@ enum SessionText {
             let loss = summary.lossPercent.map { ", loss \(Int($0.rounded())) %" } ?? ""
             counts.append("\(CountText.of(summary.attempts, "attempt")) (\(summary.heard) heard\(loss), \(summary.failed) failed)")
         }
-        counts.append(CountText.of(summary.uplinks, "uplink"))
+        counts.append(CountText.of(summary.uplinks, "uplink") + (summary.devices > 1 ? " of \(summary.devices) devices" : ""))
+        if summary.estimatedAttempts > 0 { counts.append("\(summary.estimatedAttempts) unheard (estimated from frame counters)") }
         counts.append(CountText.of(summary.gateways, "gateway"))
         counts.append(CountText.of(summary.samples, "sample") + " placed")
         counts.append(CountText.of(summary.fixes, "fix", plural: "fixes"))
@@ -40,6 +41,15 @@ enum SessionText {
         lines.append("  " + counts.joined(separator: " · "))
         lines.append("  " + sync(summary))
         return lines.joined(separator: "\n")
+    }
+
+    /// A device's own session on one line: which, when, how long, what it holds, where it ended.
+    static func render(_ trip: DeviceSession) -> String {
+        let frames = trip.firstFCnt.map { first in " · frames \(first)…\(trip.lastFCnt ?? first)" } ?? ""
+        let unheard = trip.estimatedAttempts > 0 ? " · \(trip.estimatedAttempts) unheard (est.)" : ""
+        let end = trip.lastPosition.map { " · last at " + PlaceText.of(latitude: $0.latitude, longitude: $0.longitude) } ?? ""
+        return "\(trip.device) #\(trip.number)  \(RFC3339.string(trip.start, fractionDigits: 0)) (\(SpokenDuration.length(trip.end.seconds(since: trip.start))))"
+            + " · \(CountText.of(trip.uplinks, "uplink")), \(trip.placed) placed\(unheard)\(frames)\(end)"
     }
 
     /// Where its records are: sent, waiting, or held back and why.

@@ -22,8 +22,34 @@ enum StatusText {
             Uplinks    \(status.uplinks)
             GPS fixes  \(status.gpsSamples)
             Samples    \(status.samples) with a position
+            """ + devices(status) + """
+
             To upload  \(queues)
             """ + heldBack(status) + render(status.nodes)
+    }
+
+    /// The devices heard, and the frames trackers sent that nobody heard; nothing without uplinks.
+    private static func devices(_ status: StoreStatus) -> String {
+        guard status.devices > 0 else { return "" }
+        var text = "\nDevices    \(status.devices) (mtt status --devices lists them, mtt sessions devices their own sessions)"
+        if status.estimatedAttempts > 0 {
+            text += "\nUnheard    \(CountText.of(status.estimatedAttempts, "frame")) trackers sent and nobody heard, estimated from their frame counters"
+        }
+        return text
+    }
+
+    /// Each device over all its sessions, one line each.
+    static func render(_ devices: [DeviceSummary]) -> String {
+        guard !devices.isEmpty else { return "No device heard yet." }
+        let width = max(6, devices.map(\.device.count).max() ?? 0)
+        func pad(_ text: String, _ n: Int) -> String { text + String(repeating: " ", count: max(0, n - text.count)) }
+        var lines = ["Devices    " + pad("device", width) + "  sessions  uplinks  placed  unheard (est.)  last heard            last position"]
+        for d in devices {
+            let place = d.lastLatitude.flatMap { lat in d.lastLongitude.map { PlaceText.of(latitude: lat, longitude: $0) } } ?? "-"
+            lines.append("           " + pad(d.device, width) + "  " + pad(String(d.sessions), 8) + "  " + pad(String(d.uplinks), 7) + "  "
+                + pad(String(d.placed), 6) + "  " + pad(String(d.estimatedAttempts), 14) + "  " + pad(d.lastHeard, 20) + "  " + place)
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// What a plain sync leaves alone, and why.

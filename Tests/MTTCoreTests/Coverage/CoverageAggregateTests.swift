@@ -180,6 +180,44 @@ struct CoverageAggregateTests {
         try expectRebuildKeeps(store)
     }
 
+    /// A tracker's frames nobody heard count in their cells apart from measured attempts: a cell
+    /// with only those is "not heard, estimated", one with a measured attempt too stays "not heard";
+    /// the kept counts are what a rebuild makes, and a deleted session takes them.
+    @Test func estimatedAttemptsAreCountedApartAndKeepWhatARebuildMakes() throws {
+        let store = try store()
+        let session = try store.sessions.startSession(mode: .listener, at: start, SessionDescription(gps: "payload", network: "ttn"))
+        let gw = GatewayReception(gatewayID: "gw-1", rssi: -110, snr: -3, location: here.offset(metres: 3_000, bearing: 0))
+        let before = try heard(store, session, at: here, seconds: 0, [gw])
+        let after = try heard(store, session, at: here.offset(metres: 1_200, bearing: 90), seconds: 30, [gw])
+        let lostAt = [here.offset(metres: 400, bearing: 90), here.offset(metres: 800, bearing: 90)]
+        try store.batch { batch in
+            for (k, place) in lostAt.enumerated() {
+                try batch.record(EstimatedAttempt(
+                    sessionID: session, deviceID: "node", devEUI: nil, fCnt: UInt32(k + 1), sentAt: start.adding(seconds: Double(k + 1) * 10),
+                    position: place, reason: nil, spreadingFactor: 7, heardBefore: before, heardAfter: after))
+            }
+            try batch.record(EstimatedAttempt(
+                sessionID: session, deviceID: "node", devEUI: nil, fCnt: 40, sentAt: start.adding(seconds: 400), position: nil,
+                reason: "the heard uplinks around it are 400 s apart (more than 300 s)", spreadingFactor: 7, heardBefore: before, heardAfter: after))
+        }
+        try attempt(store, session, at: lostAt[1], seconds: 20)
+
+        let cells = try store.coverage.coverageCells(CoverageFilter())
+        let first = try #require(cells.first { $0.tile == MapTile(containing: lostAt[0], zoom: MapTile.cellZoom) })
+        #expect(first.state == .estimated && first.estimatedAttempts == 1 && first.attempts == 0, "\(first)")
+        #expect(CoverageLayer.color(first) == CoverageLayer.estimatedColor)
+        let second = try #require(cells.first { $0.tile == MapTile(containing: lostAt[1], zoom: MapTile.cellZoom) })
+        #expect(second.state == .notHeard && second.estimatedAttempts == 1 && second.attempts == 1, "\(second)")
+        #expect(try store.coverage.coverageSummary(CoverageFilter()).area.mappedNotHeard == 2)
+        #expect(try store.status().estimatedAttempts == 3)
+        #expect(try store.status().attempts == 1, "an estimate is never a measured attempt")
+        try expectRebuildKeeps(store)
+
+        #expect(try store.sessions.deleteSession(session) != nil)
+        #expect(try store.status().estimatedAttempts == 0)
+        #expect(try store.coverage.coverageCells(CoverageFilter()).isEmpty)
+    }
+
     /// A database of an mtt from before coverage gets its coverage when it is first opened to record:
     /// the same tables the triggers would have kept.
     @Test func anOlderDatabaseGetsItsCoverageWhenOpened() throws {
@@ -202,13 +240,13 @@ struct CoverageAggregateTests {
         // What an mtt before coverage left: no coverage tables, triggers or migration.
         let older = try DatabaseQueue(path: path)
         try older.write { db in
-            for table in ["coverage_cells", "coverage_attempts", "coverage_left_out", "coverage_reach"] {
-                try db.execute(sql: "DROP TABLE \(table)")
-            }
-            for trigger in ["coverage_attempt_stored", "coverage_attempt_confirmed", "coverage_attempt_heard"] {
+            for trigger in ["coverage_attempt_stored", "coverage_attempt_confirmed", "coverage_attempt_heard", "coverage_estimated_stored"] {
                 try db.execute(sql: "DROP TRIGGER \(trigger)")
             }
-            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = '8'")
+            for table in ["coverage_cells", "coverage_attempts", "coverage_left_out", "coverage_reach", "coverage_totals", "estimated_attempts"] {
+                try db.execute(sql: "DROP TABLE \(table)")
+            }
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE CAST(identifier AS INTEGER) >= 8")
         }
         try older.close()
         let reopened = try Store(path: path)

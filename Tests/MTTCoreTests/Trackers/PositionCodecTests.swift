@@ -76,6 +76,27 @@ struct PositionCodecTests {
         }
     }
 
+    /// What the simulated trackers send is what each codec reads back, to its resolution: in every
+    /// hemisphere, below sea level, at the edges of a minute.
+    @Test(arguments: PositionCodec.registered.map(\.name))
+    func eachCodecReadsBackWhatItsDevicesSend(_ name: String) throws {
+        let codec = try #require(PositionCodec.named(name))
+        let places = [
+            PayloadPosition(latitude: 52.3654939, longitude: 4.8884979, altitude: 21, satellites: 9, hdop: 1.2),
+            PayloadPosition(latitude: -33.8567844, longitude: -151.2152967, altitude: -12, satellites: 5, hdop: 2.5),
+            PayloadPosition(latitude: 40.9999999, longitude: -73.9999999, altitude: 0, satellites: 12, hdop: 0.8),
+            // The LGT-92 sends altitude and HDOP in hundredths, in 16 and 8 bits: ±327 m and 2.55 at most.
+            PayloadPosition(latitude: -0.5, longitude: 179.5, altitude: 234, satellites: 4, hdop: 2.4),
+        ]
+        for place in places {
+            let read = try codec.position(in: codec.frame(for: place))
+            #expect(abs(read.latitude - place.latitude) < 2e-4 && abs(read.longitude - place.longitude) < 2e-4, "\(name): \(place) read as \(read)")
+            if let altitude = read.altitude { #expect(abs(altitude - (place.altitude ?? 0)) <= 1, "\(name): \(place) read as \(read)") }
+            if let satellites = read.satellites { #expect(satellites == place.satellites, "\(name)") }
+            if let hdop = read.hdop { #expect(abs(hdop - (place.hdop ?? 0)) < 0.06, "\(name)") }
+        }
+    }
+
     @Test func anUnknownCodecIsNotFoundAndTheListNamesEveryOne() {
         #expect(PositionCodec.named("tbeam") == nil)
         #expect(PositionCodec.namesText == "mapthethings, cayenne-lpp, ttnmapper-9, fieldtester, adeunis-ftd or lgt92")

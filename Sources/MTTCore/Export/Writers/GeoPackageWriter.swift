@@ -4,12 +4,12 @@ import GRDB
 extension ExportFormat {
     public static let gpkg = ExportFormat(
         name: "gpkg",
-        help: "a GeoPackage for QGIS: samples, unheard attempts, tracks, gateways, cells (all gateways and per gateway), reach; needs --out",
+        help: "a GeoPackage for QGIS: samples, unheard attempts, trackers' estimated unheard frames, tracks, gateways, cells (all gateways and per gateway), reach; needs --out",
         writer: GeoPackageWriter())
 }
 
 /// The whole coverage as one GeoPackage (EPSG:4326, an R-tree per layer): QGIS opens it with no
-/// import step. Layers: `samples`, `unheard_attempts`, `tracks`, `gateways`, `cells`,
+/// import step. Layers: `samples`, `unheard_attempts`, `estimated_attempts`, `tracks`, `gateways`, `cells`,
 /// `gateway_cells` (TTN Mapper's grid rows: one gateway antenna in one cell) and `reach`.
 /// Returns the number of samples and unheard attempts, as the other formats count records.
 struct GeoPackageWriter: ExportWriter {
@@ -55,6 +55,19 @@ struct GeoPackageWriter: ExportWriter {
             }
         }
 
+        // Apart from the measured ones: a tracker's frames nobody heard, known only from the gaps
+        // in its frame counters (the placed ones: a layer is drawn).
+        try file.addLayer("estimated_attempts", .point, columns: [
+            C(name: "time", type: "DATETIME"), C(name: "session", type: "INTEGER"), C(name: "device", type: "TEXT"),
+            C(name: "dev_eui", type: "TEXT"), C(name: "f_cnt", type: "INTEGER"), C(name: "sf", type: "INTEGER"),
+        ], description: "Frames trackers sent that nobody heard, estimated from the gaps in their frame counters: time and place interpolated")
+        try store.records.forEachEstimatedAttempt(filter) { e in
+            guard let position = e.position else { return }
+            try file.insert(into: "estimated_attempts", .point(position), [
+                RFC3339.string(e.sentAt, fractionDigits: 3), e.sessionID, e.deviceID, e.devEUI, Int64(e.fCnt), e.spreadingFactor,
+            ])
+        }
+
         try file.addLayer("tracks", .lineString, columns: [C(name: "session", type: "INTEGER"), C(name: "start", type: "DATETIME"), C(name: "end", type: "DATETIME")],
                           description: "Each session's GPS track")
         var track: (session: Int64, fixes: [Fix])?
@@ -92,12 +105,12 @@ struct GeoPackageWriter: ExportWriter {
             C(name: "x", type: "INTEGER"), C(name: "y", type: "INTEGER"), C(name: "state", type: "TEXT"), C(name: "receptions", type: "INTEGER"),
         ] + bucketColumns + [
             C(name: "bucket", type: "TEXT"), C(name: "best", type: "REAL"), C(name: "gateways", type: "INTEGER"), C(name: "attempts", type: "INTEGER"),
-            C(name: "heard_attempts", type: "INTEGER"), C(name: "first", type: "DATETIME"), C(name: "last", type: "DATETIME"), C(name: "color", type: "TEXT"),
-        ], description: "Zoom-19 cells, all gateways: heard, not-heard (you sent, nobody heard) or unknown")
+            C(name: "heard_attempts", type: "INTEGER"), C(name: "estimated_attempts", type: "INTEGER"), C(name: "first", type: "DATETIME"), C(name: "last", type: "DATETIME"), C(name: "color", type: "TEXT"),
+        ], description: "Zoom-19 cells, all gateways: heard, not-heard (you sent, nobody heard), not-heard-estimated (only a tracker's estimated frames) or unknown")
         for cell in try store.coverage.coverageCells(coverage) {
             try file.insert(into: "cells", .polygon([cell.tile.ring]), [cell.tile.x, cell.tile.y, cell.state.rawValue, cell.receptions]
                 + cell.buckets.map { $0 as (any DatabaseValueConvertible)? } + [
-                    cell.commonest?.name, cell.best, cell.gateways, cell.attempts, cell.heardAttempts,
+                    cell.commonest?.name, cell.best, cell.gateways, cell.attempts, cell.heardAttempts, cell.estimatedAttempts,
                     RFC3339.string(cell.firstAt, fractionDigits: 3), RFC3339.string(cell.lastAt, fractionDigits: 3), CoverageLayer.color(cell),
                 ])
         }

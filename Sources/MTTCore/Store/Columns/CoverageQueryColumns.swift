@@ -6,6 +6,7 @@ enum CoverageQueryColumns: String, ColumnExpression {
     case attempts
     case bearing
     case best
+    case estimated
     case cells
     case distance2nd = "distance_2nd"
     case distanceMax = "distance_max"

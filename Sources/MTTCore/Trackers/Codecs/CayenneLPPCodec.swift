@@ -3,7 +3,15 @@ extension PositionCodec {
     /// the finer 0x89 of RAK's trackers when both are there. RAK7200, RAK10700/RAK12500 and many
     /// home-made trackers.
     public static let cayenneLPP = PositionCodec(
-        name: "cayenne-lpp", help: "Cayenne LPP GPS records (RAK7200, RAK10700, many home-made trackers)"
+        name: "cayenne-lpp", help: "Cayenne LPP GPS records (RAK7200, RAK10700, many home-made trackers)",
+        write: { p in
+            // A battery record first, as trackers send one: the reader walks past it.
+            var bytes: [UInt8] = [0x08, 0x02, 0x01, 0x7C, 0x01, CayenneLPP.gps]
+            ByteCoding.appendInt24BE(Int32((p.latitude * 1e4).rounded()), to: &bytes)
+            ByteCoding.appendInt24BE(Int32((p.longitude * 1e4).rounded()), to: &bytes)
+            ByteCoding.appendInt24BE(Int32(((p.altitude ?? 0) * 100).rounded()), to: &bytes)
+            return PayloadFrame(bytes, fPort: 1)
+        }
     ) { frame throws(UnreadPosition) in
         let bytes = frame.bytes
         var index = 0

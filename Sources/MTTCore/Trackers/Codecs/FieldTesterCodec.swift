@@ -2,7 +2,17 @@ extension PositionCodec {
     /// The disk91 Wio field tester and the RAK10701 (SPEC §9.3): fPort 1 a 10-byte position with
     /// altitude, HDOP and satellites; fPort 3 ("discovery") the 6-byte position alone.
     public static let fieldTester = PositionCodec(
-        name: "fieldtester", help: "disk91 Wio field tester and RAK10701 (fPort 1 and 3)"
+        name: "fieldtester", help: "disk91 Wio field tester and RAK10701 (fPort 1 and 3)",
+        write: { p in
+            let latitude = UInt64(max(0, ((abs(p.latitude) * 1e7 - 53) / 108).rounded())) & 0x7F_FFFF
+            let longitude = UInt64(max(0, ((abs(p.longitude) * 1e7 - 107) / 215).rounded())) & 0x7F_FFFF
+            let packed = (p.longitude < 0 ? 1 << 47 : 0) | (p.latitude < 0 ? 1 << 46 : 0) | latitude << 23 | longitude
+            var bytes = (0..<6).map { UInt8(packed >> (40 - 8 * $0) & 0xFF) }
+            ByteCoding.appendUInt16BE(UInt16(clamping: Int((p.altitude ?? 0).rounded()) + 1000), to: &bytes)
+            bytes.append(UInt8(clamping: Int(((p.hdop ?? 1) * 10).rounded())))
+            bytes.append(UInt8(clamping: p.satellites ?? 8))
+            return PayloadFrame(bytes, fPort: 1)
+        }
     ) { frame throws(UnreadPosition) in
         let bytes = frame.bytes
         let length: Int

@@ -3,7 +3,17 @@ extension PositionCodec {
     /// altitude. South and west come as one's complement, 1e-6° (0.1 m) too far from zero; read as
     /// Dragino's own decoder reads them, which is what its users' maps already show.
     public static let lgt92 = PositionCodec(
-        name: "lgt92", help: "Dragino LGT-92 (fPort 2)"
+        name: "lgt92", help: "Dragino LGT-92 (fPort 2)",
+        write: { p in
+            var bytes: [UInt8] = []
+            ByteCoding.appendUInt32BE(UInt32(bitPattern: Int32((p.latitude * 1e6).rounded())), to: &bytes)
+            ByteCoding.appendUInt32BE(UInt32(bitPattern: Int32((p.longitude * 1e6).rounded())), to: &bytes)
+            // Battery (3.95 V, alarm off), roll, pitch: what the position is sent with.
+            bytes += [0x0F, 0x6E, 0x60, 0x00, 0x00, 0x00, 0x00]
+            bytes.append(UInt8(clamping: Int(((p.hdop ?? 1) * 100).rounded())))
+            ByteCoding.appendUInt16BE(UInt16(bitPattern: Int16(clamping: Int(((p.altitude ?? 0) * 100).rounded()))), to: &bytes)
+            return PayloadFrame(bytes, fPort: 2)
+        }
     ) { frame throws(UnreadPosition) in
         let bytes = frame.bytes
         if let port = frame.fPort, port != 2 {

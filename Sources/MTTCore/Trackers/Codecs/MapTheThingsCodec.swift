@@ -1,7 +1,12 @@
 extension PositionCodec {
     /// The MapTheThings node's packets (SPEC §1), placed as the MapTheThings server places them.
     public static let mapTheThings = PositionCodec(
-        name: "mapthethings", help: "MapTheThings node packets (formats 01, 02 and 05)"
+        name: "mapthethings", help: "MapTheThings node packets (formats 01, 02 and 05)",
+        write: { p in
+            let packet = TelemetryPayload(
+                latitude: p.latitude, longitude: p.longitude, altitude: Int16(clamping: Int((p.altitude ?? 0).rounded())), hdop: p.hdop ?? 1, battery: 90)
+            return PayloadFrame(packet.bytes, fPort: 1)
+        }
     ) { frame throws(UnreadPosition) in
         switch frame.bytes.first {
         case LocationPayload.Format.untracked.rawValue?, LocationPayload.Format.tracked.rawValue?:
