@@ -88,6 +88,11 @@ struct TrackerFleetTests {
         #expect(info.stdout.contains("Feature Count: \(placedEstimates.count)\n"), "\(info.stdout.prefix(400)) \(info.stderr)")
         let samplesLayer = try await ChildProcess.run("/usr/bin/ogrinfo", ["-so", file, "samples"])
         #expect(samplesLayer.stdout.contains("Feature Count: \(placed)\n"), "\(samplesLayer.stdout.prefix(400))")
+        // Each tracker's own track, a line per session of its own with two places or more.
+        var tracks = 0
+        try store.records.forEachDeviceSession { if $0.placed > 1 { tracks += 1 } }
+        let trackLayer = try await ChildProcess.run("/usr/bin/ogrinfo", ["-so", file, "device_tracks"])
+        #expect(tracks > 5 && trackLayer.stdout.contains("Feature Count: \(tracks)\n"), "\(tracks): \(trackLayer.stdout.prefix(400))")
     }
 
     /// A fleet of 120 on the map: the page lists the devices that sent most and offers every one

@@ -14,7 +14,7 @@ extension StoreRecords {
         try read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT u.device_id, u.dev_eui, u.received_at, u.f_cnt, s.lat, s.lon,
-                       (SELECT COUNT(*) FROM estimated_attempts e WHERE e.heard_after = u.id) AS estimated
+                       (SELECT COUNT(*) FROM estimated_attempts e WHERE e.heard_after = u.id) AS estimated, s.method = 'payload' AS own
                 FROM uplinks u LEFT JOIN samples s ON s.uplink_id = u.id AND s.lat IS NOT NULL
                 WHERE \(conditions.isEmpty ? "1" : conditions.joined(separator: " AND "))
                 ORDER BY u.device_id, u.received_at, u.id
@@ -25,7 +25,8 @@ extension StoreRecords {
                 return DeviceSessionSplitter.Heard(
                     device: row[0], devEUI: row[1], time: Timestamp(nanosecondsSinceEpoch: row[2]),
                     fCnt: (row[3] as Int64?).map { UInt32(truncatingIfNeeded: $0) },
-                    position: lat.flatMap { lat in lon.map { GeoPoint(latitude: lat, longitude: $0) } }, estimatedBefore: row[6])
+                    position: lat.flatMap { lat in lon.map { GeoPoint(latitude: lat, longitude: $0) } }, sentByDevice: row[7] ?? false,
+                    estimatedBefore: row[6])
             }
             try splitter.split(next: next, body)
         }

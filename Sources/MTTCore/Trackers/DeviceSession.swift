@@ -17,6 +17,8 @@ public struct DeviceSession: Sendable, Hashable, Encodable {
     public var lastFCnt: UInt32?
     /// Where it last was, when any uplink was placed.
     public var lastPosition: GeoPoint?
+    /// The positions it sent itself, in time order, when the splitter keeps them (its track).
+    public var track: [GeoPoint] = []
 
     enum CodingKeys: String, CodingKey {
         case device, number, start, end, uplinks, placed
@@ -47,9 +49,12 @@ public struct DeviceSession: Sendable, Hashable, Encodable {
 /// seconds without an uplink, or when the frame counter goes back (the device restarted).
 public struct DeviceSessionSplitter: Sendable, Hashable {
     public var silence: Double
+    /// Whether each session keeps the positions its device sent (for a layer of tracks).
+    public var keepsTracks: Bool
 
-    public init(silence: Double = 1_800) {
+    public init(silence: Double = 1_800, keepsTracks: Bool = false) {
         self.silence = silence
+        self.keepsTracks = keepsTracks
     }
 
     /// One heard uplink of a device, as the store reads it.
@@ -59,14 +64,17 @@ public struct DeviceSessionSplitter: Sendable, Hashable {
         public var time: Timestamp
         public var fCnt: UInt32?
         public var position: GeoPoint?
+        /// Whether the position is the device's own (from its payload), not a track's.
+        public var sentByDevice: Bool
         public var estimatedBefore: Int
 
-        public init(device: String, devEUI: String?, time: Timestamp, fCnt: UInt32?, position: GeoPoint?, estimatedBefore: Int) {
+        public init(device: String, devEUI: String?, time: Timestamp, fCnt: UInt32?, position: GeoPoint?, sentByDevice: Bool = true, estimatedBefore: Int) {
             self.device = device
             self.devEUI = devEUI
             self.time = time
             self.fCnt = fCnt
             self.position = position
+            self.sentByDevice = sentByDevice
             self.estimatedBefore = estimatedBefore
         }
     }
@@ -98,6 +106,7 @@ public struct DeviceSessionSplitter: Sendable, Hashable {
                 if let position = heard.position {
                     current!.placed += 1
                     current!.lastPosition = position
+                    if keepsTracks && heard.sentByDevice { current!.track.append(position) }
                 }
                 continue
             }
@@ -106,7 +115,7 @@ public struct DeviceSessionSplitter: Sendable, Hashable {
             current = DeviceSession(
                 device: heard.device, devEUI: heard.devEUI, number: number, start: heard.time, end: heard.time, uplinks: 1,
                 placed: heard.position == nil ? 0 : 1, estimatedAttempts: heard.estimatedBefore, firstFCnt: heard.fCnt, lastFCnt: heard.fCnt,
-                lastPosition: heard.position)
+                lastPosition: heard.position, track: keepsTracks && heard.sentByDevice ? heard.position.map { [$0] } ?? [] : [])
         }
         if let session = current { try body(session) }
     }

@@ -4,12 +4,12 @@ import GRDB
 extension ExportFormat {
     public static let gpkg = ExportFormat(
         name: "gpkg",
-        help: "a GeoPackage for QGIS: samples, unheard attempts, trackers' estimated unheard frames, tracks, gateways, cells (all gateways and per gateway), reach; needs --out",
+        help: "a GeoPackage for QGIS: samples, unheard attempts, trackers' estimated unheard frames, tracks (yours and each tracker's), gateways, cells (all gateways and per gateway), reach; needs --out",
         writer: GeoPackageWriter())
 }
 
 /// The whole coverage as one GeoPackage (EPSG:4326, an R-tree per layer): QGIS opens it with no
-/// import step. Layers: `samples`, `unheard_attempts`, `estimated_attempts`, `tracks`, `gateways`, `cells`,
+/// import step. Layers: `samples`, `unheard_attempts`, `estimated_attempts`, `tracks`, `device_tracks`, `gateways`, `cells`,
 /// `gateway_cells` (TTN Mapper's grid rows: one gateway antenna in one cell) and `reach`.
 /// Returns the number of samples and unheard attempts, as the other formats count records.
 struct GeoPackageWriter: ExportWriter {
@@ -85,6 +85,20 @@ struct GeoPackageWriter: ExportWriter {
             track?.fixes.append(fix)
         }
         try writeTrack()
+
+        // A tracker's own track: the positions it sent, one line per session of its own.
+        try file.addLayer("device_tracks", .lineString, columns: [
+            C(name: "device", type: "TEXT"), C(name: "dev_eui", type: "TEXT"), C(name: "number", type: "INTEGER"),
+            C(name: "start", type: "DATETIME"), C(name: "end", type: "DATETIME"), C(name: "uplinks", type: "INTEGER"),
+            C(name: "estimated_attempts", type: "INTEGER"),
+        ], description: "Each tracker's sessions, through the positions it sent itself")
+        try store.records.forEachDeviceSession(of: filter.session, splitter: DeviceSessionSplitter(keepsTracks: true)) { trip in
+            guard trip.track.count > 1 else { return }
+            try file.insert(into: "device_tracks", .lineString(trip.track), [
+                trip.device, trip.devEUI, trip.number, RFC3339.string(trip.start, fractionDigits: 3), RFC3339.string(trip.end, fractionDigits: 3),
+                trip.uplinks, trip.estimatedAttempts,
+            ])
+        }
 
         let coverage = CoverageFilter(window: filter)
         try file.addLayer("gateways", .point, columns: [
