@@ -27,4 +27,9 @@ public enum CollectEvent: Sendable {
     case storeBusy(reason: String)
     /// The database took the run's records again after `outage` seconds.
     case storeBack(outage: Double)
+    /// A field tester's test answered with its reply (queued at the network server).
+    case fieldTestAnswered(uplinkID: Int64, uplink: Uplink, reply: FieldTesterReply)
+    /// A field tester's reply not sent: the day's cap reached (said once a day), or the server
+    /// did not take it.
+    case fieldTestNotAnswered(device: String, reason: String)
 }

@@ -7,12 +7,13 @@ public struct ListenerCollector: Sendable {
 
     public init(
         store: Store, session: Int64, fixes: any FixSource, uplinks: (any UplinkSource)?, interval: Double = 1,
-        freshness: Double = FixFreshness.defaultMaximumAge, payload: PayloadPlacement? = nil, clock: any TimeSource = SystemClock(),
+        freshness: Double = FixFreshness.defaultMaximumAge, payload: PayloadPlacement? = nil,
+        fieldTesters: (desk: FieldTesterDesk, downlinks: any DownlinkSender)? = nil, clock: any TimeSource = SystemClock(),
         heartbeat: @escaping @Sendable () -> Void = {}, emit: @escaping @Sendable (CollectEvent) -> Void
     ) {
         engine = TrackCollector(
             store: store, session: session, fixes: fixes, uplinks: uplinks,
-            settings: .init(interval: interval, placement: TrackPlacement(latestFixFallback: freshness), payload: payload),
+            settings: .init(interval: interval, placement: TrackPlacement(latestFixFallback: freshness), payload: payload, fieldTesters: fieldTesters),
             clock: clock, heartbeat: heartbeat, emit: emit)
     }
 

@@ -10,6 +10,8 @@ actor TrackCollector {
         var placement: TrackPlacement
         /// Positions from the uplinks' own payloads (`--gps payload`), before the track's.
         var payload: PayloadPlacement?
+        /// The field testers answered, and where their replies go.
+        var fieldTesters: (desk: FieldTesterDesk, downlinks: any DownlinkSender)?
     }
 
     private let store: Store
@@ -26,6 +28,8 @@ actor TrackCollector {
     private var waiting: [(id: Int64, time: Timestamp)] = []
     /// Each device's frame counter, for the frames nobody heard (with payload positions).
     private var gaps: FrameCounterGaps
+    /// Which field testers' tests were answered today.
+    private var desk: FieldTesterDesk?
     /// Since when another program has held the database's write lock, while it does.
     private var storeBusySince: Timestamp?
 
@@ -40,6 +44,7 @@ actor TrackCollector {
         self.uplinks = uplinks
         self.settings = settings
         gaps = FrameCounterGaps(rules: settings.payload?.gaps ?? .init())
+        desk = settings.fieldTesters?.desk
         self.clock = clock
         self.emit = emit
     }
@@ -142,8 +147,36 @@ actor TrackCollector {
             (waiting, gaps) = (waitingBefore, gapsBefore)
             throw error
         }
+        // Stored first: a test is answered only once it is kept.
+        answerFieldTests(heard, ids: ids)
         for (id, uplink) in zip(ids, heard) { emit(.heard(uplinkID: id, uplink: uplink, attemptID: nil)) }
         for sample in samples { emit(.sample(sample)) }
+    }
+
+    /// Each field tester's test gets its reply, at once: it must reach the network server before
+    /// the tester's next uplink opens the receive windows it is sent in.
+    private func answerFieldTests(_ heard: [Uplink], ids: [Int64]) {
+        guard desk != nil, let downlinks = settings.fieldTesters?.downlinks else { return }
+        let store = self.store
+        for (id, uplink) in zip(ids, heard) {
+            let answer = desk!.answer(uplink, now: clock.now()) { gateway in try? store.coverage.reportedPosition(of: gateway) }
+            switch answer {
+            case .none:
+                continue
+            case .heldBack(let first):
+                guard first else { continue }
+                emit(.fieldTestNotAnswered(
+                    device: uplink.deviceID,
+                    reason: "\(desk!.settings.dailyCap) replies today, the cap ([field_tester] daily_cap, TTN's fair use): holding back until midnight UTC"))
+            case .reply(let downlink, let reply):
+                do throws(DownlinkError) {
+                    try downlinks.send(downlink)
+                    emit(.fieldTestAnswered(uplinkID: id, uplink: uplink, reply: reply))
+                } catch {
+                    emit(.fieldTestNotAnswered(device: uplink.deviceID, reason: error.description))
+                }
+            }
+        }
     }
 
     /// Uplinks whose time the track will never reach (a gap longer than allowed) are positioned

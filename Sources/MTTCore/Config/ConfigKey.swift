@@ -114,6 +114,16 @@ extension ConfigKey {
         "trackers.session_gap", .duration, .number(DeviceSessionSplitter().silence),
         "A device's own session ends after this much silence (or when its frame counter goes back).")
 
+    public static let fieldTesters = ConfigKey(
+        "field_tester.devices", .list, .list([]),
+        "Listener mode: the field testers to answer (device ids, DevEUIs, or + for all): each test gets its reply as a downlink.")
+    public static let fieldTesterDailyCap = ConfigKey(
+        "field_tester.daily_cap", .number, .number(Double(FieldTesterDesk.Settings(devices: []).dailyCap)), range: 1...1_000,
+        "Replies per field tester and UTC day at most (TTN's fair use is about 10 downlinks a day).")
+    public static let fieldTesterQueue = ConfigKey(
+        "field_tester.queue", .text, .text("replace"),
+        "The Things Stack: replace the tester's downlink queue with each reply (replace), or add to it (push).")
+
     public static let syncTarget = ConfigKey("sync.target", .text, nil, choices: SyncTarget.registered.map(\.name), "\(SyncTarget.namesText) (default: mapthethings, ttnmapper and every other target configured).")
     public static let syncURL = ConfigKey("sync.url", .text, nil, "Where the target sends: MapTheThings' base URL, with target ttnmapper the URL documents are posted to, with target file the file, with target postgis the community database's postgresql:// URL.")
     public static let syncExperiment = ConfigKey("sync.experiment", .text, nil, "TTN Mapper: upload to this experiment instead of the main map.")
@@ -149,7 +159,7 @@ extension ConfigKey {
         maxReceptions, newGatewaysPerMinute, interval, web, webTokenFile,
         every, maxFixAge, maxEPH, minDistance, minInterval,
         trackerCodecs, trackerMinimumSatellites, trackerMaximumAccuracy, trackerMaximumHDOP, trackerNullIsland, trackerGatesOff,
-        trackerGapTime, trackerGapDistance, trackerSessionGap,
+        trackerGapTime, trackerGapDistance, trackerSessionGap, fieldTesters, fieldTesterDailyCap, fieldTesterQueue,
         syncTarget, syncURL, syncExperiment, syncCredentialsFile, syncCA, syncTimeout, syncConnections, syncTries,
     ] + SyncTarget.registered.flatMap(\.configKeys) + [
         fetchTTNURL, fetchApp, fetchDevices, fetchSince, fetchAPIKeyFile, fetchTimeout,

@@ -6,13 +6,15 @@ extension GeoPoint {
 
     /// Great-circle distance in metres (haversine): exact enough for "moved more than 10 m" and
     /// for path loss over a few kilometres.
-    public func distance(to other: GeoPoint) -> Double {
+    /// - Parameter radius: the Earth's mean radius unless a protocol fixes another (the field
+    ///   tester's reply takes 6,371,000 m).
+    public func distance(to other: GeoPoint, radius: Double = earthRadius) -> Double {
         let φ1 = latitude * .pi / 180
         let φ2 = other.latitude * .pi / 180
         let dφ = φ2 - φ1
         let dλ = (other.longitude - longitude) * .pi / 180
         let a = sin(dφ / 2) * sin(dφ / 2) + cos(φ1) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)
-        return 2 * Self.earthRadius * asin(min(1, a.squareRoot()))
+        return 2 * radius * asin(min(1, a.squareRoot()))
     }
 
     /// The initial great-circle bearing to `other`, in degrees from north, 0 ≤ b < 360.

@@ -184,6 +184,8 @@ public struct FieldEvent: Sendable, Hashable, Codable {
         case .stale: return "\(node ?? "?") not sending: \(reason ?? "")"
         case .storeBusy: return "database busy: \(reason ?? "")"
         case .storeBack: return "database writable again after \(Int((outage ?? 0).rounded())) s"
+        case .fieldTestAnswered: return "field test of \(device ?? "?") f_cnt \(fCnt ?? 0) answered: \(detail ?? "")" + (reason.map { " (\($0))" } ?? "")
+        case .fieldTestHeldBack: return "field test of \(device ?? "?") not answered: \(reason ?? "")"
         case .coverageLost:
             let why = missed.map { "\($0) attempts in a row not heard" } ?? silence.map { "no uplink for \(Int($0.rounded())) s" } ?? "not heard"
             return "coverage lost\(near): \(why)"

@@ -130,6 +130,17 @@ public struct FieldEventDeriver: Sendable {
             return [make(.storeBusy) { $0.reason = reason }]
         case .storeBack(let outage):
             return [make(.storeBack) { $0.outage = outage }]
+        case .fieldTestAnswered(let uplinkID, let uplink, let reply):
+            return [make(.fieldTestAnswered) { e in
+                e.device = uplink.deviceID
+                e.uplink = uplinkID
+                e.fCnt = uplink.fCnt
+                e.gateways = reply.gateways
+                e.detail = Hex.string(reply.bytes)
+                e.reason = reply.reason
+            }]
+        case .fieldTestNotAnswered(let device, let reason):
+            return [make(.fieldTestHeldBack) { $0.device = device; $0.reason = reason }]
         case .nodeLost(let node, let reason):
             return [make(.nodeLost) { $0.node = node; $0.reason = reason; $0.place(latestFix?.point) }]
         case .nodeBack(let node, let outage):

@@ -9,6 +9,8 @@ public enum FieldEventType: String, Sendable, Hashable, Codable, CaseIterable {
     case networkConnected = "network_connected", networkLost = "network_lost"
     case batteryLow = "battery_low", stale
     case storeBusy = "store_busy", storeBack = "store_back"
+    // Answering the devices that ask: a field tester's reply, or why none went.
+    case fieldTestAnswered = "field_test_answered", fieldTestHeldBack = "field_test_held_back"
     // What the mapper wants to know while driving.
     case coverageLost = "coverage_lost", coverageBack = "coverage_back", newGateway = "new_gateway"
     // After an upload.

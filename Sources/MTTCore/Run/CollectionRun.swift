@@ -14,11 +14,14 @@ public final class CollectionRun: Sendable {
         public var fixes: any FixSource
         public var nodes: [ActiveNode]
         public var uplinks: (any UplinkSource)?
+        /// Where replies to the devices that ask go (field testers), when the run answers any.
+        public var downlinks: (any DownlinkSender)?
 
-        public init(fixes: any FixSource, nodes: [ActiveNode] = [], uplinks: (any UplinkSource)? = nil) {
+        public init(fixes: any FixSource, nodes: [ActiveNode] = [], uplinks: (any UplinkSource)? = nil, downlinks: (any DownlinkSender)? = nil) {
             self.fixes = fixes
             self.nodes = nodes
             self.uplinks = uplinks
+            self.downlinks = downlinks
         }
     }
 
@@ -37,6 +40,8 @@ public final class CollectionRun: Sendable {
         public var alerts: AlertRules
         /// Listener mode: positions from the uplinks' own payloads (`--gps payload[+GPS]`).
         public var payload: PayloadPlacement?
+        /// Listener mode: the field testers to answer (`--field-tester`), through `Ports.downlinks`.
+        public var fieldTesters: FieldTesterDesk.Settings?
 
         public init(
             mode: CollectionMode, policy: SendPolicy = SendPolicy(), interval: Double, clock: any TimeSource = SystemClock(),
@@ -235,7 +240,9 @@ public final class CollectionRun: Sendable {
         case .listener, .imported:
             let collector = ListenerCollector(
                 store: store, session: session, fixes: ports.fixes, uplinks: ports.uplinks, interval: settings.interval,
-                payload: settings.payload, clock: settings.clock, heartbeat: heartbeat, emit: emit)
+                payload: settings.payload,
+                fieldTesters: settings.fieldTesters.flatMap { desk in ports.downlinks.map { (FieldTesterDesk(settings: desk), $0) } },
+                clock: settings.clock, heartbeat: heartbeat, emit: emit)
             try await Self.runThenFlush(collector.run, collector.flush)
         }
     }

@@ -47,7 +47,7 @@ public struct CollectionStats: Sendable {
             lastFix = nil
         // Whether the last fix is stale follows from its age (`SendPolicy.staleness`); the event
         // only says when it starts.
-        case .trackPoint, .sample, .stale, .battery, .storeBusy, .storeBack: break
+        case .trackPoint, .sample, .stale, .battery, .storeBusy, .storeBack, .fieldTestAnswered, .fieldTestNotAnswered: break
         case .nodeLost(let node, let reason): lostNodes[node] = reason
         case .nodeBack(let node, _):
             lostNodes[node] = nil

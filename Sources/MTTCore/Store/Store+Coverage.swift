@@ -159,6 +159,11 @@ extension StoreCoverage {
         }
     }
 
+    /// Where a gateway said it is, the last time it did; nil when it never did.
+    public func reportedPosition(of gateway: String) throws -> GeoPoint? {
+        try read { db in try Store.reportedPosition(of: gateway, db) }
+    }
+
     /// `mtt coverage`: the area and each gateway antenna, read from the aggregates.
     public func coverageSummary(_ filter: CoverageFilter) throws -> CoverageSummary {
         try read { db in

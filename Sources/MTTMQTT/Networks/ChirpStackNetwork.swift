@@ -1,3 +1,4 @@
+import FoundationEssentials
 import MTTCore
 
 extension NetworkServer {
@@ -24,5 +25,12 @@ extension NetworkServer {
             // As given (NS_HELIUM://000024), a host given bare as NS_CHIRP://HOST, else the MQTT server's host.
             guard let given else { return "NS_CHIRP://" + host }
             return given.contains("://") ? given : "NS_CHIRP://" + given
+        },
+        downlink: { downlink, _, _ in
+            // ChirpStack queues every downlink; its uplink events name the application.
+            let devEUI = (downlink.devEUI ?? "").lowercased()
+            let body = #"{"devEui":"\#(devEUI)","confirmed":false,"fPort":\#(downlink.fPort),"data":"\#(Data(downlink.payload).base64EncodedString())"}"#
+            let application = downlink.applicationID ?? ChirpStackTopics.demoApplication
+            return ("application/\(application)/device/\(devEUI)/command/down", Array(body.utf8))
         })
 }

@@ -10,5 +10,6 @@ extension NetworkServer {
         topics: NetworkServer.chirpStack.topics,
         decode: NetworkServer.chirpStack.decode,
         encode: NetworkServer.chirpStack.encode,
-        networkID: { given, host in given.map { NetworkServer.chirpStack.networkID($0, host) } ?? "NS_HELIUM://000024" })
+        networkID: { given, host in given.map { NetworkServer.chirpStack.networkID($0, host) } ?? "NS_HELIUM://000024" },
+        downlink: NetworkServer.chirpStack.downlink)
 }

@@ -24,6 +24,9 @@ public struct NetworkServer: RegisteredKind {
     /// The network id its uplinks carry when its messages name none, from the one given and the
     /// MQTT server's host; nil when they always do.
     let networkID: @Sendable (_ given: String?, _ host: String) -> String?
+    /// The topic and message that queue `downlink` (SPEC §10.1); `username` the run's MQTT user,
+    /// `replace` whether it replaces the device's queue (The Things Stack) rather than joining it.
+    let downlink: @Sendable (_ downlink: Downlink, _ username: String, _ replace: Bool) -> (topic: String, payload: [UInt8])
 
     /// Every network, the default first. A new one is one file and one line here.
     public static let registered: [NetworkServer] = [

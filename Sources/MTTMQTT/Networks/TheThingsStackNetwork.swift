@@ -1,3 +1,4 @@
+import FoundationEssentials
 import MTTCore
 
 extension NetworkServer {
@@ -11,5 +12,10 @@ extension NetworkServer {
         },
         decode: { _, payload, _ throws(UplinkDecodeError) in try UplinkDecoder.decode(payload) },
         encode: { uplink, username in (TTNTopics.uplink(username: username, device: uplink.deviceID), UplinkEncoder.json(uplink)) },
-        networkID: { _, _ in nil })
+        networkID: { _, _ in nil },
+        downlink: { downlink, username, replace in
+            // HIGH: the reply must make the receive windows of the tester's next uplink.
+            let body = #"{"downlinks":[{"f_port":\#(downlink.fPort),"frm_payload":"\#(Data(downlink.payload).base64EncodedString())","priority":"HIGH"}]}"#
+            return ("v3/\(username)/devices/\(downlink.deviceID)/down/\(replace ? "replace" : "push")", Array(body.utf8))
+        })
 }

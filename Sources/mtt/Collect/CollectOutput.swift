@@ -146,6 +146,10 @@ final class CollectOutput: Sendable {
                 return "sample \(sample.method.rawValue) at " + PlaceText.of(latitude: p.latitude, longitude: p.longitude)
             }
             return "sample without a position: \(sample.reason ?? "?")"
+        case .fieldTestAnswered(_, let uplink, let reply):
+            return "answered \(uplink.deviceID)'s test f_cnt \(uplink.fCnt ?? 0): \(Hex.string(reply.bytes))" + (reply.reason.map { " (\($0))" } ?? "")
+        case .fieldTestNotAnswered(let device, let reason):
+            return "\(device)'s test not answered: \(reason)"
         case .network(let connected, let detail):
             if connected { return "network connected: \(detail)" }
             return seen.network ? "network lost: \(detail)" : "network not reachable: \(detail)"

@@ -41,6 +41,9 @@ struct CollectPlan {
     var payload: PayloadPlacement?
     /// Simulated trackers the simulated network hears (`--network fake?trackers=N`).
     var trackers: SimulatedTrackerFleet?
+    /// The field testers answered (`--field-tester`), their replies replacing or joining the queue.
+    var fieldTesters: FieldTesterDesk.Settings?
+    var replaceDownlinks = true
 
     var everythingSimulated: Bool {
         // `payload` alone reads no device of its own: only the network's uplinks carry positions.
@@ -59,6 +62,8 @@ final class CollectPorts: @unchecked Sendable {
     let nodes: [ActiveNode]
     private let keepAlive: [Any]
     private let publisher: TTNUplinkPublisher?
+    /// Where field testers' replies go.
+    let downlinks: MQTTDownlinkSender?
     /// The simulated trackers' drive, for as long as the run lasts.
     private var trackersDriving: Task<Void, Never>?
     let nodeInfos: [String: NodeInfo]
@@ -100,6 +105,11 @@ final class CollectPorts: @unchecked Sendable {
         } else {
             uplinks = feed
         }
+        if plan.fieldTesters != nil, let mqtt = plan.mqtt {
+            downlinks = try MQTTDownlinkSender(settings: mqtt, server: plan.format.server, replace: plan.replaceDownlinks)
+        } else {
+            downlinks = nil
+        }
 
         var nodes: [ActiveNode] = []
         var infos: [String: NodeInfo] = [:]
@@ -136,8 +146,9 @@ final class CollectPorts: @unchecked Sendable {
                 simulated: SimulatedParts.of(nodes: plan.nodes, gps: plan.gps, fakeNetwork: plan.fakeNetwork, speed: plan.speed)),
             alerts: plan.alerts)
         settings.payload = plan.payload
+        settings.fieldTesters = plan.fieldTesters
         return try CollectionRun(
-            store: store, ports: .init(fixes: fixes, nodes: nodes, uplinks: uplinks), settings: settings,
+            store: store, ports: .init(fixes: fixes, nodes: nodes, uplinks: uplinks, downlinks: downlinks), settings: settings,
             hooks: hooks, observe: observe, report: report)
     }
 
@@ -145,5 +156,6 @@ final class CollectPorts: @unchecked Sendable {
     func close() {
         trackersDriving?.cancel()
         publisher?.close()
+        downlinks?.close()
     }
 }

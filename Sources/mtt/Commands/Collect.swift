@@ -60,6 +60,11 @@ struct Collect: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --gps payload, for a device whose network decodes nothing: read its payload with CODEC (repeatable; DEVICE a device id, a DevEUI or + for every device): \(PositionCodec.namesText).", valueName: "device=codec"))
     var codec: [String] = []
 
+    @Option(name: .customLong("field-tester"), help: ArgumentHelp(
+        "Listener mode: answer this field tester's tests (disk91 Wio tester, RAK10701; repeatable; a device id, a DevEUI, or + for every device): each port-1 uplink gets its 6-byte reply (gateways, RSSI range, nearest and farthest gateway) as a downlink through the MQTT server, at most [field_tester] daily_cap a day. The MQTT user needs the right to write downlinks.",
+        valueName: "device"))
+    var fieldTester: [String] = []
+
     @Option(help: ArgumentHelp(ConfigKey.application.help, valueName: "id"))
     var application: String?
 
@@ -124,6 +129,7 @@ struct Collect: AsyncParsableCommand {
         put(.mqttCA, mqttCA.map { .text($0) })
         put(.devices, device.isEmpty ? nil : .list(device))
         put(.trackerCodecs, codec.isEmpty ? nil : .list(codec))
+        put(.fieldTesters, fieldTester.isEmpty ? nil : .list(fieldTester))
         put(.application, application.map { .text($0) })
         put(.networkID, networkID.map { .text($0) })
         put(.interval, interval.map { .number($0.seconds) })
@@ -228,6 +234,20 @@ struct Collect: AsyncParsableCommand {
             }
         } else if !codec.isEmpty {
             throw ValidationError("--codec goes with --gps payload: it reads positions from the devices' uplinks")
+        }
+        let testers = settings.list(.fieldTesters)
+        if !testers.isEmpty {
+            guard mode == .listener else {
+                throw ValidationError("--field-tester is for listener mode: mtt hears the tester's uplinks through the network and answers each")
+            }
+            guard mqtt != nil else {
+                throw ValidationError("--field-tester needs the network's MQTT server (--mqtt-url): the replies are downlinks queued there")
+            }
+            guard let queue = settings.text(.fieldTesterQueue), ["replace", "push"].contains(queue) else {
+                throw ConfigOptions.failure(settings.problem(.fieldTesterQueue, "replace or push"))
+            }
+            plan.fieldTesters = FieldTesterDesk.Settings(devices: testers, dailyCap: Int(settings.amount(.fieldTesterDailyCap)))
+            plan.replaceDownlinks = queue == "replace"
         }
         if choice.trackers > 0 {
             guard mode == .listener else {
