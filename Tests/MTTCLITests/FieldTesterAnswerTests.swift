@@ -90,6 +90,33 @@ struct FieldTesterAnswerTests {
         #expect(try Store(path: mtt.database, access: .readOnly).status().uplinks == 20)
         let events = try await mtt.run(["events", "--type", "field_test_answered", "--db", mtt.database])
         #expect(events.stdout.split(separator: "\n").count == 20, "\(events.stdout.prefix(500)) \(events.stderr)")
+        let status = try await mtt.run(["status", "--json", "--db", mtt.database]).stdout
+        #expect(status.contains(#""field_tests_answered":20"#), "\(status)")
+    }
+
+    /// A broker that does not let the MQTT user write downlinks: one line saying which right is
+    /// missing, said once, and every test still kept.
+    @Test func aRefusedReplyIsSaidOnceAndTheTestsAreKept() async throws {
+        let user = MosquittoBroker.Credentials(username: "testers", password: "secret-for-tests")
+        let broker = try await MosquittoBroker.start(credentials: user, acl: [
+            "user testers", "topic read #", "topic write application/+/device/+/event/up",
+        ])
+        let network = Self.networks[1]
+        let run = try mtt.start([
+            "collect", "--mode", "listener", "--gps", "payload", "--field-tester", "+", "--device", "+",
+            "--mqtt-url", "mqtt://127.0.0.1:\(broker.port)", "--db", mtt.database,
+            "--network", "chirpstack", "--application", Self.application, "--mqtt-user", "testers",
+        ], environment: ["MTT_MQTT_PASSWORD": user.password])
+        defer { run.stop() }
+        #expect(await run.waitForOutput(timeout: 30) { $0.contains("network connected") }, "\(run.stderr)")
+        let tests = (1...4).map { String(decoding: ChirpStackEncoder.json(Self.test(UInt32($0)), applicationID: Self.application), as: UTF8.self) }
+        try await broker.publish(topic: network.up, lines: tests, credentials: user)
+        #expect(await run.waitForOutput(timeout: 60) { $0.contains("heard wio-1 f_cnt 4") }, "\(run.stdout)")
+        #expect(await run.waitForOutput(timeout: 10) { $0.contains("field tests not answered: the MQTT server refused the message to application/") },
+                "\(run.stdout)")
+        let said = run.stdout.components(separatedBy: "field tests not answered:").count - 1
+        #expect(said == 1 && run.stdout.contains("the MQTT user needs the right to write downlinks"), "\(run.stdout)")
+        #expect(try Store(path: mtt.database, access: .readOnly).status().uplinks == 4)
     }
 
     @Test func theDailyCapHoldsAndIsSaidOnce() async throws {

@@ -20,20 +20,22 @@ public final class MosquittoBroker: @unchecked Sendable {
     /// Writes the configuration, starts the broker and returns once it listens.
     /// A free port can be taken by another test's server between being found and being bound:
     /// then once more on another.
-    public static func start(credentials: Credentials? = nil, tls: TestCertificates? = nil) async throws -> MosquittoBroker {
+    /// - Parameter acl: mosquitto's ACL lines (`user NAME`, `topic read|write|readwrite PATTERN`),
+    ///   for a broker that refuses some topics.
+    public static func start(credentials: Credentials? = nil, tls: TestCertificates? = nil, acl: [String]? = nil) async throws -> MosquittoBroker {
         try await offThePool {
             for _ in 1..<3 {
                 do {
-                    return try MosquittoBroker(credentials: credentials, tls: tls, port: LoopbackPort.free())
+                    return try MosquittoBroker(credentials: credentials, tls: tls, acl: acl, port: LoopbackPort.free())
                 } catch MosquittoBrokerError.setup(let message) where message.contains("Address already in use") {
                     continue
                 }
             }
-            return try MosquittoBroker(credentials: credentials, tls: tls, port: LoopbackPort.free())
+            return try MosquittoBroker(credentials: credentials, tls: tls, acl: acl, port: LoopbackPort.free())
         }
     }
 
-    private init(credentials: Credentials?, tls: TestCertificates?, port: Int) throws {
+    private init(credentials: Credentials?, tls: TestCertificates?, acl: [String]?, port: Int) throws {
         self.port = port
         folder = TemporaryDirectory("mtt-mosquitto")
         // mosquitto started as root drops to its own user, which must be able to read these files.
@@ -54,6 +56,12 @@ public final class MosquittoBroker: @unchecked Sendable {
             config += ["allow_anonymous false", "password_file \(passwords)"]
         } else {
             config.append("allow_anonymous true")
+        }
+        if let acl {
+            let file = folder.file("acl")
+            try (acl.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+            chmod(file, 0o644)
+            config.append("acl_file \(file)")
         }
         if let tls {
             config += ["cafile \(tls.caCertificate)", "certfile \(tls.serverCertificate)", "keyfile \(tls.serverKey)"]

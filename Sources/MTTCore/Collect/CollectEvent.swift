@@ -30,6 +30,6 @@ public enum CollectEvent: Sendable {
     /// A field tester's test answered with its reply (queued at the network server).
     case fieldTestAnswered(uplinkID: Int64, uplink: Uplink, reply: FieldTesterReply)
     /// A field tester's reply not sent: the day's cap reached (said once a day), or the server
-    /// did not take it.
-    case fieldTestNotAnswered(device: String, reason: String)
+    /// did not take it (said once a run: the device is not known then).
+    case fieldTestNotAnswered(device: String?, reason: String)
 }

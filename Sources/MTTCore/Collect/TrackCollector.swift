@@ -30,6 +30,7 @@ actor TrackCollector {
     private var gaps: FrameCounterGaps
     /// Which field testers' tests were answered today.
     private var desk: FieldTesterDesk?
+    private var refusalSaid = false
     /// Since when another program has held the database's write lock, while it does.
     private var storeBusySince: Timestamp?
 
@@ -57,6 +58,12 @@ actor TrackCollector {
             group.addTask { try await self.expireWaiting() }
             if let uplinks = self.uplinks {
                 group.addTask { try await self.listen(to: uplinks) }
+            }
+            if let downlinks = self.settings.fieldTesters?.downlinks {
+                group.addTask {
+                    for await refusal in downlinks.refusals() { await self.refused(refusal) }
+                    try await self.clock.sleep(seconds: .infinity)
+                }
             }
             try await group.next()
             group.cancelAll()
@@ -151,6 +158,14 @@ actor TrackCollector {
         answerFieldTests(heard, ids: ids)
         for (id, uplink) in zip(ids, heard) { emit(.heard(uplinkID: id, uplink: uplink, attemptID: nil)) }
         for sample in samples { emit(.sample(sample)) }
+    }
+
+    /// A reply the server refused: said once a run, as each later one would be for the same reason
+    /// (the MQTT user's rights); the tests are mapped all the same.
+    private func refused(_ refusal: DownlinkError) {
+        guard !refusalSaid else { return }
+        refusalSaid = true
+        emit(.fieldTestNotAnswered(device: nil, reason: refusal.description))
     }
 
     /// Each field tester's test gets its reply, at once: it must reach the network server before

@@ -17,8 +17,7 @@ public struct Downlink: Sendable, Hashable {
     }
 }
 
-/// Why a downlink did not go out, in a line; `right` names what the server must grant when it
-/// refused for want of it.
+/// Why a downlink did not go out, in a line.
 public struct DownlinkError: Error, Sendable, CustomStringConvertible {
     public var description: String
 
@@ -29,5 +28,8 @@ public struct DownlinkError: Error, Sendable, CustomStringConvertible {
 
 /// Where downlinks are sent: a network server's MQTT integration.
 public protocol DownlinkSender: Sendable {
+    /// Queues it; throws when it could not even be handed over.
     func send(_ downlink: Downlink) throws(DownlinkError)
+    /// Downlinks the server refused after taking them (no right to send them), as it says so.
+    func refusals() -> AsyncStream<DownlinkError>
 }

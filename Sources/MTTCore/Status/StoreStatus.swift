@@ -21,6 +21,8 @@ public struct StoreStatus: Sendable, Hashable, Encodable {
     public var estimatedAttempts: Int = 0
     /// Devices whose uplinks are stored.
     public var devices: Int = 0
+    /// Field testers' tests answered with their reply (`--field-tester`).
+    public var fieldTestsAnswered: Int = 0
     /// Records each upload target still waits for, keyed by target name.
     public var unsynced: [String: Int]
     /// Records the TTN Mapper quality gate kept off the main map, keyed by target name; they go
@@ -41,6 +43,7 @@ public struct StoreStatus: Sendable, Hashable, Encodable {
         case gpsSamples = "gps_samples"
         case samples, unsynced, held, nodes, devices
         case estimatedAttempts = "estimated_attempts"
+        case fieldTestsAnswered = "field_tests_answered"
         case simulated = "held_simulated", excluded = "held_excluded"
         case notTaken = "not_taken"
     }

@@ -36,6 +36,7 @@ extension Store {
                 gpsSamples: try count("fixes"),
                 samples: try count("samples", "lat IS NOT NULL"), estimatedAttempts: try count("estimated_attempts"),
                 devices: try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT device_id) FROM uplinks" + (session.map { " WHERE session_id = \($0)" } ?? "")) ?? 0,
+                fieldTestsAnswered: try count("events", "type = '\(FieldEventType.fieldTestAnswered.rawValue)'"),
                 unsynced: unsynced, held: held, simulated: simulated, excluded: excluded, notTaken: notTaken, nodes: session == nil ? try Self.latestNodeStates(db) : [])
         }
     }

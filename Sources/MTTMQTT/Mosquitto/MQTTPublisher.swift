@@ -2,16 +2,32 @@ import FoundationEssentials
 import Glibc
 import Synchronization
 
-/// Publishes messages (QoS 0) to an MQTT server: how the simulated network plays The Things Stack
-/// on a real broker, so the subscribing side runs for real.
+/// Publishes messages to an MQTT server: at QoS 0 (how the simulated network plays The Things
+/// Stack on a real broker, so the subscribing side runs for real), or acknowledged (QoS 1 over
+/// MQTT 5, whose acknowledgement says when the server refused a message: a downlink the user has
+/// no right to send).
 public final class MQTTPublisher: Sendable {
     private let client: MosquittoClient
     public let settings: MQTTSettings
+    private let acknowledged: Bool
     private let closed = Mutex(false)
+    /// The CONNACK's code once it came (0: accepted), and the topics of messages not yet acknowledged.
+    private let state = Mutex<(connack: Int32?, pending: [Int32: String])>((nil, [:]))
+    private let refused: AsyncStream<String>.Continuation
+    /// Messages the server refused, a line each (the topic and the server's reason).
+    public let refusals: AsyncStream<String>
 
     /// Connects (blocking, up to the socket's own timeout) and starts libmosquitto's network thread.
-    public init(settings: MQTTSettings) throws(MQTTError) {
-        let client = try MosquittoClient(clientID: settings.clientID + "-pub", settings: settings)
+    public init(settings: MQTTSettings, acknowledged: Bool = false) throws(MQTTError) {
+        let client = try MosquittoClient(clientID: settings.clientID + "-pub", settings: settings, version: acknowledged ? .v5 : .v311)
+        (refusals, refused) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(16))
+        self.client = client
+        self.settings = settings
+        self.acknowledged = acknowledged
+        // Weakly: the client keeps its handlers until it is destroyed, in this object's deinit.
+        client.setHandlers(.init(
+            connected: { [weak self] rc in self?.state.withLock { $0.connack = rc } },
+            published: { [weak self] mid, reason in self?.acknowledge(mid, reason) }))
         do {
             try client.check(client.connect(settings.endpoint, keepAlive: settings.keepAlive), "connect to \(settings.endpoint.host):\(settings.endpoint.port)")
             try client.check(client.startLoopThread(), "start the MQTT network thread")
@@ -19,12 +35,36 @@ public final class MQTTPublisher: Sendable {
             client.destroy()
             throw error
         }
-        self.client = client
-        self.settings = settings
+    }
+
+    private func acknowledge(_ mid: Int32, _ reason: Int32) {
+        let topic = state.withLock { $0.pending.removeValue(forKey: mid) }
+        guard reason >= 0x80, let topic else { return }
+        refused.yield("the MQTT server refused the message to \(topic): \(MosquittoClient.reasonText(reason))")
+    }
+
+    /// Waits up to `timeout` seconds for the server's answer to the connection: true once it
+    /// accepted it, false when it refused it or said nothing.
+    public func accepted(within timeout: Double) -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1_000))
+        while ContinuousClock.now < deadline {
+            if let code = state.withLock({ $0.connack }) { return code == 0 }
+            usleep(10_000)
+        }
+        return false
     }
 
     public func publish(topic: String, payload: [UInt8]) throws(MQTTError) {
-        try client.check(client.publish(topic, payload), "publish to \(topic)")
+        guard acknowledged else {
+            try client.check(client.publish(topic, payload), "publish to \(topic)")
+            return
+        }
+        // Held before the publish: its acknowledgement may come before the call returns.
+        try state.withLock { state throws(MQTTError) in
+            let (result, mid) = client.publishAcknowledged(topic, payload)
+            try client.check(result, "publish to \(topic)")
+            state.pending[mid] = topic
+        }
     }
 
     public func close() {
@@ -33,6 +73,7 @@ public final class MQTTPublisher: Sendable {
             return !c
         }
         guard wasOpen else { return }
+        refused.finish()
         client.disconnect()
         client.stopLoopThread()
     }

@@ -38,6 +38,14 @@ final class MosquittoClient: @unchecked Sendable {
         var disconnected: @Sendable (Int32) -> Void = { _ in }
         var message: @Sendable (String, [UInt8]) -> Void = { _, _ in }
         var errorLogged: @Sendable (String) -> Void = { _ in }
+        /// A QoS 1 publish acknowledged (MQTT 5): its message id and the server's reason code
+        /// (0x80 and up: refused).
+        var published: @Sendable (Int32, Int32) -> Void = { _, _ in }
+    }
+
+    /// The MQTT version a client speaks.
+    enum ProtocolVersion: Sendable {
+        case v311, v5
     }
 
     private let mosq: OpaquePointer
@@ -53,14 +61,14 @@ final class MosquittoClient: @unchecked Sendable {
 
     /// A client with mtt's connection options: MQTT 3.1.1, the credentials, verified TLS, and
     /// libmosquitto's own reconnect delays (for the publisher's thread).
-    init(clientID: String, settings: MQTTSettings) throws(MQTTError) {
+    init(clientID: String, settings: MQTTSettings, version: ProtocolVersion = .v311) throws(MQTTError) {
         guard Self.initialised else { throw MQTTError("libmosquitto failed to initialise") }
         guard let mosq = mosquitto_new(clientID, true, nil) else {
             throw MQTTError("cannot create an MQTT client: \(String(cString: strerror(errno)))")
         }
         self.mosq = mosq
         do {
-            try apply(settings)
+            try apply(settings, version: version)
         } catch {
             mosquitto_destroy(mosq)
             throw error
@@ -77,10 +85,11 @@ final class MosquittoClient: @unchecked Sendable {
                 : []
             MosquittoClient.from(user).handle { $0.message(topic, payload) }
         }
+        mosquitto_publish_v5_callback_set(mosq) { _, user, mid, reason, _ in MosquittoClient.from(user).handle { $0.published(mid, reason) } }
     }
 
-    private func apply(_ settings: MQTTSettings) throws(MQTTError) {
-        _ = mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311)
+    private func apply(_ settings: MQTTSettings, version: ProtocolVersion) throws(MQTTError) {
+        _ = mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, version == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311)
         if let username = settings.username {
             try check(Result(code: mosquitto_username_pw_set(mosq, username, settings.password)), "set the MQTT username")
         }
@@ -164,6 +173,16 @@ final class MosquittoClient: @unchecked Sendable {
     func publish(_ topic: String, _ payload: [UInt8]) -> Result {
         Result(code: payload.withUnsafeBytes { mosquitto_publish(mosq, nil, topic, Int32($0.count), $0.baseAddress, 0, false) })
     }
+
+    /// Publishes at QoS 1; the message id the acknowledgement will name.
+    func publishAcknowledged(_ topic: String, _ payload: [UInt8]) -> (Result, Int32) {
+        var mid: Int32 = 0
+        let result = Result(code: payload.withUnsafeBytes { mosquitto_publish(mosq, &mid, topic, Int32($0.count), $0.baseAddress, 1, false) })
+        return (result, mid)
+    }
+
+    /// MQTT 5's words for a reason code.
+    static func reasonText(_ code: Int32) -> String { String(cString: mosquitto_reason_string(code)) }
 
     func disconnect() { _ = mosquitto_disconnect(mosq) }
 

@@ -21,6 +21,7 @@ extension NetworkServer {
                 ChirpStackTopics.uplink(application: application, devEUI: uplink.devEUI ?? "0000000000000000"),
                 ChirpStackEncoder.json(uplink, applicationID: application))
         },
+        speaksMQTT5: true,
         networkID: { given, host in
             // As given (NS_HELIUM://000024), a host given bare as NS_CHIRP://HOST, else the MQTT server's host.
             guard let given else { return "NS_CHIRP://" + host }

@@ -10,6 +10,7 @@ extension NetworkServer {
         topics: NetworkServer.chirpStack.topics,
         decode: NetworkServer.chirpStack.decode,
         encode: NetworkServer.chirpStack.encode,
+        speaksMQTT5: NetworkServer.chirpStack.speaksMQTT5,
         networkID: { given, host in given.map { NetworkServer.chirpStack.networkID($0, host) } ?? "NS_HELIUM://000024" },
         downlink: NetworkServer.chirpStack.downlink)
 }

@@ -21,6 +21,8 @@ public struct NetworkServer: RegisteredKind {
     let decode: @Sendable (_ topic: String, _ payload: [UInt8], _ networkID: String) throws(UplinkDecodeError) -> UplinkDecoding
     /// The topic and message this server would publish `uplink` with (the simulated network's).
     let encode: @Sendable (_ uplink: Uplink, _ username: String) -> (topic: String, payload: [UInt8])
+    /// Whether its MQTT servers speak MQTT 5 (each downlink acknowledged, a refusal told).
+    let speaksMQTT5: Bool
     /// The network id its uplinks carry when its messages name none, from the one given and the
     /// MQTT server's host; nil when they always do.
     let networkID: @Sendable (_ given: String?, _ host: String) -> String?

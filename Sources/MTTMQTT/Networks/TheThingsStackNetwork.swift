@@ -12,6 +12,7 @@ extension NetworkServer {
         },
         decode: { _, payload, _ throws(UplinkDecodeError) in try UplinkDecoder.decode(payload) },
         encode: { uplink, username in (TTNTopics.uplink(username: username, device: uplink.deviceID), UplinkEncoder.json(uplink)) },
+        speaksMQTT5: false,
         networkID: { _, _ in nil },
         downlink: { downlink, username, replace in
             // HIGH: the reply must make the receive windows of the tester's next uplink.

@@ -149,7 +149,7 @@ final class CollectOutput: Sendable {
         case .fieldTestAnswered(_, let uplink, let reply):
             return "answered \(uplink.deviceID)'s test f_cnt \(uplink.fCnt ?? 0): \(Hex.string(reply.bytes))" + (reply.reason.map { " (\($0))" } ?? "")
         case .fieldTestNotAnswered(let device, let reason):
-            return "\(device)'s test not answered: \(reason)"
+            return device.map { "\($0)'s test not answered: \(reason)" } ?? "field tests not answered: \(reason)"
         case .network(let connected, let detail):
             if connected { return "network connected: \(detail)" }
             return seen.network ? "network lost: \(detail)" : "network not reachable: \(detail)"

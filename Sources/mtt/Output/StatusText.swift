@@ -32,6 +32,9 @@ enum StatusText {
     private static func devices(_ status: StoreStatus) -> String {
         guard status.devices > 0 else { return "" }
         var text = "\nDevices    \(status.devices) (mtt status --devices lists them, mtt sessions devices their own sessions)"
+        if status.fieldTestsAnswered > 0 {
+            text += "\nField tests \(status.fieldTestsAnswered) answered (mtt events --type field_test_answered: the bytes each was sent)"
+        }
         if status.estimatedAttempts > 0 {
             text += "\nUnheard    \(CountText.of(status.estimatedAttempts, "frame")) trackers sent and nobody heard, estimated from their frame counters"
         }
