@@ -94,6 +94,30 @@ struct FieldTesterAnswerTests {
         #expect(status.contains(#""field_tests_answered":20"#), "\(status)")
     }
 
+    /// The simulated field testers (`--network fake?testers=N`) through a real broker, as The Things
+    /// Stack and as ChirpStack: every test answered, every reply the tester reads back the one its
+    /// test earned, the discovery uplinks (every tenth) never answered.
+    @Test(arguments: ["fake?testers=3", "fake?format=chirpstack&testers=3"])
+    func simulatedTestersReadTheirRepliesOnTheBroker(_ network: String) async throws {
+        let broker = try await MosquittoBroker.start()
+        let run = try await mtt.run([
+            "collect", "--mode", "listener", "--gps", "payload", "--network", network, "--mqtt-url", "mqtt://127.0.0.1:\(broker.port)",
+            "--speed", "20", "--duration", "12s", "--db", mtt.database,
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let answered = run.stdout.split(separator: "\n").filter { $0.contains("answered sim-tester-") }
+        let shown = run.stderr.split(separator: "\n").filter { $0.contains(" shows the reply to f_cnt ") && $0.hasSuffix(", as heard") }
+        #expect(answered.count >= 9, "\(run.stdout)")
+        // The last replies may still be on their way when the run stops.
+        #expect(shown.count >= answered.count - 3 && shown.count <= answered.count, "\(answered.count) answered, \(shown.count) read back:\n\(run.stderr)")
+        #expect(!run.stderr.contains("sim-tester-00") || !run.stderr.split(separator: "\n").contains { $0.contains("sim-tester-") && !$0.hasSuffix(", as heard") },
+                "a reply the tester did not expect:\n\(run.stderr)")
+        #expect(!answered.contains { $0.contains("test f_cnt 10:") }, "a discovery uplink answered: \(answered)")
+        // Twelve tests each in 240 simulated seconds: the tenth reply of a day is a tester's last.
+        let notAnswered = run.stdout.split(separator: "\n").filter { $0.contains("not answered") }
+        #expect(notAnswered.allSatisfy { $0.contains("10 replies today, the cap") }, "\(notAnswered)")
+    }
+
     /// A broker that does not let the MQTT user write downlinks: one line saying which right is
     /// missing, said once, and every test still kept.
     @Test func aRefusedReplyIsSaidOnceAndTheTestsAreKept() async throws {

@@ -7,7 +7,8 @@ import Testing
 /// in the README's order, in a home of its own, as a reader following the README runs them: the
 /// README and the program cannot drift apart (issue 33).
 ///
-/// What the test changes, and only that: durations become 3 s; port 8080 becomes a free one;
+/// What the test changes, and only that: durations become 3 s; port 8080 becomes a free one; a local
+/// mosquitto on 1883 is one the test starts;
 /// `http://my-server:8080` (your own server) is a loopback one; `/media/usb` is a folder of the
 /// test's; `/etc/mtt/config.toml` is the one the package installs; `lorawalk.json` is the project's
 /// own walk sample. The public servers stay as written: every https:// request goes through a
@@ -101,6 +102,9 @@ struct ReadmeExampleTests {
         environment["https_proxy"] = proxy.url
         environment["no_proxy"] = "127.0.0.1"
 
+        // The reader's own local mosquitto (`mqtt://127.0.0.1:1883`), on a port of the test's.
+        let broker = try await MosquittoBroker.start()
+
         var ran: [String] = [], skipped: [String] = [], failures: [String] = []
         for command in all {
             if let need = Self.needs(command.text) {
@@ -110,6 +114,7 @@ struct ReadmeExampleTests {
             var text = command.text
                 .replacingOccurrences(of: "http://my-server:8080", with: ownServer.baseURL)
                 .replacingOccurrences(of: "8080", with: String(port))
+                .replacingOccurrences(of: "mqtt://127.0.0.1:1883", with: "mqtt://127.0.0.1:\(broker.port)")
                 .replacingOccurrences(of: "/media/usb", with: mtt.dir.file("usb"))
                 .replacingOccurrences(of: "/etc/mtt/config.toml", with: FixtureFiles.repositoryRoot + "/packaging/config.toml")
                 .replacingOccurrences(of: #"--duration [0-9]+[smh]"#, with: "--duration 3s", options: .regularExpression)

@@ -15,7 +15,7 @@ struct NetworkChoiceTests {
             #expect(fake.server.name == name && fake.simulated)
         }
         #expect(try NetworkChoice(parsing: "fake").server == .theThingsStack)
-        #expect(throws: SpecError("unknown network ttn: use tts, chirpstack or helium, or fake[?format=NAME][&trackers=N]")) { try NetworkChoice(parsing: "ttn") }
+        #expect(throws: SpecError("unknown network ttn: use tts, chirpstack or helium, or fake[?format=NAME][&trackers=N][&testers=N]")) { try NetworkChoice(parsing: "ttn") }
     }
 
     /// `fake?trackers=N` (issue 43): the simulated network also hears N simulated trackers, in any
@@ -24,9 +24,11 @@ struct NetworkChoiceTests {
         let both = try NetworkChoice(parsing: "fake?format=chirpstack&trackers=20")
         #expect(both.server == .chirpStack && both.simulated && both.trackers == 20 && both.description == "fake?format=chirpstack&trackers=20")
         #expect(try NetworkChoice(parsing: "fake?trackers=3").description == "fake?trackers=3")
+        let testers = try NetworkChoice(parsing: "fake?testers=2&trackers=5")
+        #expect(testers.testers == 2 && testers.trackers == 5 && testers.description == "fake?trackers=5&testers=2")
         #expect(try NetworkChoice(parsing: "fake").trackers == 0)
-        let usage = "the simulated network's options are format=NAME (NAME tts, chirpstack or helium) and trackers=N (1 to 10000), e.g. fake?format=chirpstack&trackers=20"
-        for bad in ["fake?trackers=0", "fake?trackers=10001", "fake?trackers=many", "fake?speed=2", "fake?", "fake?format=ttn"] {
+        let usage = "the simulated network's options are format=NAME (NAME tts, chirpstack or helium), trackers=N (1 to 10000) and testers=N (field testers, 1 to 100), e.g. fake?format=chirpstack&trackers=20"
+        for bad in ["fake?trackers=0", "fake?trackers=10001", "fake?trackers=many", "fake?speed=2", "fake?", "fake?format=ttn", "fake?testers=101"] {
             #expect(throws: SpecError("bad network \(bad): \(usage)")) { try NetworkChoice(parsing: bad) }
         }
     }

@@ -16,11 +16,11 @@ public final class MQTTDownlinkSender: DownlinkSender {
     public init(settings: MQTTSettings, server: NetworkServer, replace: Bool = true) throws(MQTTError) {
         var publisher: MQTTPublisher?
         if server.speaksMQTT5 {
-            let acknowledged = try MQTTPublisher(settings: settings, acknowledged: true)
+            let acknowledged = try MQTTPublisher(settings: settings, purpose: "down", acknowledged: true)
             // A server that turns MQTT 5 away is spoken to in 3.1.1.
             if acknowledged.accepted(within: 5) { publisher = acknowledged } else { acknowledged.close() }
         }
-        if publisher == nil { publisher = try MQTTPublisher(settings: settings) }
+        if publisher == nil { publisher = try MQTTPublisher(settings: settings, purpose: "down") }
         self.publisher = publisher!
         self.server = server
         username = settings.username ?? TTNUplinkPublisher.demoUsername

@@ -18,8 +18,10 @@ public final class MQTTPublisher: Sendable {
     public let refusals: AsyncStream<String>
 
     /// Connects (blocking, up to the socket's own timeout) and starts libmosquitto's network thread.
-    public init(settings: MQTTSettings, acknowledged: Bool = false) throws(MQTTError) {
-        let client = try MosquittoClient(clientID: settings.clientID + "-pub", settings: settings, version: acknowledged ? .v5 : .v311)
+    /// - Parameter purpose: ends its client id: two connections of one run under the same id would
+    ///   throw each other off the broker.
+    public init(settings: MQTTSettings, purpose: String = "pub", acknowledged: Bool = false) throws(MQTTError) {
+        let client = try MosquittoClient(clientID: settings.clientID + "-" + purpose, settings: settings, version: acknowledged ? .v5 : .v311)
         (refusals, refused) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(16))
         self.client = client
         self.settings = settings

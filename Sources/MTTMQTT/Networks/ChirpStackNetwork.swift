@@ -33,5 +33,18 @@ extension NetworkServer {
             let body = #"{"devEui":"\#(devEUI)","confirmed":false,"fPort":\#(downlink.fPort),"data":"\#(Data(downlink.payload).base64EncodedString())"}"#
             let application = downlink.applicationID ?? ChirpStackTopics.demoApplication
             return ("application/\(application)/device/\(devEUI)/command/down", Array(body.utf8))
+        },
+        downlinkTopics: { _ in ["application/+/device/+/command/down"] },
+        decodeDownlink: { topic, payload in
+            struct Message: Decodable {
+                var devEui: String
+                var fPort: Int
+                var data: String?
+            }
+            let parts = topic.split(separator: "/")
+            guard parts.count == 6, let message = try? JSONDecoder().decode(Message.self, from: Data(payload)) else { return nil }
+            return Downlink(
+                deviceID: message.devEui, devEUI: message.devEui.uppercased(), applicationID: String(parts[1]), fPort: message.fPort,
+                payload: message.data.flatMap(Base64.decode) ?? [])
         })
 }

@@ -12,5 +12,7 @@ extension NetworkServer {
         encode: NetworkServer.chirpStack.encode,
         speaksMQTT5: NetworkServer.chirpStack.speaksMQTT5,
         networkID: { given, host in given.map { NetworkServer.chirpStack.networkID($0, host) } ?? "NS_HELIUM://000024" },
-        downlink: NetworkServer.chirpStack.downlink)
+        downlink: NetworkServer.chirpStack.downlink,
+        downlinkTopics: NetworkServer.chirpStack.downlinkTopics,
+        decodeDownlink: NetworkServer.chirpStack.decodeDownlink)
 }

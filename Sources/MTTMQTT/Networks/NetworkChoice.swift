@@ -7,12 +7,14 @@ public struct NetworkChoice: Sendable, CustomStringConvertible {
     public let simulated: Bool
     /// Simulated trackers the simulated network also hears (`fake?trackers=N`).
     public private(set) var trackers = 0
+    /// Simulated field testers it hears, which wait for their replies (`fake?testers=N`).
+    public private(set) var testers = 0
 
     /// The most simulated trackers one run drives.
     public static let mostTrackers = 10_000
 
     /// The forms `--network` takes, from the registry.
-    public static var forms: String { "\(NetworkServer.namesText), or fake[?format=NAME][&trackers=N]" }
+    public static var forms: String { "\(NetworkServer.namesText), or fake[?format=NAME][&trackers=N][&testers=N]" }
 
     /// nil (not given) is The Things Stack.
     public init(parsing text: String?) throws(SpecError) {
@@ -22,9 +24,9 @@ public struct NetworkChoice: Sendable, CustomStringConvertible {
         }
         if text == "fake" || text.hasPrefix("fake?") {
             let options = text.dropFirst("fake?".count).split(separator: "&", omittingEmptySubsequences: false)
-            let usage = "the simulated network's options are format=NAME (NAME \(NetworkServer.namesText)) and trackers=N (1 to \(Self.mostTrackers)), e.g. fake?format=chirpstack&trackers=20"
+            let usage = "the simulated network's options are format=NAME (NAME \(NetworkServer.namesText)), trackers=N (1 to \(Self.mostTrackers)) and testers=N (field testers, 1 to 100), e.g. fake?format=chirpstack&trackers=20"
             var server = NetworkServer.standard
-            var trackers = 0
+            var trackers = 0, testers = 0
             for option in options where text != "fake" {
                 let parts = option.split(separator: "=", maxSplits: 1).map(String.init)
                 switch (parts.first, parts.count) {
@@ -34,12 +36,16 @@ public struct NetworkChoice: Sendable, CustomStringConvertible {
                 case ("trackers"?, 2):
                     guard let n = Int(parts[1]), (1...Self.mostTrackers).contains(n) else { throw SpecError("bad network \(text): \(usage)") }
                     trackers = n
+                case ("testers"?, 2):
+                    guard let n = Int(parts[1]), (1...100).contains(n) else { throw SpecError("bad network \(text): \(usage)") }
+                    testers = n
                 default:
                     throw SpecError("bad network \(text): \(usage)")
                 }
             }
             self.init(server: server, simulated: true)
             self.trackers = trackers
+            self.testers = testers
             return
         }
         guard let server = NetworkServer.named(text) else {
@@ -56,6 +62,7 @@ public struct NetworkChoice: Sendable, CustomStringConvertible {
     public var description: String {
         guard simulated else { return server.name }
         let options = (server == .standard ? [] : ["format=\(server.name)"]) + (trackers > 0 ? ["trackers=\(trackers)"] : [])
+            + (testers > 0 ? ["testers=\(testers)"] : [])
         return options.isEmpty ? "fake" : "fake?" + options.joined(separator: "&")
     }
 

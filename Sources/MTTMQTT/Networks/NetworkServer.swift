@@ -29,6 +29,10 @@ public struct NetworkServer: RegisteredKind {
     /// The topic and message that queue `downlink` (SPEC §10.1); `username` the run's MQTT user,
     /// `replace` whether it replaces the device's queue (The Things Stack) rather than joining it.
     let downlink: @Sendable (_ downlink: Downlink, _ username: String, _ replace: Bool) -> (topic: String, payload: [UInt8])
+    /// The topics its downlinks are queued on, and a downlink read back from one: what a simulated
+    /// device hears of the replies it is sent.
+    let downlinkTopics: @Sendable (_ username: String) -> [String]
+    let decodeDownlink: @Sendable (_ topic: String, _ payload: [UInt8]) -> Downlink?
 
     /// Every network, the default first. A new one is one file and one line here.
     public static let registered: [NetworkServer] = [

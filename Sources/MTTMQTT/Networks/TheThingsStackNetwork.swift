@@ -18,5 +18,20 @@ extension NetworkServer {
             // HIGH: the reply must make the receive windows of the tester's next uplink.
             let body = #"{"downlinks":[{"f_port":\#(downlink.fPort),"frm_payload":"\#(Data(downlink.payload).base64EncodedString())","priority":"HIGH"}]}"#
             return ("v3/\(username)/devices/\(downlink.deviceID)/down/\(replace ? "replace" : "push")", Array(body.utf8))
+        },
+        downlinkTopics: { username in ["v3/\(username)/devices/+/down/replace", "v3/\(username)/devices/+/down/push"] },
+        decodeDownlink: { topic, payload in
+            struct Message: Decodable {
+                struct Item: Decodable {
+                    var f_port: Int
+                    var frm_payload: String?
+                }
+                var downlinks: [Item]
+            }
+            let parts = topic.split(separator: "/")
+            guard parts.count == 6, let item = (try? JSONDecoder().decode(Message.self, from: Data(payload)))?.downlinks.first else { return nil }
+            return Downlink(
+                deviceID: String(parts[3]), devEUI: nil, applicationID: nil, fPort: item.f_port,
+                payload: item.frm_payload.flatMap(Base64.decode) ?? [])
         })
 }

@@ -41,6 +41,8 @@ struct CollectPlan {
     var payload: PayloadPlacement?
     /// Simulated trackers the simulated network hears (`--network fake?trackers=N`).
     var trackers: SimulatedTrackerFleet?
+    /// Simulated field testers the simulated network hears (`--network fake?testers=N`).
+    var simulatedTesters: SimulatedFieldTesters?
     /// The field testers answered (`--field-tester`), their replies replacing or joining the queue.
     var fieldTesters: FieldTesterDesk.Settings?
     var replaceDownlinks = true
@@ -66,6 +68,9 @@ final class CollectPorts: @unchecked Sendable {
     let downlinks: MQTTDownlinkSender?
     /// The simulated trackers' drive, for as long as the run lasts.
     private var trackersDriving: Task<Void, Never>?
+    /// The simulated field testers' drive and the replies they hear.
+    private var testersDriving: Task<Void, Never>?
+    private var testersListening: MQTTDownlinkListener?
     let nodeInfos: [String: NodeInfo]
     /// Nodes the simulated network cannot hear: only radios emulated in this process reach it.
     let unheardBySimulatedNetwork: [String]
@@ -96,6 +101,18 @@ final class CollectPorts: @unchecked Sendable {
             if let fleet = plan.trackers {
                 let clock = clock
                 trackersDriving = Task { await fleet.run(through: simulated, clock: clock) }
+            }
+            // The simulated testers send through the broker and read their replies from it.
+            if let testers = plan.simulatedTesters, let mqtt = plan.mqtt {
+                let clock = clock
+                let listener = try MQTTDownlinkListener(settings: mqtt, server: plan.format.server)
+                testersListening = listener
+                testersDriving = Task {
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask { await testers.run(through: simulated, clock: clock) }
+                        group.addTask { for await downlink in listener.downlinks { testers.receive(downlink) } }
+                    }
+                }
             }
         } else {
             publisher = nil
@@ -155,6 +172,8 @@ final class CollectPorts: @unchecked Sendable {
     /// Closes what the run does not: the simulated network's publisher.
     func close() {
         trackersDriving?.cancel()
+        testersDriving?.cancel()
+        testersListening?.close()
         publisher?.close()
         downlinks?.close()
     }

@@ -36,7 +36,7 @@ struct Collect: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where positions come from: \(FixSourceKind.formsHelp) (default \(ConfigKey.gps.defaultText)). payload, in listener mode: each device's own fix from its uplinks (a tracker, a field tester), read from the network's decoded payload or by --codec; payload+GPS: also that GPS's track, for the devices whose uplinks carry no position (a device that sends its fix is placed by it alone).", valueName: "spec"))
     var gps: String?
 
-    @Option(help: ArgumentHelp("The network server: \(NetworkServer.helpText); fake: simulated gateways that hear this run's emulated nodes (--node fake[:N], fake-KIND) and nothing else, publishing through --mqtt-url as The Things Stack does if given (fake?format=NAME: as that network does); fake?trackers=N also hears N simulated GPS trackers driving the town, for --mode listener --gps payload (fake?format=chirpstack&trackers=N on ChirpStack).", valueName: "name"))
+    @Option(help: ArgumentHelp("The network server: \(NetworkServer.helpText); fake: simulated gateways that hear this run's emulated nodes (--node fake[:N], fake-KIND) and nothing else, publishing through --mqtt-url as The Things Stack does if given (fake?format=NAME: as that network does); fake?trackers=N also hears N simulated GPS trackers driving the town, for --mode listener --gps payload (fake?format=chirpstack&trackers=N on ChirpStack); fake?testers=N, N simulated field testers, answered by this run and checking each reply on the broker (--mqtt-url).", valueName: "name"))
     var network: String?
 
     @Option(name: .customLong("mqtt-url"), help: ArgumentHelp("The TTN MQTT server, mqtt://HOST:1883 or mqtts://HOST:8883.", valueName: "url"))
@@ -235,7 +235,14 @@ struct Collect: AsyncParsableCommand {
         } else if !codec.isEmpty {
             throw ValidationError("--codec goes with --gps payload: it reads positions from the devices' uplinks")
         }
-        let testers = settings.list(.fieldTesters)
+        if choice.testers > 0 {
+            guard mode == .listener, mqtt != nil else {
+                throw ValidationError("--network fake?testers=N is for listener mode with a broker (--mqtt-url): the testers wait for their replies there")
+            }
+            plan.simulatedTesters = SimulatedFieldTesters(count: choice.testers)
+        }
+        // The simulated testers are answered as any named ones.
+        let testers = settings.list(.fieldTesters) + (plan.simulatedTesters?.devices.map(\.deviceID) ?? [])
         if !testers.isEmpty {
             guard mode == .listener else {
                 throw ValidationError("--field-tester is for listener mode: mtt hears the tester's uplinks through the network and answers each")
