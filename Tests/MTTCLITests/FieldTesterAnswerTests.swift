@@ -92,6 +92,10 @@ struct FieldTesterAnswerTests {
         #expect(events.stdout.split(separator: "\n").count == 20, "\(events.stdout.prefix(500)) \(events.stderr)")
         let status = try await mtt.run(["status", "--json", "--db", mtt.database]).stdout
         #expect(status.contains(#""field_tests_answered":20"#), "\(status)")
+        // Each test's dot carries the reply its tester showed, for the map's popup.
+        let dots = try await mtt.run(["export", "--format", "geojson", "--db", mtt.database]).stdout
+        #expect(dots.components(separatedBy: #""field_test":""#).count - 1 == 20 && dots.contains(#""f_cnt":300"#)
+                && dots.contains(#""field_test":"2C5370032C03""#), "\(dots.prefix(800))")
     }
 
     /// The simulated field testers (`--network fake?testers=N`) through a real broker, as The Things

@@ -186,6 +186,8 @@ actor TrackCollector {
             case .reply(let downlink, let reply):
                 do throws(DownlinkError) {
                     try downlinks.send(downlink)
+                    // For the map; the event keeps the bytes too, should the database be busy.
+                    try? store.records.recordFieldTestReply(reply, uplink: id, at: clock.now())
                     emit(.fieldTestAnswered(uplinkID: id, uplink: uplink, reply: reply))
                 } catch {
                     emit(.fieldTestNotAnswered(device: uplink.deviceID, reason: error.description))

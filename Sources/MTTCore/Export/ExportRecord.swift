@@ -44,6 +44,8 @@ public struct ExportRecord: Sendable, Hashable {
     public var snr: Double?
     /// Each gateway that heard it, strongest first.
     public var receptions: [HeardBy] = []
+    /// A field tester's test: the 6-byte reply it was answered with (what its screen showed).
+    public var fieldTestReply: [UInt8]?
 
     /// A gateway that heard a sample, with its position when the gateway shares it.
     public struct HeardBy: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import GRDB
 
 
@@ -52,16 +53,18 @@ extension StoreRecords {
                     SELECT samples.time AS time, samples.lat AS lat, samples.lon AS lon, samples.alt AS alt, 'heard' AS status,
                            samples.method AS method, sessions.mode AS mode, uplinks.device_id AS device, uplinks.dev_eui AS dev_eui,
                            uplinks.f_cnt AS f_cnt, uplinks.spreading_factor AS sf, uplinks.frequency AS frequency,
-                           samples.id AS sample_id, NULL AS attempt_id, sessions.id AS session, samples.uplink_id AS uplink_id
+                           samples.id AS sample_id, NULL AS attempt_id, sessions.id AS session, samples.uplink_id AS uplink_id,
+                           field_test_replies.reply AS field_test
                     FROM samples
                     JOIN sessions ON sessions.id = samples.session_id
                     LEFT JOIN uplinks ON uplinks.id = samples.uplink_id
+                    LEFT JOIN field_test_replies ON field_test_replies.uplink_id = samples.uplink_id
                     WHERE samples.lat IS NOT NULL \(sampleCondition)
                     UNION ALL
                     SELECT fixes.time, fixes.lat, fixes.lon, COALESCE(fixes.alt_msl, fixes.alt_hae),
                            CASE attempts.state WHEN 'failed' THEN 'failed' ELSE 'lost' END, NULL,
                            sessions.mode, attempts.node, attempts.dev_eui, attempts.f_cnt, attempts.spreading_factor, NULL,
-                           NULL, attempts.id, sessions.id, NULL
+                           NULL, attempts.id, sessions.id, NULL, NULL
                     FROM attempts
                     JOIN fixes ON fixes.id = attempts.fix_id
                     JOIN sessions ON sessions.id = attempts.session_id
@@ -87,7 +90,7 @@ extension StoreRecords {
                     status: ExportRecord.Status(rawValue: row[ExportQueryColumns.status]) ?? .heard, method: row[ExportQueryColumns.method], mode: row[ExportQueryColumns.mode],
                     device: row[ExportQueryColumns.device], devEUI: row[ExportQueryColumns.devEUI], fCnt: row[ExportQueryColumns.fCnt], spreadingFactor: row[ExportQueryColumns.sf], frequency: row[ExportQueryColumns.frequency],
                     gateways: heardBy.count, bestGateway: heardBy.first?.gateway, rssi: heardBy.first?.rssi, snr: heardBy.first?.snr,
-                    receptions: heardBy))
+                    receptions: heardBy, fieldTestReply: (row[ExportQueryColumns.fieldTest] as Data?).map { [UInt8]($0) }))
             }
         }
     }

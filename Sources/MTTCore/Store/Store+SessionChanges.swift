@@ -83,6 +83,7 @@ extension StoreSessions {
                 "UPDATE attempts SET uplink_id = NULL WHERE session_id != ?1 AND uplink_id IN (\(uplinks))",
                 "DELETE FROM attempts WHERE session_id = ?1",
                 "DELETE FROM estimated_attempts WHERE session_id = ?1",
+                "DELETE FROM field_test_replies WHERE uplink_id IN (\(uplinks))",
                 "DELETE FROM receptions WHERE uplink_id IN (\(uplinks))",
                 "DELETE FROM uplinks WHERE session_id = ?1",
                 "DELETE FROM fixes WHERE session_id = ?1",

@@ -264,6 +264,18 @@ enum StoreSchema {
                 """)
             try db.execute(sql: CoverageSQL.estimatedTrigger)
         }
+        migrator.registerMigration("11") { db in
+            // The reply each field tester's test was answered with: what its screen showed, for
+            // the map and the exports.
+            try db.execute(sql: """
+                CREATE TABLE field_test_replies (
+                    uplink_id INTEGER PRIMARY KEY REFERENCES uplinks(id),
+                    reply BLOB NOT NULL,
+                    reason TEXT,
+                    sent_at INTEGER NOT NULL
+                );
+                """)
+        }
         return migrator
     }
 }

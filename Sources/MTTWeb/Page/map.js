@@ -413,6 +413,14 @@
 
   function coverageChanged() { loadCells(); drawReach(); }
 
+  // A field tester's reply (SPEC §10.2's six bytes, in hex), as its screen showed it.
+  function fieldTestText(hex) {
+    var b = (hex.match(/../g) || []).map(function (x) { return parseInt(x, 16); });
+    if (b.length !== 6) return 'field test answered: ' + hex;
+    var where = b[3] ? ' · ' + (b[3] / 4) + '–' + (b[4] / 4) + ' km' : ' · distances unknown';
+    return 'field test answered: ' + b[5] + (b[5] === 1 ? ' gateway' : ' gateways') + ' · ' + (b[1] - 200) + '…' + (b[2] - 200) + ' dBm' + where;
+  }
+
   function details(f, marker) {
     var p = f.properties, here = [f.geometry.coordinates[1], f.geometry.coordinates[0]];
     linkLayer.clearLayers();
@@ -426,6 +434,7 @@
       p.status + (p.device ? ' · ' + p.device : '') + (p.f_cnt !== null ? ' · f_cnt ' + p.f_cnt : ''), el('br'),
       'SF ' + text(p.sf) + ' · RSSI ' + text(p.rssi, ' dBm') + ' · SNR ' + text(p.snr, ' dB')
     ]);
+    if (p.field_test) box.appendChild(el('div', [fieldTestText(p.field_test)], 'field-test'));
     if (rows.length) {
       var table = el('table', [], 'gw');
       fillTable(table, ['gateway', 'RSSI', 'SNR', 'distance'], rows);

@@ -255,6 +255,11 @@ struct Collect: AsyncParsableCommand {
             }
             plan.fieldTesters = FieldTesterDesk.Settings(devices: testers, dailyCap: Int(settings.amount(.fieldTesterDailyCap)))
             plan.replaceDownlinks = queue == "replace"
+            // A tester's own frames place its tests, unless --codec says otherwise.
+            if var payload = plan.payload {
+                payload.positioning.codecs = payload.positioning.codecs.adding(Dictionary(testers.map { ($0, PositionCodec.fieldTester) }) { first, _ in first })
+                plan.payload = payload
+            }
         }
         if choice.trackers > 0 {
             guard mode == .listener else {

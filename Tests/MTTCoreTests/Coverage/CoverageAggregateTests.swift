@@ -243,7 +243,7 @@ struct CoverageAggregateTests {
             for trigger in ["coverage_attempt_stored", "coverage_attempt_confirmed", "coverage_attempt_heard", "coverage_estimated_stored"] {
                 try db.execute(sql: "DROP TRIGGER \(trigger)")
             }
-            for table in ["coverage_cells", "coverage_attempts", "coverage_left_out", "coverage_reach", "coverage_totals", "estimated_attempts"] {
+            for table in ["coverage_cells", "coverage_attempts", "coverage_left_out", "coverage_reach", "coverage_totals", "estimated_attempts", "field_test_replies"] {
                 try db.execute(sql: "DROP TABLE \(table)")
             }
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE CAST(identifier AS INTEGER) >= 8")

@@ -51,7 +51,9 @@ public enum GeoJSONFeature {
             if let p = g.position { out += #","lat":"# + J.number(p.latitude) + #","lon":"# + J.number(p.longitude) }
             out += "}"
         }
-        out += "]}}"
+        out += "]"
+        if let reply = r.fieldTestReply { out += #","field_test":"# + J.quoted(Hex.string(reply)) }
+        out += "}}"
         return out
     }
 }

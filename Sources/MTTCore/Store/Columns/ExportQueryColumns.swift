@@ -7,6 +7,7 @@ enum ExportQueryColumns: String, ColumnExpression {
     case devEUI = "dev_eui"
     case device
     case fCnt = "f_cnt"
+    case fieldTest = "field_test"
     case frequency
     case lat
     case lon
