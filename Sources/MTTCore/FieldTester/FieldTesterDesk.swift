@@ -36,7 +36,7 @@ public struct FieldTesterDesk: Sendable {
 
     public init(settings: Settings, gates: PositionGates = PositionGates()) {
         self.settings = settings
-        positioning = PayloadPositioning(codecs: (try? CodecChoices(parsing: ["+=\(PositionCodec.fieldTester.name)"])) ?? CodecChoices(), gates: gates)
+        positioning = PayloadPositioning(codecs: CodecChoices().adding(["+": .fieldTester]), gates: gates)
     }
 
     /// The answer to `uplink`; `now` counts the day.

@@ -71,3 +71,22 @@ public struct SimulatedDrive: Sendable {
         }
     }
 }
+
+extension SimulatedDrive {
+    /// Drives `count` vehicles of the simulated town a simulated second at a time on `clock` until
+    /// cancelled, vehicle `i` from `start(i)` on a drive of its own (`seed + i`): `each` gets every
+    /// vehicle's report of every second, with the second's number (the simulated trackers' and
+    /// field testers' rounds).
+    static func fleet(
+        count: Int, seed: UInt64, start: (Int) -> GeoPoint, clock: any TimeSource, _ each: (_ index: Int, _ second: Int, FixEvent) -> Void
+    ) async {
+        let startTime = clock.now()
+        var drives = (0..<count).map { SimulatedDrive(seed: seed &+ UInt64($0), start: start($0), startTime: startTime) }
+        var second = 0
+        while !Task.isCancelled {
+            for i in drives.indices { each(i, second, drives[i].next()) }
+            second += 1
+            do { try await clock.sleep(seconds: 1) } catch { return }
+        }
+    }
+}

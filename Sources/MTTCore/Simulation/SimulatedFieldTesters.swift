@@ -28,33 +28,24 @@ public final class SimulatedFieldTesters: Sendable {
     /// Drives every tester a simulated second at a time on `clock`, each test through `feed`'s
     /// radio model, until cancelled.
     public func run(through feed: SimulatedUplinkFeed, clock: any TimeSource) async {
-        let start = clock.now()
-        var drives = devices.indices.map { i in
-            SimulatedDrive(
-                seed: seed &+ UInt64(i), start: SimulatedDrive.defaultStart.offset(metres: 300 + Double(i % 5) * 400, bearing: Double(i * 71 % 360)),
-                startTime: start)
-        }
         var frames = [UInt32](repeating: 0, count: devices.count)
-        var second = 0
-        while !Task.isCancelled {
-            for i in devices.indices {
-                let event = drives[i].next()
-                guard (second + i * 3) % Self.interval == 0, case .fix(let fix) = event else { continue }
-                frames[i] += 1
-                let discovery = frames[i] % 10 == 0
-                let position = PayloadPosition(latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitudeMSL, satellites: fix.satellites, hdop: fix.hdop)
-                var frame = PositionCodec.fieldTester.frame(for: position)
-                if discovery { frame = PayloadFrame(Array(frame.bytes.prefix(6)), fPort: 3) }
-                guard var uplink = feed.network.uplink(
-                    deviceID: devices[i].deviceID, devEUI: devices[i].devEUI, devAddr: "26" + devices[i].devEUI.suffix(6), frameCounter: frames[i],
-                    spreadingFactor: 9, payload: frame.bytes, from: fix.point, at: fix.time)
-                else { continue }
-                uplink.fPort = frame.fPort
-                if !discovery { remember(uplink) }
-                feed.deliver(uplink)
-            }
-            second += 1
-            do { try await clock.sleep(seconds: 1) } catch { return }
+        await SimulatedDrive.fleet(
+            count: devices.count, seed: seed,
+            start: { i in SimulatedDrive.defaultStart.offset(metres: 300 + Double(i % 5) * 400, bearing: Double(i * 71 % 360)) }, clock: clock
+        ) { i, second, event in
+            guard (second + i * 3) % Self.interval == 0, case .fix(let fix) = event else { return }
+            frames[i] += 1
+            let discovery = frames[i] % 10 == 0
+            let position = PayloadPosition(latitude: fix.latitude, longitude: fix.longitude, altitude: fix.altitudeMSL, satellites: fix.satellites, hdop: fix.hdop)
+            var frame = PositionCodec.fieldTester.frame(for: position)
+            if discovery { frame = PayloadFrame(Array(frame.bytes.prefix(6)), fPort: 3) }
+            guard var uplink = feed.network.uplink(
+                deviceID: devices[i].deviceID, devEUI: devices[i].devEUI, devAddr: "26" + devices[i].devEUI.suffix(6), frameCounter: frames[i],
+                spreadingFactor: 9, payload: frame.bytes, from: fix.point, at: fix.time)
+            else { return }
+            uplink.fPort = frame.fPort
+            if !discovery { remember(uplink) }
+            feed.deliver(uplink)
         }
     }
 
@@ -70,10 +61,8 @@ public final class SimulatedFieldTesters: Sendable {
     /// What the tester makes of a downlink: its screen's line, or what was wrong with it.
     @discardableResult
     public func receive(_ downlink: Downlink) -> String {
-        guard devices.contains(where: { $0.deviceID == downlink.deviceID || $0.devEUI.lowercased() == downlink.devEUI?.lowercased() }) else {
-            return ""
-        }
-        let device = devices.first { $0.deviceID == downlink.deviceID || $0.devEUI.lowercased() == downlink.devEUI?.lowercased() }!.deviceID
+        guard let device = devices.first(where: { $0.deviceID == downlink.deviceID || $0.devEUI.lowercased() == downlink.devEUI?.lowercased() })?.deviceID
+        else { return "" }
         let line = check(downlink, device: device)
         logger.info("\(line)")
         return line

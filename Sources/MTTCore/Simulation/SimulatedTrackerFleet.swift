@@ -54,29 +54,20 @@ public struct SimulatedTrackerFleet: Sendable {
     /// Drives every tracker a simulated second at a time on `clock`, each frame through `feed`'s
     /// radio model, until cancelled.
     public func run(through feed: SimulatedUplinkFeed, clock: any TimeSource) async {
-        let start = clock.now()
-        var drives = trackers.indices.map { i in
-            // Spread over the simulated town, each on its own roads.
-            SimulatedDrive(
-                seed: seed &+ UInt64(i), start: SimulatedDrive.defaultStart.offset(metres: Double(i % 7) * 450, bearing: Double(i * 53 % 360)),
-                startTime: start)
-        }
         var frames = [UInt32](repeating: 0, count: trackers.count)
         var random = SplitMix64(seed: seed)
-        var second = 0
-        while !Task.isCancelled {
-            for i in trackers.indices {
-                let event = drives[i].next()
-                let tracker = trackers[i]
-                // Staggered, so a fleet does not send in one burst.
-                guard (second + i) % tracker.interval == 0, case .fix(let fix) = event else { continue }
-                frames[i] += 1
-                let collided = Int.random(in: 0..<10, using: &random) == 0
-                guard !collided, let uplink = uplink(tracker, frame: frames[i], fix: fix, feed.network) else { continue }
-                feed.deliver(uplink)
-            }
-            second += 1
-            do { try await clock.sleep(seconds: 1) } catch { return }
+        // Spread over the simulated town, each on its own roads.
+        await SimulatedDrive.fleet(
+            count: trackers.count, seed: seed, start: { i in SimulatedDrive.defaultStart.offset(metres: Double(i % 7) * 450, bearing: Double(i * 53 % 360)) },
+            clock: clock
+        ) { i, second, event in
+            let tracker = trackers[i]
+            // Staggered, so a fleet does not send in one burst.
+            guard (second + i) % tracker.interval == 0, case .fix(let fix) = event else { return }
+            frames[i] += 1
+            let collided = Int.random(in: 0..<10, using: &random) == 0
+            guard !collided, let uplink = uplink(tracker, frame: frames[i], fix: fix, feed.network) else { return }
+            feed.deliver(uplink)
         }
     }
 

@@ -1,11 +1,9 @@
 import MTTCore
-import Synchronization
 
 /// Hears the downlinks queued on a broker for a network's devices, as a simulated device would get
 /// them: the simulated field testers read their replies here.
 public final class MQTTDownlinkListener: Sendable {
     private let client: MosquittoClient
-    private let closed = Mutex(false)
     private let heard: AsyncStream<Downlink>.Continuation
     public let downlinks: AsyncStream<Downlink>
 
@@ -24,8 +22,7 @@ public final class MQTTDownlinkListener: Sendable {
                 if let downlink = server.decodeDownlink(topic, payload) { heard.yield(downlink) }
             }))
         do {
-            try client.check(client.connect(settings.endpoint, keepAlive: settings.keepAlive), "connect to \(settings.endpoint.host):\(settings.endpoint.port)")
-            try client.check(client.startLoopThread(), "start the MQTT network thread")
+            try client.startLooping(settings)
         } catch {
             client.destroy()
             throw error
@@ -34,14 +31,8 @@ public final class MQTTDownlinkListener: Sendable {
     }
 
     public func close() {
-        let wasOpen = closed.withLock { c in
-            defer { c = true }
-            return !c
-        }
-        guard wasOpen else { return }
+        guard client.stopLooping() else { return }
         heard.finish()
-        client.disconnect()
-        client.stopLoopThread()
     }
 
     deinit {

@@ -10,7 +10,6 @@ public final class MQTTPublisher: Sendable {
     private let client: MosquittoClient
     public let settings: MQTTSettings
     private let acknowledged: Bool
-    private let closed = Mutex(false)
     /// The CONNACK's code once it came (0: accepted), and the topics of messages not yet acknowledged.
     private let state = Mutex<(connack: Int32?, pending: [Int32: String])>((nil, [:]))
     private let refused: AsyncStream<String>.Continuation
@@ -31,8 +30,7 @@ public final class MQTTPublisher: Sendable {
             connected: { [weak self] rc in self?.state.withLock { $0.connack = rc } },
             published: { [weak self] mid, reason in self?.acknowledge(mid, reason) }))
         do {
-            try client.check(client.connect(settings.endpoint, keepAlive: settings.keepAlive), "connect to \(settings.endpoint.host):\(settings.endpoint.port)")
-            try client.check(client.startLoopThread(), "start the MQTT network thread")
+            try client.startLooping(settings)
         } catch {
             client.destroy()
             throw error
@@ -70,14 +68,8 @@ public final class MQTTPublisher: Sendable {
     }
 
     public func close() {
-        let wasOpen = closed.withLock { c in
-            defer { c = true }
-            return !c
-        }
-        guard wasOpen else { return }
+        guard client.stopLooping() else { return }
         refused.finish()
-        client.disconnect()
-        client.stopLoopThread()
     }
 
     deinit {

@@ -161,10 +161,25 @@ final class MosquittoClient: @unchecked Sendable {
     /// Writes the packets queued so far, reading nothing.
     func loopWrite() -> Result { Result(code: mosquitto_loop_write(mosq, 1)) }
 
-    /// libmosquitto's own network thread (the publisher's).
-    func startLoopThread() -> Result { Result(code: mosquitto_loop_start(mosq)) }
+    /// Whether libmosquitto's own network thread runs (`startLooping`).
+    private let looping = Mutex(false)
 
-    func stopLoopThread() { _ = mosquitto_loop_stop(mosq, false) }
+    /// Connects (blocking, up to the socket's own timeout) and starts libmosquitto's own network
+    /// thread: a publisher's, a downlink listener's (a subscriber's loop is `MosquittoSession`'s).
+    func startLooping(_ settings: MQTTSettings) throws(MQTTError) {
+        try check(connect(settings.endpoint, keepAlive: settings.keepAlive), "connect to \(settings.endpoint.host):\(settings.endpoint.port)")
+        try check(Result(code: mosquitto_loop_start(mosq)), "start the MQTT network thread")
+        looping.withLock { $0 = true }
+    }
+
+    /// Disconnects and stops that thread, once; false when it was stopped already (or never ran).
+    @discardableResult
+    func stopLooping() -> Bool {
+        guard looping.withLock({ running in defer { running = false }; return running }) else { return false }
+        disconnect()
+        _ = mosquitto_loop_stop(mosq, false)
+        return true
+    }
 
     func subscribe(_ topic: String) { _ = mosquitto_subscribe(mosq, nil, topic, 0) }
 
