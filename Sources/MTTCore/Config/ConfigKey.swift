@@ -121,7 +121,7 @@ extension ConfigKey {
         "field_tester.daily_cap", .number, .number(Double(FieldTesterDesk.Settings(devices: []).dailyCap)), range: 1...1_000,
         "Replies per field tester and UTC day at most (TTN's fair use is about 10 downlinks a day).")
     public static let fieldTesterQueue = ConfigKey(
-        "field_tester.queue", .text, .text("replace"),
+        "field_tester.queue", .text, .text("replace"), choices: ["replace", "push"],
         "The Things Stack: replace the tester's downlink queue with each reply (replace), or add to it (push).")
 
     public static let syncTarget = ConfigKey("sync.target", .text, nil, choices: SyncTarget.registered.map(\.name), "\(SyncTarget.namesText) (default: mapthethings, ttnmapper and every other target configured).")

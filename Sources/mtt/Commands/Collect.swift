@@ -250,11 +250,9 @@ struct Collect: AsyncParsableCommand {
             guard mqtt != nil else {
                 throw ValidationError("--field-tester needs the network's MQTT server (--mqtt-url): the replies are downlinks queued there")
             }
-            guard let queue = settings.text(.fieldTesterQueue), ["replace", "push"].contains(queue) else {
-                throw ConfigOptions.failure(settings.problem(.fieldTesterQueue, "replace or push"))
-            }
             plan.fieldTesters = FieldTesterDesk.Settings(devices: testers, dailyCap: Int(settings.amount(.fieldTesterDailyCap)))
-            plan.replaceDownlinks = queue == "replace"
+            // One of its choices, checked as the configuration is read.
+            plan.replaceDownlinks = settings.text(.fieldTesterQueue) == "replace"
             // A tester's own frames place its tests, unless --codec says otherwise.
             if var payload = plan.payload {
                 payload.positioning.codecs = payload.positioning.codecs.adding(Dictionary(testers.map { ($0, PositionCodec.fieldTester) }) { first, _ in first })
