@@ -70,6 +70,7 @@ struct ReadmeExampleTests {
     /// Why a command cannot run here, or nil when it can.
     static func needs(_ command: String) -> String? {
         if command.contains("ble:") { return "a Bluetooth node" }
+        if command.contains("serial:/dev/") { return "a USB modem" }
         if command.contains("--gps gpsd") { return "a GPS" }
         if command.contains("cloud.thethings.network") || command.contains("--mqtt-user") { return "an account on The Things Network" }
         return nil

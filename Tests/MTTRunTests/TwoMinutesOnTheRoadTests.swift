@@ -165,7 +165,7 @@ extension CollectEventLog {
         let inFlight = await eventually(timeout: seconds) {
             let mine = all.filter {
                 switch $0 {
-                case .attempt(node, _, _), .confirmed(node, _, _), .failed(node, _, _), .nodeLost(node, _), .nodeBack(node, _): true
+                case .attempt(node, _, _), .confirmed(node, _, _, _), .failed(node, _, _), .nodeLost(node, _), .nodeBack(node, _): true
                 default: false
                 }
             }

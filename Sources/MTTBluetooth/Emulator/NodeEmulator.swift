@@ -44,7 +44,7 @@ public actor NodeEmulator {
     public private(set) var transmissions: [Transmission] = []
     /// Sends dropped because one was already in flight.
     public private(set) var droppedSends = 0
-    private var listener: (@Sendable (RadioFrame) -> Void)?
+    private var listener: (@Sendable (RadioFrame) -> LinkCheck)?
 
     /// - Parameters:
     ///   - joined: start with an ABP session (a DevAddr), as a node that joined before mtt connected.
@@ -249,7 +249,7 @@ public actor NodeEmulator {
         if transmission.bleSequence != nil, behaviour.failures > 0, Double.random(in: 0..<1) < behaviour.failures { return }
         frameCounter &+= 1
         transmissions.append(transmission)
-        listener?(RadioFrame(payload: transmission.payload, frameCounter: transmission.frameCounter, spreadingFactor: transmission.spreadingFactor))
+        _ = listener?(RadioFrame(payload: transmission.payload, frameCounter: transmission.frameCounter, spreadingFactor: transmission.spreadingFactor))
         if let sequence = transmission.bleSequence {
             notify(MapTheThingsProfile.txResult, TXResult(bleSequence: sequence, error: 0, frameCounter: transmission.frameCounter).bytes)
         }
@@ -274,7 +274,7 @@ public actor NodeEmulator {
 
 extension NodeEmulator: EmulatedRadio {
     /// The simulated network listens here.
-    public func whenTransmitting(_ hear: @escaping @Sendable (RadioFrame) -> Void) {
+    public func whenTransmitting(_ hear: @escaping @Sendable (RadioFrame) -> LinkCheck) {
         listener = hear
     }
 }

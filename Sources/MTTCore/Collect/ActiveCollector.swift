@@ -11,6 +11,8 @@ public actor ActiveCollector {
     private let fixes: any FixSource
     private let uplinks: (any UplinkSource)?
     private let policy: SendPolicy
+    /// A link check with every send (`--linkcheck`).
+    private let checkLinks: Bool
     private let clock: any TimeSource
     /// The nodes' own time: reconnects, joins, LoRaWAN's join budget and the battery's minute run
     /// on it whatever the run's speed (the node is in the real world); the system's but in tests.
@@ -32,7 +34,7 @@ public actor ActiveCollector {
 
     public init(
         store: Store, session: Int64, nodes: [ActiveNode], fixes: any FixSource, uplinks: (any UplinkSource)?,
-        policy: SendPolicy = SendPolicy(), clock: any TimeSource = SystemClock(), realClock: any TimeSource = SystemClock(),
+        policy: SendPolicy = SendPolicy(), checkLinks: Bool = false, clock: any TimeSource = SystemClock(), realClock: any TimeSource = SystemClock(),
         reconnectBackoff: Backoff = Backoff(initial: 0.5, maximum: 30, multiplier: 2, jitter: 0.2),
         heartbeat: @escaping @Sendable () -> Void = {},
         emit: @escaping @Sendable (CollectEvent) -> Void
@@ -45,6 +47,7 @@ public actor ActiveCollector {
         self.fixes = fixes
         self.uplinks = uplinks
         self.policy = policy
+        self.checkLinks = checkLinks
         self.clock = clock
         self.realClock = realClock
         started = realClock.now()
@@ -225,7 +228,7 @@ public actor ActiveCollector {
         emit(.attempt(node: name, id: id, fix: fix))
         let result: SendResult
         do {
-            result = try await node.link.send(payload)
+            result = try await node.link.send(payload, checkingLink: checkLinks)
         } catch {
             let reason = error is CancellationError ? "mtt stopped before the node reported a result" : "\(error)"
             try store.records.failAttempt(id, reason: reason, at: clock.now())
@@ -234,8 +237,8 @@ public actor ActiveCollector {
         }
         switch result.outcome {
         case .confirmed(let frameCounter):
-            try store.records.confirmAttempt(id, frameCounter: frameCounter, sequence: result.sequence, at: clock.now())
-            emit(.confirmed(node: name, id: id, frameCounter: frameCounter))
+            try store.records.confirmAttempt(id, frameCounter: frameCounter, sequence: result.sequence, linkCheck: result.linkCheck, at: clock.now())
+            emit(.confirmed(node: name, id: id, frameCounter: frameCounter, linkCheck: result.linkCheck))
             if let devEUI = node.devEUI, let frameCounter,
                let uplinkID = joiner.confirmed(attempt: id, devEUI: devEUI, frameCounter: frameCounter) {
                 try linkAndSample(attempt: id, uplink: uplinkID)

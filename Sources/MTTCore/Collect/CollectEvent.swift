@@ -5,7 +5,8 @@ public enum CollectEvent: Sendable {
     case trackPoint(Fix)
     /// An attempt stored as pending, just before the node is asked to send.
     case attempt(node: String, id: Int64, fix: Fix)
-    case confirmed(node: String, id: Int64, frameCounter: UInt32?)
+    /// The node sent it; with the link check's answer when one was asked for (`--linkcheck`).
+    case confirmed(node: String, id: Int64, frameCounter: UInt32?, linkCheck: LinkCheck?)
     case failed(node: String, id: Int64, reason: String)
     /// An uplink the network heard, stored; `attemptID` when it is one of this run's attempts.
     case heard(uplinkID: Int64, uplink: Uplink, attemptID: Int64?)

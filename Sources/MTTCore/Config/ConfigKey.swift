@@ -82,6 +82,9 @@ extension ConfigKey {
     public static let web = ConfigKey("collect.web", .text, nil, "Also serve the live map on this address, e.g. 127.0.0.1:8080.")
     public static let webTokenFile = ConfigKey("collect.web_token_file", .secretFile, nil, "With web off loopback: the token's file (mode 600).")
     public static let every = ConfigKey("collect.every", .duration, nil, "Active mode: also send every this long when standing still.")
+    public static let linkCheck = ConfigKey(
+        "collect.linkcheck", .flag, .flag(false),
+        "Active mode with serial modems: send a LoRaWAN link check with every uplink and store the answer (how many gateways heard it, the margin) with the attempt: coverage with no access to the network's MQTT.")
     public static let maxFixAge = ConfigKey("collect.max_fix_age", .duration, .number(SendPolicy().maximumFixAge), "Active mode: do not send on a fix older than this.")
     public static let maxEPH = ConfigKey("collect.max_eph", .number, .number(SendPolicy().maximumEPH), "Active mode: do not send when the GPS error estimate is above this many metres (the default is TTN Mapper's limit for its main map).")
     public static let minDistance = ConfigKey("collect.min_distance", .number, .number(SendPolicy().minimumDistance), "Active mode: metres to move between sends.")
@@ -157,7 +160,7 @@ extension ConfigKey {
     public static let all: [ConfigKey] = [
         database, mode, nodes, gps, network, mqttURL, mqttUser, mqttPasswordFile, mqttCA, devices, application, networkID,
         maxReceptions, newGatewaysPerMinute, interval, web, webTokenFile,
-        every, maxFixAge, maxEPH, minDistance, minInterval,
+        every, linkCheck, maxFixAge, maxEPH, minDistance, minInterval,
         trackerCodecs, trackerMinimumSatellites, trackerMaximumAccuracy, trackerMaximumHDOP, trackerNullIsland, trackerGatesOff,
         trackerGapTime, trackerGapDistance, trackerSessionGap, fieldTesters, fieldTesterDailyCap, fieldTesterQueue,
         syncTarget, syncURL, syncExperiment, syncCredentialsFile, syncCA, syncTimeout, syncConnections, syncTries,

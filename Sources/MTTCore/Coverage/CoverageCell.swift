@@ -11,6 +11,9 @@ public struct CoverageCell: Sendable, Hashable {
         /// Nobody heard here, and the only frames sent here are a tracker's estimated ones (the
         /// gaps in its frame counters): drawn apart from measured attempts.
         case estimated = "not-heard-estimated"
+        /// No uplink of the network's says so, but a link check sent from here was answered: the
+        /// network heard you (`--linkcheck`, with no network access).
+        case heardByLinkCheck = "heard-linkcheck"
     }
 
     public var tile: MapTile
@@ -27,6 +30,8 @@ public struct CoverageCell: Sendable, Hashable {
     /// Frames trackers sent here that nobody heard, estimated from their frame counters; never
     /// counted in `attempts`.
     public var estimatedAttempts: Int = 0
+    /// Link checks sent here (`--linkcheck`), when any was.
+    public var linkChecks: LinkCheckCount?
     public var firstAt: Timestamp
     public var lastAt: Timestamp
     public var state: State
@@ -80,6 +85,25 @@ public struct CoverageCell: Sendable, Hashable {
             cell.estimatedAttempts = estimated
             cells[tile] = cell
         }
+    }
+
+    /// Adds a tile's link checks: an answered one makes a tile nobody's uplink reached "heard by
+    /// LinkCheck"; unanswered ones make a tile whose network side was not known "not heard".
+    public static func add(linkChecks: LinkCheckCount, firstAt: Timestamp, lastAt: Timestamp, in tile: MapTile, to cells: inout [MapTile: CoverageCell]) {
+        var cell = cells[tile] ?? CoverageCell(
+            tile: tile, buckets: [Int](repeating: 0, count: SignalBucket.allCases.count), best: nil, gateways: 0, attempts: 0,
+            heardAttempts: 0, firstAt: firstAt, lastAt: lastAt, state: .unknown)
+        cell.linkChecks = linkChecks
+        cell.firstAt = min(cell.firstAt, firstAt)
+        cell.lastAt = max(cell.lastAt, lastAt)
+        if cell.state != .heard {
+            if linkChecks.answered > 0 {
+                cell.state = .heardByLinkCheck
+            } else if cell.state == .unknown {
+                cell.state = .notHeard
+            }
+        }
+        cells[tile] = cell
     }
 
     /// The tiles row by row, west to east: the order the map's API answers in.

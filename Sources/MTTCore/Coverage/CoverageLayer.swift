@@ -12,6 +12,7 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
         case .notHeard: notHeardColor
         case .unknown: unknownColor
         case .estimated: estimatedColor
+        case .heardByLinkCheck: linkCheckColor
         }
     }
 
@@ -20,6 +21,9 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
     /// Purple: apart from the signal bands, black and grey, so an estimate never reads as a
     /// measurement.
     public static let estimatedColor = "#7b1fa2"
+    /// Teal: heard by the modem's link check alone, with no signal measured, so never one of
+    /// the signal bands.
+    public static let linkCheckColor = "#00897b"
 
     /// A reach level's colour: the band of its threshold.
     public static func color(_ level: ReachLevel) -> String {
@@ -55,6 +59,9 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
             "best_color": cell.bestBucket.map { .text($0.band.hexColor) } ?? .null,
             "receptions": .int(cell.receptions), "buckets": counts(cell.buckets), "gateways": .int(cell.gateways),
             "attempts": .int(cell.attempts), "heard_attempts": .int(cell.heardAttempts), "estimated_attempts": .int(cell.estimatedAttempts),
+            "linkcheck_checked": .int(cell.linkChecks?.checked ?? 0), "linkcheck_answered": .int(cell.linkChecks?.answered ?? 0),
+            "linkcheck_gateways": cell.linkChecks.map { .int($0.gateways) } ?? .null,
+            "linkcheck_margin": cell.linkChecks?.margin.map { .int($0) } ?? .null,
             "first": .text(RFC3339.string(cell.firstAt, fractionDigits: 0)), "last": .text(RFC3339.string(cell.lastAt, fractionDigits: 0)),
         ])
     }

@@ -10,9 +10,11 @@ public struct CoverageSummary: Sendable, Hashable, Encodable {
         /// Cells with attempts only from sessions with no network source (no MQTT, not fetched):
         /// nobody can say whether they were heard.
         public var unknown = 0
+        /// Cells no gateway's uplink reached where a link check was answered (`--linkcheck`).
+        public var heardByLinkCheck = 0
 
         enum CodingKeys: String, CodingKey {
-            case mapped, heard, mappedNotHeard = "mapped_not_heard", unknown
+            case mapped, heard, mappedNotHeard = "mapped_not_heard", unknown, heardByLinkCheck = "heard_by_linkcheck"
         }
     }
 

@@ -24,6 +24,7 @@ extension FieldEvent {
         put("HEARD_BY", heardBy?.joined(separator: ","))
         put("RSSI", rssi)
         put("SNR", snr)
+        put("MARGIN", margin)
         put("GATEWAY_ID", gateway?.id)
         put("GATEWAY_EUI", gateway?.eui)
         put("GATEWAY_LAT", gateway?.lat)

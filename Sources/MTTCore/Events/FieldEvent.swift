@@ -42,6 +42,8 @@ public struct FieldEvent: Sendable, Hashable, Codable {
     /// The best reception's, in dBm and dB.
     public var rssi: Double?
     public var snr: Double?
+    /// confirmed with a link check: dB above the demodulation floor at the best gateway.
+    public var margin: Int?
     public var gateway: Gateway?
     public var reason: String?
     public var detail: String?
@@ -79,7 +81,7 @@ public struct FieldEvent: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, type, time, session, node, device, attempt, uplink, lat, lon, gateways, rssi, snr, gateway, reason, detail, outage
+        case version, type, time, session, node, device, attempt, uplink, lat, lon, gateways, rssi, snr, margin, gateway, reason, detail, outage
         case missed, silence, battery, method, target, sent, rejected, undelivered, queued, url
         case fCnt = "f_cnt", heardBy = "heard_by"
     }
@@ -102,6 +104,7 @@ public struct FieldEvent: Sendable, Hashable, Codable {
         try c.encodeIfPresent(heardBy, forKey: .heardBy)
         try c.encodeIfPresent(rssi, forKey: .rssi)
         try c.encodeIfPresent(snr, forKey: .snr)
+        try c.encodeIfPresent(margin, forKey: .margin)
         try c.encodeIfPresent(gateway, forKey: .gateway)
         try c.encodeIfPresent(reason, forKey: .reason)
         try c.encodeIfPresent(detail, forKey: .detail)
@@ -139,6 +142,7 @@ public struct FieldEvent: Sendable, Hashable, Codable {
         heardBy = try c.decodeIfPresent([String].self, forKey: .heardBy)
         rssi = try c.decodeIfPresent(Double.self, forKey: .rssi)
         snr = try c.decodeIfPresent(Double.self, forKey: .snr)
+        margin = try c.decodeIfPresent(Int.self, forKey: .margin)
         gateway = try c.decodeIfPresent(Gateway.self, forKey: .gateway)
         reason = try c.decodeIfPresent(String.self, forKey: .reason)
         detail = try c.decodeIfPresent(String.self, forKey: .detail)

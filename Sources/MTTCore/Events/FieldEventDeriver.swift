@@ -77,9 +77,17 @@ public struct FieldEventDeriver: Sendable {
             attemptFixes[id] = fix
             if attemptFixes.count > 1_000, let oldest = attemptFixes.keys.min() { attemptFixes[oldest] = nil }
             return [make(.attempt) { $0.node = node; $0.attempt = id; $0.place(fix.point) }]
-        case .confirmed(let node, let id, let counter):
+        case .confirmed(let node, let id, let counter, let linkCheck):
             if hearsTheNetwork { waiting[id] = (node, now) }
-            return [make(.confirmed) { $0.node = node; $0.attempt = id; $0.fCnt = counter; $0.place(attemptFixes[id]?.point) }]
+            return [make(.confirmed) { e in
+                e.node = node
+                e.attempt = id
+                e.fCnt = counter
+                e.place(attemptFixes[id]?.point)
+                // The link check's word: how many gateways (0: no answer) and the margin.
+                e.gateways = linkCheck.map { $0.gateways ?? 0 }
+                e.margin = linkCheck?.margin
+            }]
         case .failed(let node, let id, let reason):
             return [make(.failed) { $0.node = node; $0.attempt = id; $0.reason = reason; $0.place(attemptFixes[id]?.point) }]
         case .heard(let uplinkID, let uplink, let attemptID):

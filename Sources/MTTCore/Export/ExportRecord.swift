@@ -7,6 +7,9 @@ public struct ExportRecord: Sendable, Hashable {
         case lost
         /// The node could not send it.
         case failed
+        /// The node sent it and its link check was answered (`--linkcheck`): heard by `gateways`
+        /// gateways, none of them named, no signal measured.
+        case heardByLinkCheck = "heard-linkcheck"
     }
 
     /// Which record it is: a sample or an attempt, by its id.
@@ -44,6 +47,8 @@ public struct ExportRecord: Sendable, Hashable {
     public var snr: Double?
     /// Each gateway that heard it, strongest first.
     public var receptions: [HeardBy] = []
+    /// A link check's margin, dB above the demodulation floor (status `heard-linkcheck`).
+    public var linkCheckMargin: Int?
     /// A field tester's test: the 6-byte reply it was answered with (what its screen showed).
     public var fieldTestReply: [UInt8]?
 

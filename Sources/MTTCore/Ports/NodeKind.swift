@@ -12,18 +12,21 @@ public struct NodeKind: SpecKind {
     /// Whether it is emulated in this process on the run's clock, so that a fully simulated run
     /// may be sped up.
     public let followsTheRunClock: Bool
+    /// Whether its nodes can send a LoRaWAN link check with an uplink (`--linkcheck`).
+    public let checksLinks: Bool
     private let naming: @Sendable (String) -> Bool
     private let reader: @Sendable (String) throws(SpecError) -> NodeRecipe
 
     /// `names`: by default the name alone or followed by `:`.
     public init(
-        name: String, form: String, simulatedAs: String? = nil, followsTheRunClock: Bool = false,
+        name: String, form: String, simulatedAs: String? = nil, followsTheRunClock: Bool = false, checksLinks: Bool = false,
         names: (@Sendable (String) -> Bool)? = nil, read: @escaping @Sendable (String) throws(SpecError) -> NodeRecipe
     ) {
         self.name = name
         self.form = form
         self.simulatedAs = simulatedAs
         self.followsTheRunClock = followsTheRunClock
+        self.checksLinks = checksLinks
         naming = names ?? { text in Self.spec(text, startsWith: name) }
         reader = read
     }

@@ -37,10 +37,13 @@ public struct SendResult: Sendable, Hashable {
     /// The node's own sequence for this send (BLE `ble_seq`, a modem's send count).
     public var sequence: Int?
     public var outcome: Outcome
+    /// The link check sent with it, when one was asked for (`send(_:checkingLink:)`).
+    public var linkCheck: LinkCheck?
 
-    public init(sequence: Int?, outcome: Outcome) {
+    public init(sequence: Int?, outcome: Outcome, linkCheck: LinkCheck? = nil) {
         self.sequence = sequence
         self.outcome = outcome
+        self.linkCheck = linkCheck
     }
 }
 
@@ -77,6 +80,10 @@ public protocol NodeLink: Sendable {
     /// Transmits `payload` on FPort 1, unconfirmed, and waits for the outcome. Throws only when
     /// nothing was sent (not joined, device gone); every send that was tried returns a result.
     func send(_ payload: [UInt8]) async throws -> SendResult
+    /// The same, with a LoRaWAN link check asked for alongside when `checkingLink` (SPEC §10.3):
+    /// the result then says what it answered. Only a node that speaks LoRaWAN's MAC on mtt's
+    /// behalf (a serial modem) can; the others refuse.
+    func send(_ payload: [UInt8], checkingLink: Bool) async throws -> SendResult
     func setSpreadingFactor(_ sf: Int) async throws
     /// Joins the network with the keys the node holds (one join-request); true when it is joined.
     /// Nodes that join by themselves (the MapTheThings firmware) only say whether they have.
@@ -102,5 +109,12 @@ extension NodeLink {
 
     public func join() async throws -> Bool {
         try await info().isJoined
+    }
+
+    public func send(_ payload: [UInt8], checkingLink: Bool) async throws -> SendResult {
+        guard !checkingLink else {
+            throw NodeError.unsupported(node: name, what: "ask for link checks (LinkCheckReq): only a serial modem can")
+        }
+        return try await send(payload)
     }
 }

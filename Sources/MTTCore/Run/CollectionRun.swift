@@ -42,6 +42,9 @@ public final class CollectionRun: Sendable {
         public var payload: PayloadPlacement?
         /// Listener mode: the field testers to answer (`--field-tester`), through `Ports.downlinks`.
         public var fieldTesters: FieldTesterDesk.Settings?
+        /// Active mode: a LoRaWAN link check with every send (`--linkcheck`), so that each attempt
+        /// says how many gateways heard it even with no network source.
+        public var checkLinks = false
 
         public init(
             mode: CollectionMode, policy: SendPolicy = SendPolicy(), interval: Double, clock: any TimeSource = SystemClock(),
@@ -230,7 +233,8 @@ public final class CollectionRun: Sendable {
         case .active:
             try await ActiveCollector(
                 store: store, session: session, nodes: ports.nodes, fixes: ports.fixes, uplinks: ports.uplinks,
-                policy: settings.policy, clock: settings.clock, realClock: settings.realClock, heartbeat: heartbeat, emit: emit).run()
+                policy: settings.policy, checkLinks: settings.checkLinks, clock: settings.clock, realClock: settings.realClock,
+                heartbeat: heartbeat, emit: emit).run()
         // Without an uplink source (no network in the field) the track alone is recorded;
         // `mtt fetch` brings the uplinks later.
         case .matching:

@@ -11,6 +11,9 @@ public struct CollectionStats: Sendable {
     public var failed = 0
     /// Attempts the network heard.
     public var heard = 0
+    /// Attempts sent with a link check (`--linkcheck`), and how many of those were answered.
+    public var linkChecks = 0
+    public var linkChecksAnswered = 0
     /// Uplinks stored, heard attempts or not.
     public var uplinks = 0
     public var lastAttempt: (time: Timestamp, node: String)?
@@ -55,7 +58,12 @@ public struct CollectionStats: Sendable {
         case .attempt(let node, _, let fix):
             attempts += 1
             lastAttempt = (fix.time, node)
-        case .confirmed: confirmed += 1
+        case .confirmed(_, _, _, let linkCheck):
+            confirmed += 1
+            if let linkCheck {
+                linkChecks += 1
+                if linkCheck.gateways != nil { linkChecksAnswered += 1 }
+            }
         case .failed: failed += 1
         // An attempt is heard when it is joined to its uplink, whichever came first (counted on
         // `.heard` alone, a simulated network that hears before the result showed "heard 0, loss

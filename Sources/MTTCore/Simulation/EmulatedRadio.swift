@@ -14,8 +14,9 @@ public struct RadioFrame: Sendable, Hashable {
 
 /// The radio of an emulated node (BLE or serial), which the simulated network can hear.
 public protocol EmulatedRadio: Sendable {
-    /// Hands every frame the radio sends from now on to `hear`.
-    func whenTransmitting(_ hear: @escaping @Sendable (RadioFrame) -> Void) async
+    /// Hands every frame the radio sends from now on to `hear`, which says what a link check sent
+    /// with it would be answered (a modem that asked for one reports it).
+    func whenTransmitting(_ hear: @escaping @Sendable (RadioFrame) -> LinkCheck) async
 }
 
 extension SimulatedUplinkFeed {
@@ -27,9 +28,10 @@ extension SimulatedUplinkFeed {
         let devAddr = info.devAddr ?? "00000000"
         let spreadingFactor = info.spreadingFactor ?? 7
         await radio.whenTransmitting { [self] frame in
-            transmit(
+            let heard = transmit(
                 deviceID: deviceID, devEUI: devEUI, devAddr: devAddr, frameCounter: frame.frameCounter,
                 spreadingFactor: frame.spreadingFactor ?? spreadingFactor, payload: frame.payload)
+            return heard.map(network.linkCheck(answering:)) ?? .unanswered
         }
     }
 }

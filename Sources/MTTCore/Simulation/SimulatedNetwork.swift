@@ -102,6 +102,15 @@ public struct SimulatedNetwork: Sendable {
             networkID: "NS_TTS_V3://ttn@000013", receptions: receptions)
     }
 
+    /// The LinkCheckAns the network server sends for an uplink it heard: how many gateways heard
+    /// it, and the best one's SNR above the demodulation floor of its spreading factor (LoRaWAN's
+    /// margin, 0…254 dB).
+    public func linkCheck(answering uplink: Uplink) -> LinkCheck {
+        guard let best = uplink.receptions.compactMap(\.snr).max() else { return .unanswered }
+        let margin = (best - Self.limits(spreadingFactor: uplink.spreadingFactor ?? 12).snr).rounded()
+        return LinkCheck(gateways: min(uplink.receptions.count, 255), margin: Int(min(max(margin, 0), 254))) ?? .unanswered
+    }
+
     /// LoRa time on air (Semtech AN1200.13) for 125 kHz, CR 4/5, explicit header, CRC on, 8-symbol preamble.
     static func airtime(payloadBytes: Int, spreadingFactor sf: Int) -> Double {
         let symbol = pow(2, Double(sf)) / 125_000

@@ -21,6 +21,9 @@ public struct StoreStatus: Sendable, Hashable, Encodable {
     public var estimatedAttempts: Int = 0
     /// Devices whose uplinks are stored.
     public var devices: Int = 0
+    /// Attempts sent with a link check (`--linkcheck`), and those the network answered.
+    public var linkChecks: Int = 0
+    public var linkChecksAnswered: Int = 0
     /// Field testers' tests answered with their reply (`--field-tester`).
     public var fieldTestsAnswered: Int = 0
     /// Records each upload target still waits for, keyed by target name.
@@ -44,6 +47,7 @@ public struct StoreStatus: Sendable, Hashable, Encodable {
         case samples, unsynced, held, nodes, devices
         case estimatedAttempts = "estimated_attempts"
         case fieldTestsAnswered = "field_tests_answered"
+        case linkChecks = "linkchecks", linkChecksAnswered = "linkchecks_answered"
         case simulated = "held_simulated", excluded = "held_excluded"
         case notTaken = "not_taken"
     }

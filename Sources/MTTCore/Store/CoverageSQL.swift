@@ -105,6 +105,7 @@ enum CoverageSQL {
         ("coverage_cells", "x, y, session_id, network, gateway, antenna, sf"),
         ("coverage_totals", "x, y"),
         ("coverage_attempts", "x, y, session_id, sf"),
+        ("coverage_linkchecks", "x, y, session_id, sf"),
         ("coverage_left_out", "session_id, gateway, reason"),
         ("coverage_reach", "network, gateway, antenna, level, bearing"),
     ]
@@ -242,6 +243,81 @@ enum CoverageSQL {
                 estimated = estimated + 1, first_at = MIN(first_at, excluded.first_at), last_at = MAX(last_at, excluded.last_at);
         END;
         """
+
+    /// Link checks per cell and SF (`--linkcheck`): attempts sent with one, how many were answered,
+    /// the most gateways one answer counted and the best margin (NULL while none was answered).
+    /// Apart from `coverage_attempts`: the network's uplinks and a modem's link checks are two
+    /// witnesses, and neither is counted as the other.
+    static let linkCheckTable = """
+        CREATE TABLE coverage_linkchecks (
+            x INTEGER NOT NULL,
+            y INTEGER NOT NULL,
+            session_id INTEGER NOT NULL,
+            sf INTEGER NOT NULL,
+            checked INTEGER NOT NULL,
+            answered INTEGER NOT NULL,
+            gateways INTEGER NOT NULL,
+            margin INTEGER,
+            first_at INTEGER NOT NULL,
+            last_at INTEGER NOT NULL,
+            PRIMARY KEY (x, y, session_id, sf)
+        ) WITHOUT ROWID;
+        CREATE INDEX coverage_linkchecks_by_session ON coverage_linkchecks(session_id);
+        """
+
+    /// A tile's link checks summed from `coverage_linkchecks` rows (`Store.linkCheckCount` reads them).
+    static func linkCheckSums(_ t: String) -> String {
+        "SUM(\(t).checked) AS checked, SUM(\(t).answered) AS answered, MAX(\(t).gateways) AS gateways, MAX(\(t).margin) AS margin"
+    }
+
+    /// The larger of two margins, either of which may be NULL (SQLite's MAX of a NULL is NULL).
+    private static func largerMargin(_ a: String, _ b: String) -> String {
+        "NULLIF(MAX(COALESCE(\(a), -1), COALESCE(\(b), -1)), -1)"
+    }
+
+    private static let mergeLinkChecks = """
+        ON CONFLICT (x, y, session_id, sf) DO UPDATE SET
+            checked = checked + excluded.checked, answered = answered + excluded.answered, gateways = MAX(gateways, excluded.gateways),
+            margin = \(largerMargin("margin", "excluded.margin")), first_at = MIN(first_at, excluded.first_at), last_at = MAX(last_at, excluded.last_at)
+        """
+
+    private static func addLinkCheck(_ new: String) -> String {
+        """
+        INSERT INTO coverage_linkchecks (x, y, session_id, sf, checked, answered, gateways, margin, first_at, last_at)
+        SELECT mtt_tile_x(lon), mtt_tile_y(lat), \(new).session_id, COALESCE(\(new).spreading_factor, 0), 1, \(new).linkcheck_gateways > 0,
+               \(new).linkcheck_gateways, \(new).linkcheck_margin, time, time
+        FROM fixes WHERE id = \(new).fix_id AND mtt_position_counts(lat, lon)
+        \(mergeLinkChecks);
+        """
+    }
+
+    /// A confirmed attempt's link check counts in its cell in the transaction that stores it.
+    static var linkCheckTriggers: String {
+        """
+        CREATE TRIGGER coverage_linkcheck_stored AFTER INSERT ON attempts
+        WHEN NEW.state = 'confirmed' AND NEW.fix_id IS NOT NULL AND NEW.linkcheck_gateways IS NOT NULL
+        BEGIN
+            \(addLinkCheck("NEW"))
+        END;
+        CREATE TRIGGER coverage_linkcheck_confirmed AFTER UPDATE OF state ON attempts
+        WHEN OLD.state != 'confirmed' AND NEW.state = 'confirmed' AND NEW.fix_id IS NOT NULL AND NEW.linkcheck_gateways IS NOT NULL
+        BEGIN
+            \(addLinkCheck("NEW"))
+        END;
+        """
+    }
+
+    /// Link checks counted where they were sent, from the attempts: a rebuild's.
+    static func insertLinkChecksGrouped(where condition: String) -> String {
+        """
+        INSERT INTO coverage_linkchecks (x, y, session_id, sf, checked, answered, gateways, margin, first_at, last_at)
+        SELECT mtt_tile_x(f.lon), mtt_tile_y(f.lat), a.session_id, COALESCE(a.spreading_factor, 0), COUNT(*), SUM(a.linkcheck_gateways > 0),
+               MAX(a.linkcheck_gateways), MAX(a.linkcheck_margin), MIN(f.time), MAX(f.time)
+        FROM attempts a JOIN fixes f ON f.id = a.fix_id
+        WHERE a.state = 'confirmed' AND a.linkcheck_gateways IS NOT NULL AND mtt_position_counts(f.lat, f.lon) AND \(condition)
+        GROUP BY 1, 2, 3, 4
+        """
+    }
 
     private static func addAttempt(_ new: String) -> String {
         """

@@ -30,11 +30,18 @@ extension StoreRecords {
     }
 
     /// The node reported the transmission with its LoRaWAN frame counter.
-    public func confirmAttempt(_ id: Int64, frameCounter: UInt32?, sequence: Int? = nil, at time: Timestamp = .now()) throws {
+    /// The node sent it; `linkCheck` is what the link check sent with it said, when one was asked
+    /// for (its gateway count is 0 when no answer came). One statement, so that the cell counts
+    /// (the attempts' triggers) see the outcome and the link check together.
+    public func confirmAttempt(_ id: Int64, frameCounter: UInt32?, sequence: Int? = nil, linkCheck: LinkCheck? = nil, at time: Timestamp = .now()) throws {
         try write { db in
             try db.execute(
-                sql: "UPDATE attempts SET state = 'confirmed', f_cnt = ?, sequence = COALESCE(?, sequence), resolved_at = ? WHERE id = ?",
-                arguments: [frameCounter.map { Int64($0) }, sequence, time.nanosecondsSinceEpoch, id])
+                sql: """
+                    UPDATE attempts SET state = 'confirmed', f_cnt = ?, sequence = COALESCE(?, sequence), resolved_at = ?,
+                                        linkcheck_gateways = ?, linkcheck_margin = ?
+                    WHERE id = ?
+                    """,
+                arguments: [frameCounter.map { Int64($0) }, sequence, time.nanosecondsSinceEpoch, linkCheck.map { $0.gateways ?? 0 }, linkCheck?.margin, id])
         }
     }
 

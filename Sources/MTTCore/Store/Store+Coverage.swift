@@ -30,6 +30,10 @@ extension Store {
             if try db.tableExists("estimated_attempts") {
                 try db.execute(sql: CoverageSQL.insertEstimatedGrouped(where: inSessions.map { "e.session_id \($0)" } ?? "1"))
             }
+            if try db.tableExists("coverage_linkchecks") {
+                try db.execute(sql: "DELETE FROM coverage_linkchecks" + (inSessions.map { " WHERE session_id \($0)" } ?? ""))
+                try db.execute(sql: CoverageSQL.insertLinkChecksGrouped(where: inSessions.map { "a.session_id \($0)" } ?? "1"))
+            }
             if sessions == nil && gateways == nil { return }
         }
         guard let gateways, !gateways.isEmpty else { return }
@@ -125,6 +129,13 @@ extension Store {
 
 extension Store {
 
+    /// A row of `CoverageSQL.linkCheckSums`, read.
+    static func linkCheckCount(_ row: Row) -> LinkCheckCount {
+        LinkCheckCount(
+            checked: row[CoverageQueryColumns.checked], answered: row[CoverageQueryColumns.answered],
+            gateways: row[CoverageQueryColumns.gateways], margin: row[CoverageQueryColumns.margin])
+    }
+
     /// A tile range as a condition on an aggregate's zoom-19 x and y: an index range on x, then y.
     static func tileBounds(_ range: TileRange?, table t: String) -> (String, [DatabaseValue]) {
         guard let range else { return ("", []) }
@@ -176,16 +187,22 @@ extension StoreCoverage {
                 """
                 WITH heard AS (SELECT DISTINCT x, y FROM coverage_cells c WHERE \(cells.sql) \(extra.replacingOccurrences(of: "T.", with: "c."))),
                      tried AS (SELECT x, y, MAX(\(known)) AS known FROM coverage_attempts a WHERE \(tried.sql) \(extra.replacingOccurrences(of: "T.", with: "a.")) GROUP BY x, y),
-                     mapped AS (SELECT x, y FROM coverage_cells c WHERE \(sampled.sql) \(extra.replacingOccurrences(of: "T.", with: "c.")) UNION SELECT x, y FROM tried)
+                     mapped AS (SELECT x, y FROM coverage_cells c WHERE \(sampled.sql) \(extra.replacingOccurrences(of: "T.", with: "c.")) UNION SELECT x, y FROM tried),
+                     checked AS (SELECT x, y, SUM(answered) AS answered FROM coverage_linkchecks a WHERE \(tried.sql) \(extra.replacingOccurrences(of: "T.", with: "a.")) GROUP BY x, y)
                 """
             }
-            let arguments = StatementArguments(cells.arguments + tried.arguments + sampled.arguments)
+            let arguments = StatementArguments(cells.arguments + tried.arguments + sampled.arguments + tried.arguments)
+            // A link check answered is heard (by LinkCheck); one unanswered makes "not known" not heard.
             if let row = try Row.fetchOne(db, sql: sets("") + """
                 SELECT (SELECT COUNT(*) FROM mapped) AS mapped, (SELECT COUNT(*) FROM heard) AS heard,
-                       (SELECT COUNT(*) FROM tried WHERE known AND (x, y) NOT IN heard) AS not_heard,
-                       (SELECT COUNT(*) FROM tried WHERE NOT known AND (x, y) NOT IN heard) AS unknown
+                       (SELECT COUNT(*) FROM tried WHERE (known OR (x, y) IN (SELECT x, y FROM checked)) AND (x, y) NOT IN heard
+                                                     AND (x, y) NOT IN (SELECT x, y FROM checked WHERE answered > 0)) AS not_heard,
+                       (SELECT COUNT(*) FROM tried WHERE NOT known AND (x, y) NOT IN heard AND (x, y) NOT IN (SELECT x, y FROM checked)) AS unknown,
+                       (SELECT COUNT(*) FROM checked WHERE answered > 0 AND (x, y) NOT IN heard) AS answered
                 """, arguments: arguments) {
-                summary.area = .init(mapped: row[CoverageQueryColumns.mapped], heard: row[CoverageQueryColumns.heard], mappedNotHeard: row[CoverageQueryColumns.notHeard], unknown: row[CoverageQueryColumns.unknown])
+                summary.area = .init(
+                    mapped: row[CoverageQueryColumns.mapped], heard: row[CoverageQueryColumns.heard], mappedNotHeard: row[CoverageQueryColumns.notHeard],
+                    unknown: row[CoverageQueryColumns.unknown], heardByLinkCheck: row[CoverageQueryColumns.answered])
             }
             // The newest session of the selection against those before it.
             let sessionsSeen = try Int64.fetchAll(db, sql: """
@@ -286,6 +303,17 @@ extension StoreCoverage {
                     attempts: row[CoverageQueryColumns.attempts], heard: row[CoverageQueryColumns.heard],
                     estimated: row[CoverageQueryColumns.estimated], networkKnown: row[CoverageQueryColumns.known] as Bool? ?? false,
                     firstAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.firstAt]), lastAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt]),
+                    in: MapTile(zoom: zoom, x: row[CoverageQueryColumns.tx], y: row[CoverageQueryColumns.ty]), to: &cells)
+            }
+            let checkedRows = try Row.fetchCursor(db, sql: """
+                SELECT a.x >> \(shift) AS tx, a.y >> \(shift) AS ty, \(CoverageSQL.linkCheckSums("a")),
+                       MIN(a.first_at) AS first_at, MAX(a.last_at) AS last_at
+                FROM coverage_linkchecks a WHERE \(tried.sql)\(inTried) GROUP BY tx, ty
+                """, arguments: StatementArguments(tried.arguments + triedBounds))
+            while let row = try checkedRows.next() {
+                CoverageCell.add(
+                    linkChecks: Store.linkCheckCount(row), firstAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.firstAt]),
+                    lastAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt]),
                     in: MapTile(zoom: zoom, x: row[CoverageQueryColumns.tx], y: row[CoverageQueryColumns.ty]), to: &cells)
             }
             return CoverageCell.inRows(cells)

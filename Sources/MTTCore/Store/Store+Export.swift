@@ -54,7 +54,7 @@ extension StoreRecords {
                            samples.method AS method, sessions.mode AS mode, uplinks.device_id AS device, uplinks.dev_eui AS dev_eui,
                            uplinks.f_cnt AS f_cnt, uplinks.spreading_factor AS sf, uplinks.frequency AS frequency,
                            samples.id AS sample_id, NULL AS attempt_id, sessions.id AS session, samples.uplink_id AS uplink_id,
-                           field_test_replies.reply AS field_test
+                           field_test_replies.reply AS field_test, NULL AS linkcheck_gateways, NULL AS linkcheck_margin
                     FROM samples
                     JOIN sessions ON sessions.id = samples.session_id
                     LEFT JOIN uplinks ON uplinks.id = samples.uplink_id
@@ -62,9 +62,9 @@ extension StoreRecords {
                     WHERE samples.lat IS NOT NULL \(sampleCondition)
                     UNION ALL
                     SELECT fixes.time, fixes.lat, fixes.lon, COALESCE(fixes.alt_msl, fixes.alt_hae),
-                           CASE attempts.state WHEN 'failed' THEN 'failed' ELSE 'lost' END, NULL,
+                           CASE WHEN attempts.state = 'failed' THEN 'failed' WHEN attempts.linkcheck_gateways > 0 THEN 'heard-linkcheck' ELSE 'lost' END, NULL,
                            sessions.mode, attempts.node, attempts.dev_eui, attempts.f_cnt, attempts.spreading_factor, NULL,
-                           NULL, attempts.id, sessions.id, NULL, NULL
+                           NULL, attempts.id, sessions.id, NULL, NULL, attempts.linkcheck_gateways, attempts.linkcheck_margin
                     FROM attempts
                     JOIN fixes ON fixes.id = attempts.fix_id
                     JOIN sessions ON sessions.id = attempts.session_id
@@ -83,14 +83,16 @@ extension StoreRecords {
                             position: lat.flatMap { lat in lon.map { GeoPoint(latitude: lat, longitude: $0) } }))
                     }
                 }
+                let linkCheckGateways: Int? = row[ExportQueryColumns.linkCheckGateways]
                 let key: ExportRecord.Key = if let sample: Int64 = row[ExportQueryColumns.sampleID] { .sample(sample) } else { .attempt(row[ExportQueryColumns.attemptID]) }
                 try body(ExportRecord(
                     key: key, session: row[ExportQueryColumns.session], time: Timestamp(nanosecondsSinceEpoch: row[ExportQueryColumns.time]),
                     latitude: row[ExportQueryColumns.lat], longitude: row[ExportQueryColumns.lon], altitude: row[ExportQueryColumns.alt],
                     status: ExportRecord.Status(rawValue: row[ExportQueryColumns.status]) ?? .heard, method: row[ExportQueryColumns.method], mode: row[ExportQueryColumns.mode],
                     device: row[ExportQueryColumns.device], devEUI: row[ExportQueryColumns.devEUI], fCnt: row[ExportQueryColumns.fCnt], spreadingFactor: row[ExportQueryColumns.sf], frequency: row[ExportQueryColumns.frequency],
-                    gateways: heardBy.count, bestGateway: heardBy.first?.gateway, rssi: heardBy.first?.rssi, snr: heardBy.first?.snr,
-                    receptions: heardBy, fieldTestReply: (row[ExportQueryColumns.fieldTest] as Data?).map { [UInt8]($0) }))
+                    gateways: linkCheckGateways ?? heardBy.count, bestGateway: heardBy.first?.gateway, rssi: heardBy.first?.rssi, snr: heardBy.first?.snr,
+                    receptions: heardBy, linkCheckMargin: row[ExportQueryColumns.linkCheckMargin],
+                    fieldTestReply: (row[ExportQueryColumns.fieldTest] as Data?).map { [UInt8]($0) }))
             }
         }
     }

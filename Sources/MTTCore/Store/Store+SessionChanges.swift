@@ -92,6 +92,7 @@ extension StoreSessions {
                 "DELETE FROM sessions WHERE id = ?1",
                 "DELETE FROM coverage_cells WHERE session_id = ?1",
                 "DELETE FROM coverage_attempts WHERE session_id = ?1",
+                "DELETE FROM coverage_linkchecks WHERE session_id = ?1",
                 "DELETE FROM coverage_left_out WHERE session_id = ?1",
             ] {
                 try db.execute(sql: statement, arguments: arguments)

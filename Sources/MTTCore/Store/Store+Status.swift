@@ -25,7 +25,7 @@ extension Store {
                 }
                 held[target.rawValue] = try Self.syncCount(target, state: .held, db)
             }
-            return StoreStatus(
+            var status = StoreStatus(
                 sessions: session == nil ? try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sessions") ?? 0 : 1,
                 attempts: try count("attempts"),
                 confirmed: try count("attempts", "state = 'confirmed'"),
@@ -38,6 +38,9 @@ extension Store {
                 devices: try Int.fetchOne(db, sql: "SELECT COUNT(DISTINCT device_id) FROM uplinks" + (session.map { " WHERE session_id = \($0)" } ?? "")) ?? 0,
                 fieldTestsAnswered: try count("events", "type = '\(FieldEventType.fieldTestAnswered.rawValue)'"),
                 unsynced: unsynced, held: held, simulated: simulated, excluded: excluded, notTaken: notTaken, nodes: session == nil ? try Self.latestNodeStates(db) : [])
+            status.linkChecks = try count("attempts", "linkcheck_gateways IS NOT NULL")
+            status.linkChecksAnswered = try count("attempts", "linkcheck_gateways > 0")
+            return status
         }
     }
 }

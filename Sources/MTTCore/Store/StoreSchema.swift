@@ -276,6 +276,17 @@ enum StoreSchema {
                 );
                 """)
         }
+        migrator.registerMigration("12") { db in
+            // LinkCheck (`--linkcheck`): how many gateways the network said heard each attempt (0
+            // when no answer came; NULL when none was asked) and the margin, counted per cell
+            // apart from what the network's uplinks tell.
+            try db.execute(sql: """
+                ALTER TABLE attempts ADD COLUMN linkcheck_gateways INTEGER;
+                ALTER TABLE attempts ADD COLUMN linkcheck_margin INTEGER;
+                """)
+            try db.execute(sql: CoverageSQL.linkCheckTable)
+            try db.execute(sql: CoverageSQL.linkCheckTriggers)
+        }
         return migrator
     }
 }

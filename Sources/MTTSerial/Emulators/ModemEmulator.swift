@@ -15,6 +15,8 @@ public struct ModemEmulatorOptions: Sendable, Hashable {
     public var failures = 0.0
     /// … accepted, and never answered.
     public var lostResults = 0.0
+    /// Share of link checks whose answer never comes back, although the network heard the uplink.
+    public var lostLinkChecks = 0.0
     /// The next this many join-requests hear no join-accept.
     public var deniedJoins = 0
     /// After this many more sends are accepted, the next one is accepted and the device unplugged.
@@ -26,10 +28,10 @@ public struct ModemEmulatorOptions: Sendable, Hashable {
 
     public init() {}
 
-    /// `airtime=S&busy=SHARE&fail=SHARE&lose=SHARE&deny-joins=N&unplug-after=N&silent&noise`.
+    /// `airtime=S&busy=SHARE&fail=SHARE&lose=SHARE&lose-linkcheck=SHARE&deny-joins=N&unplug-after=N&silent&noise`.
     public init(parsing text: String, spec: String) throws(SpecError) {
         func fail() -> SpecError {
-            SpecError("bad node spec \(spec): an emulated modem takes airtime=SECONDS, busy=, fail=, lose= (shares 0 to 1), deny-joins=N, unplug-after=N, silent and noise")
+            SpecError("bad node spec \(spec): an emulated modem takes airtime=SECONDS, busy=, fail=, lose=, lose-linkcheck= (shares 0 to 1), deny-joins=N, unplug-after=N, silent and noise")
         }
         for pair in text.split(separator: "&") {
             let kv = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -40,6 +42,7 @@ public struct ModemEmulatorOptions: Sendable, Hashable {
             case ("busy", let n?, _) where n >= 0 && n <= 1: busy = n
             case ("fail", let n?, _) where n >= 0 && n <= 1: failures = n
             case ("lose", let n?, _) where n >= 0 && n <= 1: lostResults = n
+            case ("lose-linkcheck", let n?, _) where n >= 0 && n <= 1: lostLinkChecks = n
             case ("deny-joins", _, let n?) where n >= 0: deniedJoins = n
             case ("unplug-after", _, let n?) where n >= 0: unplugAfterSends = n
             case ("silent", nil, nil) where kv.count == 1: silent = true
@@ -66,6 +69,11 @@ public struct ModemEmulatorOptions: Sendable, Hashable {
         return .sent
     }
 
+    /// Whether the answer to a link check the network made is lost on its way back.
+    func losesLinkCheck() -> Bool {
+        lostLinkChecks > 0 && Double.random(in: 0..<1) < lostLinkChecks
+    }
+
     /// Whether the next join-request is denied; counts the denials down.
     mutating func denyJoin() -> Bool {
         guard deniedJoins > 0 else { return false }
@@ -88,7 +96,9 @@ struct EmulatorReply {
 
 /// A modem's command set as a state machine: a line in, answer lines out.
 protocol ModemPersonality: Sendable {
-    mutating func answer(_ command: String, options: inout ModemEmulatorOptions) -> [EmulatorReply]
+    /// `air` puts a transmission on the air: the simulated network hears it there, and says what
+    /// a link check sent with it would be answered.
+    mutating func answer(_ command: String, options: inout ModemEmulatorOptions, air: (ModemEmulator.Transmission) -> LinkCheck) -> [EmulatorReply]
     var transmissions: [ModemEmulator.Transmission] { get }
     /// Join-requests it was asked for, accepted or not.
     var joinRequests: Int { get }
@@ -100,13 +110,16 @@ public final class ModemEmulator: Sendable {
     public struct Transmission: Sendable, Hashable {
         public var payload: [UInt8]
         public var frameCounter: UInt32
+        /// What the modem was told of the link check sent with it: nil when none was asked for,
+        /// unanswered when the network heard nobody or the answer was lost on its way back.
+        public var linkCheck: LinkCheck?
     }
 
     public let kind: ModemKind
     private let pair: PseudoTerminalPair
     private let machine: Mutex<any ModemPersonality>
     private let options: Mutex<ModemEmulatorOptions>
-    private let listener = Mutex<(@Sendable (RadioFrame) -> Void)?>(nil)
+    private let listener = Mutex<(@Sendable (RadioFrame) -> LinkCheck)?>(nil)
 
     public var slavePath: String { pair.slavePath }
 
@@ -156,15 +169,17 @@ public final class ModemEmulator: Sendable {
     private func handle(_ command: String) {
         // One command at a time, with the options as they are for it: what it uses up (denied
         // joins, the sends before an unplug) is written back.
-        let (replies, sent, current) = options.withLock { options in
+        // Nobody listening is a radio out of every gateway's reach.
+        let hear = listener.withLock { $0 }
+        let (replies, current) = options.withLock { options in
             machine.withLock { m in
-                if options.silent { return ([EmulatorReply](), [ModemEmulator.Transmission](), options) }
-                let before = m.transmissions.count
-                let replies = m.answer(command, options: &options)
-                return (replies, Array(m.transmissions.dropFirst(before)), options)
+                if options.silent { return ([EmulatorReply](), options) }
+                let replies = m.answer(command, options: &options) { t in
+                    hear?(RadioFrame(payload: t.payload, frameCounter: t.frameCounter)) ?? .unanswered
+                }
+                return (replies, options)
             }
         }
-        if let hear = listener.withLock({ $0 }) { for t in sent { hear(RadioFrame(payload: t.payload, frameCounter: t.frameCounter)) } }
         for reply in replies {
             if reply.delay > 0 { usleep(UInt32(reply.delay * 1_000_000)) }
             if current.noise { write([0xFF, 0x00, 0xFE, 0x13, 0x80, 0x0D, 0x0A]) }
@@ -184,7 +199,7 @@ public final class ModemEmulator: Sendable {
 
 extension ModemEmulator: EmulatedRadio {
     /// The simulated network hears each frame the emulated radio sends here.
-    public func whenTransmitting(_ hear: @escaping @Sendable (RadioFrame) -> Void) {
+    public func whenTransmitting(_ hear: @escaping @Sendable (RadioFrame) -> LinkCheck) {
         listener.withLock { $0 = hear }
     }
 }

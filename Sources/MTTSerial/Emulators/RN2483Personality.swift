@@ -14,6 +14,13 @@ struct RN2483Personality: ModemPersonality {
     var dataRate: Int
     var upctr: UInt32 = 0
     var abpKeys = 0
+    /// `mac set linkchk`: 0 is off; else every uplink carries a LinkCheckReq (mtt sends them at
+    /// least a second apart, so the interval is always over).
+    var linkCheckInterval = 0
+    /// Downlinks received, and the last LinkCheckAns's margin (255 before any) and gateway count.
+    var dnctr: UInt32 = 0
+    var mrgn = 255
+    var gwnb = 0
     private(set) var transmissions: [ModemEmulator.Transmission] = []
     private(set) var joinRequests = 0
 
@@ -29,7 +36,7 @@ struct RN2483Personality: ModemPersonality {
         if joined || holdsKeys { appKey = "2B7E151628AED2A6ABF7158809CF4F3C" }
     }
 
-    mutating func answer(_ command: String, options: inout ModemEmulatorOptions) -> [EmulatorReply] {
+    mutating func answer(_ command: String, options: inout ModemEmulatorOptions, air: (ModemEmulator.Transmission) -> LinkCheck) -> [EmulatorReply] {
         let words = command.split(separator: " ").map(String.init)
         func hex(_ index: Int, digits: Int) -> String? {
             guard index < words.count, words[index].count == digits, Hex.bytes(words[index]) != nil else { return nil }
@@ -42,6 +49,13 @@ struct RN2483Personality: ModemPersonality {
         case "mac get dr": return [EmulatorReply(line: String(dataRate))]
         case "mac get status": return [EmulatorReply(line: joined ? "00000001" : "00000000")]
         case "mac get upctr": return [EmulatorReply(line: String(upctr))]
+        case "mac get dnctr": return [EmulatorReply(line: String(dnctr))]
+        case "mac get mrgn": return [EmulatorReply(line: String(mrgn))]
+        case "mac get gwnb": return [EmulatorReply(line: String(gwnb))]
+        case "mac set linkchk":
+            guard words.count == 4, let seconds = Int(words[3]), (0...65535).contains(seconds) else { return [EmulatorReply(line: "invalid_param")] }
+            linkCheckInterval = seconds
+            return [EmulatorReply(line: "ok")]
         case "mac set deveui":
             guard let value = hex(3, digits: 16) else { return [EmulatorReply(line: "invalid_param")] }
             devEUI = value
@@ -93,8 +107,20 @@ struct RN2483Personality: ModemPersonality {
             case .noResult: return [EmulatorReply(line: "ok")]
             case .unplug: return [EmulatorReply(line: "ok", unplugAfter: true)]
             case .sent:
-                transmissions.append(ModemEmulator.Transmission(payload: payload, frameCounter: upctr))
+                var transmission = ModemEmulator.Transmission(payload: payload, frameCounter: upctr)
                 upctr += 1
+                let heard = air(transmission)
+                if linkCheckInterval > 0 {
+                    transmission.linkCheck = .unanswered
+                    // The answer is a downlink: it moves the downlink counter and keeps its figures.
+                    if case .answered(let gateways, let margin) = heard, !options.losesLinkCheck() {
+                        dnctr += 1
+                        mrgn = margin
+                        gwnb = gateways
+                        transmission.linkCheck = heard
+                    }
+                }
+                transmissions.append(transmission)
                 return [EmulatorReply(line: "ok"), EmulatorReply(line: "mac_tx_ok", delay: options.airtime)]
             }
         default:

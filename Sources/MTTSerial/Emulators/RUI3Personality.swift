@@ -9,6 +9,8 @@ struct RUI3Personality: ModemPersonality {
     var devAddr: String
     var dataRate = 0
     var fCnt: UInt32 = 0
+    /// `AT+LINKCHECK`: 0 off, 1 with the next uplink only, 2 with every uplink.
+    var linkCheckMode = 0
     private(set) var transmissions: [ModemEmulator.Transmission] = []
     private(set) var joinRequests = 0
 
@@ -28,7 +30,7 @@ struct RUI3Personality: ModemPersonality {
         [EmulatorReply(line: ""), EmulatorReply(line: text)]
     }
 
-    mutating func answer(_ command: String, options: inout ModemEmulatorOptions) -> [EmulatorReply] {
+    mutating func answer(_ command: String, options: inout ModemEmulatorOptions, air: (ModemEmulator.Transmission) -> LinkCheck) -> [EmulatorReply] {
         let parts = command.split(separator: "=", maxSplits: 1).map(String.init)
         let name = parts[0]
         let argument = parts.count == 2 ? parts[1] : nil
@@ -46,6 +48,11 @@ struct RUI3Personality: ModemPersonality {
         case ("AT+BAND", "?"): return value(name, "4")
         case ("AT+NJS", "?"): return value(name, joined ? "1" : "0")
         case ("AT+NJM", "1"), ("AT+NJM", "0"): return status("OK")
+        case ("AT+LINKCHECK", "?"): return value(name, String(linkCheckMode))
+        case ("AT+LINKCHECK", let mode?):
+            guard let value = Int(mode), (0...2).contains(value) else { return status("AT_PARAM_ERROR") }
+            linkCheckMode = value
+            return status("OK")
         case ("AT+DEVEUI", _): return setHex(16) { $0.devEUI = $1 }
         case ("AT+APPEUI", _): return setHex(16) { $0.appEUI = $1 }
         case ("AT+APPKEY", _): return setHex(32) { $0.appKey = $1 }
@@ -75,9 +82,28 @@ struct RUI3Personality: ModemPersonality {
             case .noResult: return status("OK")
             case .unplug: return [EmulatorReply(line: ""), EmulatorReply(line: "OK", unplugAfter: true)]
             case .sent:
-                transmissions.append(ModemEmulator.Transmission(payload: payload, frameCounter: fCnt))
+                var transmission = ModemEmulator.Transmission(payload: payload, frameCounter: fCnt)
                 fCnt += 1
-                return status("OK") + [EmulatorReply(line: "+EVT:TX_DONE", delay: options.airtime)]
+                let heard = air(transmission)
+                var replies = status("OK") + [EmulatorReply(line: "+EVT:TX_DONE", delay: options.airtime)]
+                if linkCheckMode > 0 {
+                    if linkCheckMode == 1 { linkCheckMode = 0 }
+                    transmission.linkCheck = .unanswered
+                    switch heard {
+                    case .answered(let gateways, let margin):
+                        // An answer lost on its way back is reported by no event at all.
+                        if !options.losesLinkCheck() {
+                            // Newer firmware's colons; the downlink's RSSI and SNR as the node heard it.
+                            replies.append(EmulatorReply(line: "+EVT:LINKCHECK:0:\(margin):\(gateways):-\(100 - min(margin, 60)):\(min(margin / 2, 10))"))
+                            transmission.linkCheck = heard
+                        }
+                    case .unanswered:
+                        // The documentation's commas: the check failed.
+                        replies.append(EmulatorReply(line: "+EVT:LINKCHECK:1,0,0,0,0"))
+                    }
+                }
+                transmissions.append(transmission)
+                return replies
             }
         default:
             return status("AT_COMMAND_NOT_FOUND")

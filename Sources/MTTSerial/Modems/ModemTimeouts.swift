@@ -6,10 +6,14 @@ public struct ModemTimeouts: Sendable, Hashable {
     public var transmission: Double
     /// For the answer to a join request.
     public var join: Double
+    /// For a link check's answer after the transmission's result (RUI3 reports it as an event of
+    /// its own): none by then is no answer.
+    public var linkCheck: Double
 
-    public init(command: Double = 3, transmission: Double = 25, join: Double = 30) {
+    public init(command: Double = 3, transmission: Double = 25, join: Double = 30, linkCheck: Double = 3) {
         self.command = command
         self.transmission = transmission
         self.join = join
+        self.linkCheck = linkCheck
     }
 }

@@ -17,6 +17,8 @@ public actor RN2483Link: NodeLink {
     private var model: String?
     private var sends = 0
     private var gone: String?
+    /// `mac set linkchk` was given on this link since its last join.
+    private var checkingLinks = false
 
     /// The first answers to `mac tx`; anything else on the line is skipped.
     private static let txAnswers: Set<String> = [
@@ -46,11 +48,22 @@ public actor RN2483Link: NodeLink {
     }
 
     public func send(_ payload: [UInt8]) async throws -> SendResult {
+        try await send(payload, checkingLink: false)
+    }
+
+    public func send(_ payload: [UInt8], checkingLink: Bool) async throws -> SendResult {
         if let gone { throw NodeError.disconnected(node: name, reason: gone) }
         if joined == nil { _ = try await info() }
         guard joined == true else { throw NodeError.notJoined(node: name) }
+        if checkingLink && !checkingLinks {
+            // Every uplink sent more than a second after the one before carries a LinkCheckReq.
+            try await expectOK("mac set linkchk 1")
+            checkingLinks = true
+        }
         // The counter the next uplink will carry: read before the send, as the modem does not report it after.
         let counter = try await ask("mac get upctr") { UInt32($0) != nil }
+        // The answer comes in a downlink, and only a downlink moves this counter (SPEC §10.3).
+        let downlinksBefore = checkingLink ? try await ask("mac get dnctr") { UInt32($0) != nil } : nil
         sends += 1
         let sequence = sends
         await conversation.discardPending()
@@ -88,12 +101,26 @@ public actor RN2483Link: NodeLink {
             return SendResult(sequence: sequence, outcome: .failed(reason: "the payload is too long for this data rate (invalid_data_len)"))
         case .line:
             // mac_tx_ok, or mac_rx with a downlink: either way the uplink went out.
-            return SendResult(sequence: sequence, outcome: .confirmed(frameCounter: UInt32(counter)))
+            let linkCheck = if let downlinksBefore { await linkCheckAnswer(downlinksBefore: downlinksBefore) } else { LinkCheck?.none }
+            return SendResult(sequence: sequence, outcome: .confirmed(frameCounter: UInt32(counter)), linkCheck: linkCheck)
         case .timedOut:
             return SendResult(sequence: sequence, outcome: .failed(reason: "no transmission result within \(timeouts.transmission.plainText) s: the modem stopped answering"))
         case .closed(let reason):
             return failed(sequence, disconnecting: reason)
         }
+    }
+
+    /// What the link check sent with the last uplink answered. The modem keeps the last answer's
+    /// margin and gateway count and announces none: an unchanged downlink counter means no
+    /// downlink came, so no answer. Nil when the modem could not be asked: not known either way.
+    private func linkCheckAnswer(downlinksBefore: String) async -> LinkCheck? {
+        guard let downlinks = try? await ask("mac get dnctr", accepts: { UInt32($0) != nil }) else { return nil }
+        guard downlinks != downlinksBefore else { return .unanswered }
+        guard let margin = try? await ask("mac get mrgn", accepts: { UInt8($0) != nil }),
+              let gateways = try? await ask("mac get gwnb", accepts: { UInt8($0) != nil })
+        else { return nil }
+        // A downlink that carried no LinkCheckAns (an application's) leaves 255 before any answer.
+        return LinkCheck(gateways: Int(gateways) ?? 0, margin: Int(margin) ?? 255) ?? .unanswered
     }
 
     public func setSpreadingFactor(_ sf: Int) async throws {
@@ -115,6 +142,8 @@ public actor RN2483Link: NodeLink {
             node: name, command: "mac join otaa", timeout: timeouts.join,
             isOutcome: { $0 == "accepted" || $0 == "denied" }, isAccepted: { $0 == "accepted" })
         joined = accepted
+        // A new session: the link checks are asked for again.
+        checkingLinks = false
         return accepted
     }
 
@@ -137,6 +166,8 @@ public actor RN2483Link: NodeLink {
             node: name, command: "mac join abp", timeout: timeouts.join,
             isOutcome: { $0 == "accepted" || $0 == "denied" }, isAccepted: { $0 == "accepted" })
         joined = accepted
+        // A new session: the link checks are asked for again.
+        checkingLinks = false
         return accepted
     }
 

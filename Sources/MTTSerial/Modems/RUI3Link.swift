@@ -22,6 +22,8 @@ public actor RUI3Link: NodeLink {
     private var nextFrameCounter: UInt32?
     private var sends = 0
     private var gone: String?
+    /// `AT+LINKCHECK=2` was given on this link since its last join.
+    private var checkingLinks = false
 
     static let statuses: Set<String> = [
         "OK", "AT_ERROR", "AT_PARAM_ERROR", "AT_BUSY_ERROR", "AT_TEST_PARAM_OVERFLOW", "AT_NO_CLASSB_ENABLE",
@@ -63,9 +65,18 @@ public actor RUI3Link: NodeLink {
     }
 
     public func send(_ payload: [UInt8]) async throws -> SendResult {
+        try await send(payload, checkingLink: false)
+    }
+
+    public func send(_ payload: [UInt8], checkingLink: Bool) async throws -> SendResult {
         if let gone { throw NodeError.disconnected(node: name, reason: gone) }
         if joined == nil { _ = try await info() }
         guard joined == true else { throw NodeError.notJoined(node: name) }
+        if checkingLink && !checkingLinks {
+            // A LinkCheckReq with every uplink, each answered by a `+EVT:LINKCHECK` line.
+            try await expectOK("AT+LINKCHECK=2")
+            checkingLinks = true
+        }
         sends += 1
         let sequence = sends
         let status: String
@@ -85,20 +96,48 @@ public actor RUI3Link: NodeLink {
         default:
             return SendResult(sequence: sequence, outcome: .failed(reason: Self.explain(status)))
         }
-        let result = await conversation.next(timeout: timeouts.transmission) { $0.hasPrefix("+EVT:TX_DONE") || $0.hasPrefix("+EVT:SEND_CONFIRMED") }
+        // The link check's event may come before the transmission's result or after it.
+        var linkCheck: LinkCheck?
+        var result: LineConversation.Reply
+        repeat {
+            result = await conversation.next(timeout: timeouts.transmission) {
+                $0.hasPrefix("+EVT:TX_DONE") || $0.hasPrefix("+EVT:SEND_CONFIRMED") || (checkingLink && $0.hasPrefix(Self.linkCheckEvent))
+            }
+            if case .line(let event) = result, event.hasPrefix(Self.linkCheckEvent) { linkCheck = Self.linkCheck(event) ?? .unanswered } else { break }
+        } while true
         switch result {
         case .line(let event) where event.hasPrefix("+EVT:SEND_CONFIRMED_FAILED"):
             return SendResult(sequence: sequence, outcome: .failed(reason: "the network did not acknowledge (\(event.dropFirst(5)))"))
         case .line:
             let counter = nextFrameCounter
             nextFrameCounter = counter.map { $0 &+ 1 }
-            return SendResult(sequence: sequence, outcome: .confirmed(frameCounter: counter))
+            if checkingLink && linkCheck == nil {
+                // No event by then is no answer: a check that went unheard, never a wait without end.
+                if case .line(let event) = await conversation.next(timeout: timeouts.linkCheck, accepting: { $0.hasPrefix(Self.linkCheckEvent) }) {
+                    linkCheck = Self.linkCheck(event)
+                }
+                linkCheck = linkCheck ?? .unanswered
+            }
+            return SendResult(sequence: sequence, outcome: .confirmed(frameCounter: counter), linkCheck: linkCheck)
         case .timedOut:
             return SendResult(sequence: sequence, outcome: .failed(reason: "no transmission result within \(timeouts.transmission.plainText) s: the modem stopped answering"))
         case .closed(let reason):
             gone = reason
             return SendResult(sequence: sequence, outcome: .failed(reason: reason))
         }
+    }
+
+    static let linkCheckEvent = "+EVT:LINKCHECK:"
+
+    /// `+EVT:LINKCHECK:result,margin,gateways,rssi,snr`, with commas as the documentation shows or
+    /// colons as newer firmware prints: a result of 0 is an answer, any other none. Nil for a line
+    /// that is not one.
+    public static func linkCheck(_ event: String) -> LinkCheck? {
+        guard event.hasPrefix(linkCheckEvent) else { return nil }
+        let fields = event.dropFirst(linkCheckEvent.count).split(whereSeparator: { $0 == "," || $0 == ":" }).map { Int($0.filter { $0 != " " }) }
+        guard fields.count == 5, let result = fields[0], let margin = fields[1], let gateways = fields[2] else { return nil }
+        guard result == 0 else { return .unanswered }
+        return LinkCheck(gateways: gateways, margin: margin) ?? .unanswered
     }
 
     public func setSpreadingFactor(_ sf: Int) async throws {
@@ -124,6 +163,8 @@ public actor RUI3Link: NodeLink {
             isOutcome: { $0.hasPrefix("+EVT:JOIN") }, isAccepted: { $0 == "+EVT:JOINED" })
         joined = accepted
         nextFrameCounter = accepted ? 0 : nil
+        // A new session: the link checks are asked for again.
+        checkingLinks = false
         return accepted
     }
 

@@ -4,7 +4,7 @@ extension NodeKind {
     /// `fake-KIND[?OPTIONS]`: a modem of a registered kind emulated on a pseudo-terminal, driven
     /// through the same serial code as a real one.
     public static let emulatedModem = NodeKind(
-        name: "fake-KIND", form: "fake-KIND[?OPTIONS]", simulatedAs: "emulated modem",
+        name: "fake-KIND", form: "fake-KIND[?OPTIONS]", simulatedAs: "emulated modem", checksLinks: true,
         names: { $0.hasPrefix("fake-") }
     ) { text throws(SpecError) in
         let parts = text.dropFirst("fake-".count).split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)

@@ -12,7 +12,7 @@ enum ModemNodes {
 extension NodeKind {
     /// `serial:DEVICE?modem=KIND[&baud=N]`: a USB LoRaWAN modem speaking one of MTTSerial's
     /// command sets (`ModemKind.registered`).
-    public static let serial = NodeKind(name: "serial", form: "serial:DEVICE?modem=KIND[&baud=N]") { text throws(SpecError) in
+    public static let serial = NodeKind(name: "serial", form: "serial:DEVICE?modem=KIND[&baud=N]", checksLinks: true) { text throws(SpecError) in
         let spec = try SerialNodeSpec(parsing: text)
         return NodeRecipe(description: text) { _ in [try await ModemNodes.open(spec, name: text)] }
     }

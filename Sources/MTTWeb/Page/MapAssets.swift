@@ -45,7 +45,7 @@ public struct MapAssets: Sendable {
             "[\(JSONString.quoted($0.name)), \(JSONString.quoted($0.band.hexColor)), \(JSONString.quoted($0.label))]"
         }.joined(separator: ", ")
         let unheard = "{\"not-heard\": \(JSONString.quoted(CoverageLayer.notHeardColor)), \"unknown\": \(JSONString.quoted(CoverageLayer.unknownColor)), "
-            + "\"not-heard-estimated\": \(JSONString.quoted(CoverageLayer.estimatedColor))}"
+            + "\"not-heard-estimated\": \(JSONString.quoted(CoverageLayer.estimatedColor)), \"heard-linkcheck\": \(JSONString.quoted(CoverageLayer.linkCheckColor))}"
         return "{\"tiles\": \(tiles), \"attribution\": \(JSONString.quoted(attribution)), \"bands\": [\(bands)], \"buckets\": [\(buckets)], \"unheard\": \(unheard), \"community\": \(community)}"
     }
 

@@ -373,12 +373,14 @@
         heard: p.receptions + ' receptions by ' + fc.features.length + (fc.features.length === 1 ? ' gateway' : ' gateways'),
         'not-heard': 'nobody heard you here',
         'not-heard-estimated': 'nobody heard a tracker here (estimated: frames missing from its counters)',
+        'heard-linkcheck': 'heard by ' + p.linkcheck_gateways + (p.linkcheck_gateways === 1 ? ' gateway' : ' gateways') + ', margin ' + p.linkcheck_margin + ' dB (LinkCheck)',
         unknown: 'no network source: heard or not is unknown'
       }[p.state];
       var box = el('div', [
         el('b', [said]), el('br'),
         p.attempts ? p.attempts + ' attempts sent here, ' + p.heard_attempts + ' heard' : null, p.attempts ? el('br') : null,
         p.estimated_attempts ? p.estimated_attempts + ' frames sent here nobody heard (estimated)' : null, p.estimated_attempts ? el('br') : null,
+        p.linkcheck_checked ? 'link checks: ' + p.linkcheck_answered + ' of ' + p.linkcheck_checked + ' answered' : null, p.linkcheck_checked ? el('br') : null,
         'last mapped ' + p.last
       ]);
       if (fc.features.length) {
@@ -432,6 +434,8 @@
     var box = el('div', [
       el('b', [p.time]), el('br'),
       p.status + (p.device ? ' · ' + p.device : '') + (p.f_cnt !== null ? ' · f_cnt ' + p.f_cnt : ''), el('br'),
+      p.linkcheck_margin !== undefined ? 'LinkCheck: heard by ' + p.gateways + (p.gateways === 1 ? ' gateway' : ' gateways') + ', margin ' + p.linkcheck_margin + ' dB' : null,
+      p.linkcheck_margin !== undefined ? el('br') : null,
       'SF ' + text(p.sf) + ' · RSSI ' + text(p.rssi, ' dBm') + ' · SNR ' + text(p.snr, ' dB')
     ]);
     if (p.field_test) box.appendChild(el('div', [fieldTestText(p.field_test)], 'field-test'));
@@ -543,6 +547,9 @@
       var purple = el('span', [], 'swatch cell');
       purple.style.background = UNHEARD['not-heard-estimated'];
       $('legend').appendChild(el('div', [purple, 'cell where a tracker\'s frames went unheard (estimated from its frame counters)']));
+      var teal = el('span', [], 'swatch cell');
+      teal.style.background = UNHEARD['heard-linkcheck'];
+      $('legend').appendChild(el('div', [teal, 'cell heard by your modem\'s link check (LinkCheck: no signal measured)']));
     }
     $('legend').appendChild(el('div', ['Click a cell for its gateways; choose a gateway (or click it) for its reach.']));
     if (state.nodes.length > 1 && state.nodes.length <= SIDE_BY_SIDE) {

@@ -114,7 +114,8 @@ final class CollectOutput: Sendable {
         }
         let loss = !hasNetworkSource ? "not known (no network source)"
             : s.lossPercent.map { String(format: "%.0f %%", $0) } ?? "n/a"
-        lines.append("Counts   attempts \(s.attempts)  confirmed \(s.confirmed)  failed \(s.failed)  heard \(s.heard)  loss \(loss)  uplinks \(s.uplinks)")
+        lines.append("Counts   attempts \(s.attempts)  confirmed \(s.confirmed)  failed \(s.failed)  heard \(s.heard)  loss \(loss)  uplinks \(s.uplinks)"
+            + (s.linkChecks > 0 ? "  link checks answered \(s.linkChecksAnswered) of \(s.linkChecks)" : ""))
         lines.append("To sync  " + unsynced.keys.sorted().map { "\($0) \(unsynced[$0] ?? 0)" }.joined(separator: ", "))
         StandardOutput.write("\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n") + "\n")
     }
@@ -135,8 +136,8 @@ final class CollectOutput: Sendable {
         case .gps(.lost(let reason)): return seen.gps ? "GPS lost: \(reason)" : "GPS not available: \(reason)"
         case .attempt(let node, let id, let fix):
             return "attempt \(id) by \(node) at " + PlaceText.of(latitude: fix.latitude, longitude: fix.longitude)
-        case .confirmed(let node, let id, let counter):
-            return "attempt \(id) sent by \(node) (f_cnt \(counter.map(String.init) ?? "?"))"
+        case .confirmed(let node, let id, let counter, let linkCheck):
+            return "attempt \(id) sent by \(node) (f_cnt \(counter.map(String.init) ?? "?"))" + (linkCheck.map { ", \($0.text)" } ?? "")
         case .failed(let node, let id, let reason): return "attempt \(id) by \(node) failed: \(reason)"
         case .heard(_, let uplink, let attemptID):
             let best = uplink.receptions.compactMap(\.rssi).max().map { String(format: "%.0f dBm", $0) } ?? "?"

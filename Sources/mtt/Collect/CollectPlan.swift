@@ -46,6 +46,8 @@ struct CollectPlan {
     /// The field testers answered (`--field-tester`), their replies replacing or joining the queue.
     var fieldTesters: FieldTesterDesk.Settings?
     var replaceDownlinks = true
+    /// `--linkcheck`: a link check with every send.
+    var checkLinks = false
 
     var everythingSimulated: Bool {
         // `payload` alone reads no device of its own: only the network's uplinks carry positions.
@@ -114,13 +116,18 @@ final class CollectPorts: @unchecked Sendable {
                     }
                 }
             }
+        } else if plan.checkLinks && plan.mqtt == nil {
+            // Link checks with no network access: the emulated modems are heard by simulated
+            // gateways that answer their checks, and nothing of theirs reaches the run.
+            publisher = nil
+            feed = SimulatedUplinkFeed(network: SimulatedNetwork.around(SimulatedDrive.defaultStart), clock: clock, forward: { _ in })
         } else {
             publisher = nil
         }
         if let mqtt = plan.mqtt {
             uplinks = TTNUplinkSource(settings: mqtt, topics: plan.topics, format: plan.format, limits: plan.limits)
         } else {
-            uplinks = feed
+            uplinks = plan.fakeNetwork ? feed : nil
         }
         if plan.fieldTesters != nil, let mqtt = plan.mqtt {
             downlinks = try MQTTDownlinkSender(settings: mqtt, server: plan.format.server, replace: plan.replaceDownlinks)
@@ -139,7 +146,11 @@ final class CollectPorts: @unchecked Sendable {
                 nodes.append(ActiveNode(link: node.link, devEUI: info.devEUI, connector: node.connector))
                 keepAlive.append(node)
                 if let feed {
-                    if let radio = node.radio { await feed.hear(radio, node: node.link.name, info: info) } else { unheard.append(node.link.name) }
+                    if let radio = node.radio {
+                        await feed.hear(radio, node: node.link.name, info: info)
+                    } else if plan.fakeNetwork {
+                        unheard.append(node.link.name)
+                    }
                 }
             }
         }
@@ -164,6 +175,7 @@ final class CollectPorts: @unchecked Sendable {
             alerts: plan.alerts)
         settings.payload = plan.payload
         settings.fieldTesters = plan.fieldTesters
+        settings.checkLinks = plan.checkLinks
         return try CollectionRun(
             store: store, ports: .init(fixes: fixes, nodes: nodes, uplinks: uplinks, downlinks: downlinks), settings: settings,
             hooks: hooks, observe: observe, report: report)

@@ -77,6 +77,10 @@ struct Collect: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Active mode: also send every this long when standing still (never more often than --min-interval).", valueName: "duration"))
     var every: DurationArgument?
 
+    @Flag(name: .customLong("linkcheck"), help: ArgumentHelp(
+        "Active mode with serial modems (serial:…, fake-rn2483, fake-rui3): send a LoRaWAN link check with every uplink; the answer says how many gateways heard it and the margin in dB. With no --mqtt-url this is the map: answered is heard, no answer is not heard. Kept apart from the network's own uplinks, never uploaded as receptions."))
+    var linkCheck = false
+
     @Option(name: .customLong("max-fix-age"), parsing: .unconditional, help: ArgumentHelp("Active mode: do not send on a fix older than this (default \(ConfigKey.maxFixAge.defaultText)).", valueName: "duration"))
     var maxFixAge: DurationArgument?
 
@@ -136,6 +140,7 @@ struct Collect: AsyncParsableCommand {
         put(.web, web.map { .text($0) })
         put(.webTokenFile, webTokenFile.map { .text($0) })
         put(.every, every.map { .number($0.seconds) })
+        put(.linkCheck, linkCheck ? .flag(true) : nil)
         put(.maxFixAge, maxFixAge.map { .number($0.seconds) })
         put(.maxEPH, maxEPH.map { .number($0) })
         put(.minDistance, minDistance.map { .number($0) })
@@ -264,6 +269,15 @@ struct Collect: AsyncParsableCommand {
                 throw ValidationError("--network fake?trackers=N is for listener mode: --mode listener --gps payload hears the trackers and places them where they say")
             }
             plan.trackers = SimulatedTrackerFleet(count: choice.trackers)
+        }
+        if settings.flag(.linkCheck) {
+            guard mode == .active else {
+                throw ValidationError("--linkcheck is for active mode: the modem asks the network with each uplink it sends")
+            }
+            if let other = nodes.first(where: { !$0.kind.checksLinks }) {
+                throw ValidationError("--linkcheck needs serial modems (serial:…, fake-rn2483, fake-rui3): \(other.description) cannot send a link check")
+            }
+            plan.checkLinks = true
         }
         plan.duration = duration?.seconds
         plan.devices = device

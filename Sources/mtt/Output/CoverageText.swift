@@ -7,6 +7,7 @@ enum CoverageText {
         let a = s.area
         guard a.mapped > 0 else { return "No coverage yet: mtt collect (or mtt demo) maps some." }
         var lines = ["Cells      \(a.mapped) mapped (zoom-19 tiles), \(a.heard) heard by a gateway, \(a.mappedNotHeard) mapped but never heard"
+            + (a.heardByLinkCheck > 0 ? ", \(a.heardByLinkCheck) heard by a link check alone (LinkCheck: gateways counted, not named)" : "")
             + (a.unknown > 0 ? ", \(a.unknown) unknown (attempts with no network source; mtt fetch can tell)" : "")]
         if let change = s.latest {
             lines.append("Latest     session \(change.session) added \(change.newlyMapped) cell(s) mapped and \(change.newlyHeard) heard")

@@ -18,7 +18,7 @@ enum StatusText {
             Database   \(path)
             Sessions   \(status.sessions)
             Attempts   \(status.attempts) (confirmed \(status.confirmed), failed \(status.failed), pending \(status.pending))
-            Heard      \(heard)
+            Heard      \(heard)\(linkChecks(status))
             Uplinks    \(status.uplinks)
             GPS fixes  \(status.gpsSamples)
             Samples    \(status.samples) with a position
@@ -26,6 +26,12 @@ enum StatusText {
 
             To upload  \(queues)
             """ + heldBack(status) + render(status.nodes)
+    }
+
+    /// What the link checks said (`--linkcheck`): the network's word without its uplinks.
+    private static func linkChecks(_ status: StoreStatus) -> String {
+        guard status.linkChecks > 0 else { return "" }
+        return "\nLinkCheck  \(status.linkChecksAnswered) of \(status.linkChecks) attempts answered (heard), the others not heard"
     }
 
     /// The devices heard, and the frames trackers sent that nobody heard; nothing without uplinks.

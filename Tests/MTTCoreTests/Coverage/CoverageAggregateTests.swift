@@ -240,12 +240,20 @@ struct CoverageAggregateTests {
         // What an mtt before coverage left: no coverage tables, triggers or migration.
         let older = try DatabaseQueue(path: path)
         try older.write { db in
-            for trigger in ["coverage_attempt_stored", "coverage_attempt_confirmed", "coverage_attempt_heard", "coverage_estimated_stored"] {
+            for trigger in [
+                "coverage_attempt_stored", "coverage_attempt_confirmed", "coverage_attempt_heard", "coverage_estimated_stored",
+                "coverage_linkcheck_stored", "coverage_linkcheck_confirmed",
+            ] {
                 try db.execute(sql: "DROP TRIGGER \(trigger)")
             }
-            for table in ["coverage_cells", "coverage_attempts", "coverage_left_out", "coverage_reach", "coverage_totals", "estimated_attempts", "field_test_replies"] {
+            for table in [
+                "coverage_cells", "coverage_attempts", "coverage_left_out", "coverage_reach", "coverage_totals", "estimated_attempts", "field_test_replies",
+                "coverage_linkchecks",
+            ] {
                 try db.execute(sql: "DROP TABLE \(table)")
             }
+            try db.execute(sql: "ALTER TABLE attempts DROP COLUMN linkcheck_gateways")
+            try db.execute(sql: "ALTER TABLE attempts DROP COLUMN linkcheck_margin")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE CAST(identifier AS INTEGER) >= 8")
         }
         try older.close()

@@ -19,7 +19,7 @@ struct CollectionStatsTests {
     @Test func aSendHeardBeforeItsResultCountsAsHeard() {
         var stats = CollectionStats()
         for event: CollectEvent in [
-            attempt(1), .heard(uplinkID: 10, uplink: uplink(0), attemptID: nil), .confirmed(node: "fake:1", id: 1, frameCounter: 0),
+            attempt(1), .heard(uplinkID: 10, uplink: uplink(0), attemptID: nil), .confirmed(node: "fake:1", id: 1, frameCounter: 0, linkCheck: nil),
             .joined(attempt: 1, uplink: 10),
         ] { stats.count(event) }
         #expect(stats.heard == 1 && stats.uplinks == 1 && stats.lossPercent == 0)
@@ -29,9 +29,9 @@ struct CollectionStatsTests {
     @Test func aSendHeardAfterItsResultCountsOnce() {
         var stats = CollectionStats()
         for event: CollectEvent in [
-            attempt(2), .confirmed(node: "fake:1", id: 2, frameCounter: 1), .joined(attempt: 2, uplink: 11),
+            attempt(2), .confirmed(node: "fake:1", id: 2, frameCounter: 1, linkCheck: nil), .joined(attempt: 2, uplink: 11),
             .heard(uplinkID: 11, uplink: uplink(1), attemptID: 2),
-            attempt(3), .confirmed(node: "fake:1", id: 3, frameCounter: 2),
+            attempt(3), .confirmed(node: "fake:1", id: 3, frameCounter: 2, linkCheck: nil),
         ] { stats.count(event) }
         #expect(stats.heard == 1 && stats.confirmed == 2 && stats.uplinks == 1)
         #expect(stats.lastSuccess?.uplink.fCnt == 1)

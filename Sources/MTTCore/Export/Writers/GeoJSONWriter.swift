@@ -32,7 +32,7 @@ public enum GeoJSONFeature {
         out += #","session":"# + String(r.session)
         out += #","time":"# + J.quoted(RFC3339.string(r.time))
         out += #","status":"# + J.quoted(r.status.rawValue)
-        out += #","color":"# + J.quoted(SignalBand(r).hexColor)
+        out += #","color":"# + J.quoted(r.status == .heardByLinkCheck ? CoverageLayer.linkCheckColor : SignalBand(r).hexColor)
         out += #","method":"# + J.string(r.method)
         out += #","mode":"# + J.quoted(r.mode)
         out += #","device":"# + J.string(r.device)
@@ -52,6 +52,7 @@ public enum GeoJSONFeature {
             out += "}"
         }
         out += "]"
+        if let margin = r.linkCheckMargin { out += #","linkcheck_margin":"# + String(margin) }
         if let reply = r.fieldTestReply { out += #","field_test":"# + J.quoted(Hex.string(reply)) }
         out += "}}"
         return out

@@ -39,7 +39,7 @@ struct GeoPackageWriter: ExportWriter {
         try file.addLayer("unheard_attempts", .point, columns: [
             C(name: "time", type: "DATETIME"), C(name: "session", type: "INTEGER"), C(name: "status", type: "TEXT"),
             C(name: "node", type: "TEXT"), C(name: "dev_eui", type: "TEXT"), C(name: "f_cnt", type: "INTEGER"), C(name: "sf", type: "INTEGER"),
-        ], description: "Transmissions no gateway heard (lost) or the node could not send (failed)")
+        ], description: "Transmissions no gateway's uplink shows: lost (nobody heard), failed (the node could not send) or heard-linkcheck (only the modem's link check says heard)")
         var records = 0
         try store.records.forEachExportRecord(filter) { r in
             records += 1
@@ -119,12 +119,16 @@ struct GeoPackageWriter: ExportWriter {
             C(name: "x", type: "INTEGER"), C(name: "y", type: "INTEGER"), C(name: "state", type: "TEXT"), C(name: "receptions", type: "INTEGER"),
         ] + bucketColumns + [
             C(name: "bucket", type: "TEXT"), C(name: "best", type: "REAL"), C(name: "gateways", type: "INTEGER"), C(name: "attempts", type: "INTEGER"),
-            C(name: "heard_attempts", type: "INTEGER"), C(name: "estimated_attempts", type: "INTEGER"), C(name: "first", type: "DATETIME"), C(name: "last", type: "DATETIME"), C(name: "color", type: "TEXT"),
-        ], description: "Zoom-19 cells, all gateways: heard, not-heard (you sent, nobody heard), not-heard-estimated (only a tracker's estimated frames) or unknown")
+            C(name: "heard_attempts", type: "INTEGER"), C(name: "estimated_attempts", type: "INTEGER"),
+            C(name: "linkcheck_checked", type: "INTEGER"), C(name: "linkcheck_answered", type: "INTEGER"), C(name: "linkcheck_gateways", type: "INTEGER"),
+            C(name: "linkcheck_margin", type: "INTEGER"),
+            C(name: "first", type: "DATETIME"), C(name: "last", type: "DATETIME"), C(name: "color", type: "TEXT"),
+        ], description: "Zoom-19 cells, all gateways: heard, not-heard (you sent, nobody heard), not-heard-estimated (only a tracker's estimated frames), heard-linkcheck (only a link check answered) or unknown")
         for cell in try store.coverage.coverageCells(coverage) {
             try file.insert(into: "cells", .polygon([cell.tile.ring]), [cell.tile.x, cell.tile.y, cell.state.rawValue, cell.receptions]
                 + cell.buckets.map { $0 as (any DatabaseValueConvertible)? } + [
                     cell.commonest?.name, cell.best, cell.gateways, cell.attempts, cell.heardAttempts, cell.estimatedAttempts,
+                    cell.linkChecks?.checked ?? 0, cell.linkChecks?.answered ?? 0, cell.linkChecks?.gateways, cell.linkChecks?.margin,
                     RFC3339.string(cell.firstAt, fractionDigits: 3), RFC3339.string(cell.lastAt, fractionDigits: 3), CoverageLayer.color(cell),
                 ])
         }

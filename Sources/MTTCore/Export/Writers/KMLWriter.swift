@@ -17,6 +17,7 @@ struct KMLWriter: ExportWriter {
             let band = SignalBand(r)
             let what = r.status == .heard
                 ? "RSSI \(r.rssi.map(\.plainText) ?? "?") dBm, SNR \(r.snr.map(\.plainText) ?? "?") dB, \(r.gateways) gateway(s)"
+                : r.status == .heardByLinkCheck ? "heard by \(r.gateways) gateway(s), margin \(r.linkCheckMargin ?? 0) dB (LinkCheck)"
                 : (r.status == .lost ? "not heard" : "not sent")
             let coordinates = "\(r.longitude.plainText),\(r.latitude.plainText)" + (r.altitude.map { "," + $0.plainText } ?? "")
             try sink.write("<Placemark><name>\(XMLText.escaped(RFC3339.string(r.time, fractionDigits: 0)))</name><description>\(XMLText.escaped(what))</description><styleUrl>#\(band.rawValue)</styleUrl><Point><coordinates>\(coordinates)</coordinates></Point></Placemark>\n")

@@ -6,6 +6,9 @@ enum CoverageQueryColumns: String, ColumnExpression {
     case attempts
     case bearing
     case best
+    case checked
+    case answered
+    case margin
     case estimated
     case cells
     case distance2nd = "distance_2nd"

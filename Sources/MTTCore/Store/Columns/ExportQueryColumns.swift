@@ -10,6 +10,8 @@ enum ExportQueryColumns: String, ColumnExpression {
     case fieldTest = "field_test"
     case frequency
     case lat
+    case linkCheckGateways = "linkcheck_gateways"
+    case linkCheckMargin = "linkcheck_margin"
     case lon
     case method
     case mode
