@@ -565,6 +565,7 @@
     if (st) {
       var sent = st.confirmed + st.failed;
       parts.push(st.attempts + ' attempts', st.heard + ' heard', 'loss ' + (sent > 0 ? (100 * (sent - st.heard) / sent).toFixed(0) + ' %' : 'n/a'));
+      if (st.linkchecks) parts.push(st.linkchecks_answered + ' of ' + st.linkchecks + ' link checks answered');
       parts.push(st.samples + ' samples', Object.keys(state.gateways).length + ' gateways');
     }
     $('summary').textContent = parts.join(' · ');
@@ -603,6 +604,7 @@
     lines.push(['Stored', st.attempts + ' attempts · ' + st.heard + ' heard · ' + st.uplinks + ' uplinks · ' + st.samples + ' samples']);
     var loss = st.confirmed + st.failed > 0 ? (100 * (st.confirmed + st.failed - st.heard) / (st.confirmed + st.failed)).toFixed(0) + ' %' : 'n/a';
     lines.push(['Loss', loss]);
+    if (st.linkchecks) lines.push(['LinkCheck', st.linkchecks_answered + ' of ' + st.linkchecks + ' answered (heard by the network, gateways counted)']);
     lines.push(['To upload', Object.keys(st.unsynced).sort().map(function (k) { return k + ' ' + st.unsynced[k]; }).join(' · ')]);
     lines.push(['Updated', s.time]);
     state.store = st;

@@ -9,6 +9,7 @@ enum StatusText {
         let loss = status.lossPercent.map { String(format: "%.0f %%", $0) } ?? "n/a"
         let heard = networkKnown
             ? "\(status.heard) attempts (loss \(loss))"
+            : status.linkChecks > 0 ? "no network source in this run: the link checks below say"
             : "not known: no network source in this run (mtt fetch, or a run with --mqtt-url, tells)"
         let queues = status.unsynced.keys.sorted().map { target in
             let held = status.held[target] ?? 0
