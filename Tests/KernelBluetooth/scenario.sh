@@ -79,7 +79,8 @@ step provision provision
 # advertisement left in place, hci0 keeps a link to hci1 that hci1's host never had, `btmgmt
 # --index 0 disconnect` reports it gone, and every connection hci0 starts to hci1 afterwards
 # times out although hci1 is powered, connectable and holds its advertising instance: the
-# virtual controllers' state, not mtt's client or fake node.)
+# virtual controllers' state, not mtt's client or fake node: BlueZ's own l2test fails the same way,
+# see stale-link.sh.)
 drive() {
     mtt collect --mode active --node ble:$NODE --gps fixed:40.7,-74.0 --every 3s --min-interval 3s \
         --duration 60s --db /tmp/drive.db --json > /tmp/drive.log 2> /tmp/drive.err &
