@@ -160,8 +160,10 @@ extension CollectEventLog {
     }
 
     /// Waits until `node`, back from any outage and driven since, has a send in flight: its last
-    /// event is an attempt with no result yet.
-    func waitForSendInFlight(on node: String, within seconds: Double = 15) async throws {
+    /// event is an attempt with no result yet. As long as it takes: beside a second suite the
+    /// node's return from the outage before (its back-off, its reconnect) took more than 15 s, and
+    /// the next outage then met a node that was still away.
+    func waitForSendInFlight(on node: String, within seconds: Double = 300) async throws {
         let inFlight = await eventually(timeout: seconds) {
             let mine = all.filter {
                 switch $0 {
