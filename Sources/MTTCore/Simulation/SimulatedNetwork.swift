@@ -59,25 +59,13 @@ public struct SimulatedNetwork: Sendable {
         }, seed: seed)
     }
 
-    /// Sensitivity (dBm) and demodulation floor (dB SNR) of a 125 kHz LoRa receiver per SF.
-    static func limits(spreadingFactor sf: Int) -> (sensitivity: Double, snr: Double) {
-        switch sf {
-        case ...7: return (-123, -7.5)
-        case 8: return (-126, -10)
-        case 9: return (-129, -12.5)
-        case 10: return (-132, -15)
-        case 11: return (-134.5, -17.5)
-        default: return (-137, -20)
-        }
-    }
-
     /// The uplink the network reports for a transmission, or nil when no gateway heard it.
     public func uplink(
         deviceID: String, devEUI: String, devAddr: String, frameCounter: UInt32, spreadingFactor: Int,
         payload: [UInt8], from position: GeoPoint, at time: Timestamp
     ) -> Uplink? {
         var random = SplitMix64(seed: seed ^ UInt64(frameCounter) &* 0x9E37_79B9 ^ UInt64(truncatingIfNeeded: devEUI.hashValueStable))
-        let limits = Self.limits(spreadingFactor: spreadingFactor)
+        let limits = LoRaReceiver.limits(spreadingFactor: spreadingFactor)
         let airtime = Self.airtime(payloadBytes: payload.count, spreadingFactor: spreadingFactor)
         var receptions: [GatewayReception] = []
         for (index, gateway) in gateways.enumerated() {
@@ -107,7 +95,7 @@ public struct SimulatedNetwork: Sendable {
     /// margin, 0…254 dB).
     public func linkCheck(answering uplink: Uplink) -> LinkCheck {
         guard let best = uplink.receptions.compactMap(\.snr).max() else { return .unanswered }
-        let margin = (best - Self.limits(spreadingFactor: uplink.spreadingFactor ?? 12).snr).rounded()
+        let margin = (best - LoRaReceiver.limits(spreadingFactor: uplink.spreadingFactor ?? 12).snr).rounded()
         return LinkCheck(gateways: min(uplink.receptions.count, 255), margin: Int(min(max(margin, 0), 254))) ?? .unanswered
     }
 

@@ -15,7 +15,8 @@ struct Coverage: ParsableCommand {
             samples at 0,0 or beyond 85° of latitude. "Mapped but never heard" needs attempts \
             (active mode); attempts of a session with no network source (no MQTT, never fetched) \
             are "unknown", not unheard.
-            """)
+            """,
+        subcommands: [CoveragePredict.self, CoverageValidate.self])
 
     @Option(help: ArgumentHelp("Only this gateway's receptions (its id, as mtt coverage and the map name it).", valueName: "id"))
     var gateway: String?

@@ -1,0 +1,115 @@
+/// One gateway antenna, as the predictions name it.
+public struct AntennaKey: Sendable, Hashable, Comparable, Encodable {
+    public var network: String
+    public var gateway: String
+    public var antenna: Int
+
+    public init(network: String, gateway: String, antenna: Int) {
+        self.network = network
+        self.gateway = gateway
+        self.antenna = antenna
+    }
+
+    public static func < (a: AntennaKey, b: AntennaKey) -> Bool {
+        (a.gateway, a.network, a.antenna) < (b.gateway, b.network, b.antenna)
+    }
+}
+
+/// What one antenna was seen to do at one place: heard with a signal (RSSI + min(SNR, 0)), or not
+/// heard although the place was mapped in its reach (an attempt nobody heard, an uplink others heard).
+public struct AntennaObservation: Sendable, Hashable {
+    public var point: GeoPoint
+    /// The signal heard; nil when the antenna did not hear.
+    public var signal: Double?
+    public var spreadingFactor: Int
+
+    public init(point: GeoPoint, signal: Double?, spreadingFactor: Int) {
+        self.point = point
+        self.signal = signal
+        self.spreadingFactor = spreadingFactor
+    }
+
+    /// The level below which a reception is not in the data: the receiver's sensitivity at its SF.
+    var floor: Double { LoRaReceiver.limits(spreadingFactor: spreadingFactor).sensitivity }
+}
+
+/// An antenna's model: its line (`PathLossFit`, censored), the residual field between its
+/// measurements (`ResidualField`), and how far its receptions reach; or why it has none.
+public struct AntennaModel: Sendable {
+    public let key: AntennaKey
+    public let position: GeoPoint
+    public let fit: PathLossFit
+    let field: ResidualField
+    /// The farthest reception, km: predictions stop a little beyond it.
+    public let reach: Double
+    public let receptions: Int
+    /// The SF most of its observations were sent at: P(heard) is for it unless asked otherwise.
+    public let spreadingFactor: Int
+
+    /// Fewer receptions than this say too little of a line and its scatter to predict with.
+    public static let minimumReceptions = 20
+
+    /// How far past the farthest reception a prediction goes: a quarter more, and 200 m.
+    public static func limit(reach: Double) -> Double { reach * 1.25 + 0.2 }
+
+    /// Fits the antenna at `position` to what it was seen to do; throws the reason it cannot.
+    public init(key: AntennaKey, position: GeoPoint, observations: [AntennaObservation]) throws(PredictionRefusal) {
+        let heard = observations.filter { $0.signal != nil }
+        guard heard.count >= Self.minimumReceptions else {
+            throw PredictionRefusal("\(heard.count) receptions, fewer than the \(Self.minimumReceptions) a model needs")
+        }
+        let points = observations.map { o in
+            PathLossFit.Point(kilometres: position.distance(to: o.point) / 1000, value: o.signal ?? o.floor, heard: o.signal != nil)
+        }
+        guard let fit = PathLossFit.fit(points, censored: true) else { throw PredictionRefusal("no line fits its receptions") }
+        self.key = key
+        self.position = position
+        self.fit = fit
+        receptions = heard.count
+        reach = points.filter(\.heard).map(\.kilometres).max() ?? 0
+        field = ResidualField(
+            points: heard.map(\.point), residuals: zip(heard, points.filter(\.heard)).map { $0.0.signal! - fit.mean(kilometres: $0.1.kilometres) },
+            origin: position)
+        var counts: [Int: Int] = [:]
+        for o in observations { counts[o.spreadingFactor, default: 0] += 1 }
+        spreadingFactor = counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key ?? 12
+    }
+
+    /// The signal expected at `point`, its 80 % interval and the chance of being heard at `sf` (the
+    /// antenna's usual SF when nil); throws why not when the point lies beyond its reach.
+    public func predict(at point: GeoPoint, spreadingFactor sf: Int? = nil) throws(PredictionRefusal) -> SignalPrediction {
+        let kilometres = position.distance(to: point) / 1000
+        guard kilometres <= Self.limit(reach: reach) else {
+            throw PredictionRefusal("\(kilometres.rounded(toPlaces: 1)) km away, beyond its farthest reception (\(reach.rounded(toPlaces: 1)) km) by more than a quarter")
+        }
+        let (residual, variance) = field.estimate(at: point)
+        let signal = fit.mean(kilometres: kilometres) + residual
+        let spread = variance.squareRoot()
+        let floor = LoRaReceiver.limits(spreadingFactor: sf ?? spreadingFactor).sensitivity
+        return SignalPrediction(
+            signal: signal, low: signal - StandardNormal.z80 * spread, high: signal + StandardNormal.z80 * spread,
+            pHeard: StandardNormal.cdf((signal - floor) / spread))
+    }
+}
+
+/// A predicted signal (RSSI + min(SNR, 0), dBm) with its 80 % interval and P(heard).
+public struct SignalPrediction: Sendable, Hashable {
+    public var signal: Double
+    public var low: Double
+    public var high: Double
+    public var pHeard: Double
+}
+
+/// Why there is no prediction, in words.
+public struct PredictionRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension Double {
+    func rounded(toPlaces places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        return (self * scale).rounded() / scale
+    }
+}

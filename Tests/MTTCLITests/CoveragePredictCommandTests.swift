@@ -1,0 +1,62 @@
+import Foundation
+import MTTCore
+import TestSupport
+import Testing
+
+/// `mtt coverage predict` and `validate` as a user runs them, on a simulated drive.
+@Suite("mtt coverage predict and validate")
+struct CoveragePredictCommandTests {
+    @Test func aDrivesAntennasPredictTheirSignalAndSayHowFarToTrustIt() async throws {
+        let mtt = MTTCommand()
+        let drive = try await mtt.run([
+            "collect", "--mode", "active", "--node", "fake:2", "--gps", "fake", "--network", "fake", "--speed", "100", "--duration", "20s", "--db", mtt.database,
+        ])
+        #expect(drive.status == 0, "\(drive.stderr)")
+
+        // A place on the route: the gateway with enough receptions predicts; the others say why not.
+        let predicted = try await mtt.run(["coverage", "predict", "--at", "40.68,-73.95", "--json", "--db", mtt.database])
+        #expect(predicted.status == 0, "\(predicted.stderr)")
+        let point = try #require(try JSONSerialization.jsonObject(with: Data(predicted.stdout.utf8)) as? [String: Any])
+        #expect(point["lat"] as? Double == 40.68 && point["lon"] as? Double == -73.95)
+        let gateways = try #require(point["gateways"] as? [[String: Any]])
+        let modelled = gateways.filter { $0["signal"] != nil }
+        #expect(!modelled.isEmpty, "\(predicted.stdout)")
+        for g in modelled {
+            let signal = try #require(g["signal"] as? Double), low = try #require(g["low"] as? Double), high = try #require(g["high"] as? Double)
+            #expect(low < signal && signal < high && (0...1).contains(g["p_heard"] as? Double ?? -1), "\(g)")
+            #expect(g["eui"] as? String != nil && g["network"] as? String != nil)
+        }
+        #expect(gateways.allSatisfy { $0["signal"] != nil || ($0["reason"] as? String)?.isEmpty == false }, "\(gateways)")
+        #expect((0...1).contains(point["p_heard_any"] as? Double ?? -1))
+
+        // A file of places with a header, in CSV; a line that is no place is named.
+        let places = mtt.dir.file("places.csv")
+        try "lat,lon\n40.68,-73.95\n40.69,-73.94\n".write(toFile: places, atomically: true, encoding: .utf8)
+        let csv = try await mtt.run(["coverage", "predict", "--points", places, "--csv", "--db", mtt.database])
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(csv.status == 0 && lines.first == "lat,lon,network,gateway_id,antenna,signal,low,high,p_heard,p_heard_any,reason", "\(csv.stdout)")
+        #expect(lines.count == 1 + 2 * gateways.count, "\(csv.stdout)")
+        try "lat,lon\n40.68,-73.95\nhere,there\n".write(toFile: places, atomically: true, encoding: .utf8)
+        let bad = try await mtt.run(["coverage", "predict", "--points", places, "--db", mtt.database])
+        #expect(bad.status == 1 && bad.stderr.contains("line 3: not lat,lon: here,there"), "\(bad.stderr)")
+
+        let validated = try await mtt.run(["coverage", "validate", "--json", "--db", mtt.database])
+        #expect(validated.status == 0, "\(validated.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(validated.stdout.utf8)) as? [String: Any])
+        #expect((report["receptions"] as? Int ?? 0) > 0 && report["folds"] as? Int == 5, "\(validated.stdout)")
+        for method in ["model", "log_distance_baseline"] {
+            let scores = try #require(report[method] as? [String: Any])
+            #expect((scores["rmse"] as? Double ?? 0) > 0 && (0...1).contains(scores["inside_80"] as? Double ?? -1), "\(method): \(scores)")
+        }
+        let text = try await mtt.run(["coverage", "validate", "--db", mtt.database]).stdout
+        #expect(text.contains("RMSE") && text.contains("log-distance line alone"), "\(text)")
+    }
+
+    @Test func placesAreRequiredAndChecked() async throws {
+        let mtt = MTTCommand()
+        let none = try await mtt.run(["coverage", "predict", "--db", mtt.database])
+        #expect(none.status == 64 && none.stderr.contains("give the places"), "\(none.stderr)")
+        let wrong = try await mtt.run(["coverage", "predict", "--at", "95,5", "--db", mtt.database])
+        #expect(wrong.status == 64 && wrong.stderr.contains("--at takes LAT,LON"), "\(wrong.stderr)")
+    }
+}
