@@ -13,4 +13,12 @@ public enum LoRaReceiver {
         default: return (-137, -20)
         }
     }
+
+    /// The weakest signal as mtt grades it, RSSI + min(SNR, 0), that a reception can show: at the
+    /// sensitivity the SNR is at its floor too (−130.5 at SF7, −157 at SF12). Below it nothing is
+    /// in the data.
+    public static func signalFloor(spreadingFactor sf: Int) -> Double {
+        let l = limits(spreadingFactor: sf)
+        return l.sensitivity + l.snr
+    }
 }

@@ -29,8 +29,8 @@ public struct AntennaObservation: Sendable, Hashable {
         self.spreadingFactor = spreadingFactor
     }
 
-    /// The level below which a reception is not in the data: the receiver's sensitivity at its SF.
-    var floor: Double { LoRaReceiver.limits(spreadingFactor: spreadingFactor).sensitivity }
+    /// The level below which a reception is not in the data at its SF.
+    var floor: Double { LoRaReceiver.signalFloor(spreadingFactor: spreadingFactor) }
 }
 
 /// An antenna's model: its line (`PathLossFit`, censored), the residual field between its
@@ -67,9 +67,15 @@ public struct AntennaModel: Sendable {
         self.fit = fit
         receptions = heard.count
         reach = points.filter(\.heard).map(\.kilometres).max() ?? 0
-        field = ResidualField(
-            points: heard.map(\.point), residuals: zip(heard, points.filter(\.heard)).map { $0.0.signal! - fit.mean(kilometres: $0.1.kilometres) },
-            origin: position)
+        // Far out only the strong receptions exist, so the heard lie above the line there by
+        // selection alone: each residual is taken less what the cut at its floor adds on average
+        // (σ·φ(a)/(1 − Φ(a)), a its floor in σ), so that the field holds shadowing, not selection.
+        let residuals = zip(heard, points.filter(\.heard)).map { o, p in
+            let mean = fit.mean(kilometres: p.kilometres)
+            let a = (o.floor - mean) / fit.sigma
+            return o.signal! - mean - fit.sigma * StandardNormal.pdf(a) / max(1 - StandardNormal.cdf(a), 1e-12)
+        }
+        field = ResidualField(points: heard.map(\.point), residuals: residuals, variance: fit.sigma * fit.sigma, origin: position)
         var counts: [Int: Int] = [:]
         for o in observations { counts[o.spreadingFactor, default: 0] += 1 }
         spreadingFactor = counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key ?? 12
@@ -83,21 +89,34 @@ public struct AntennaModel: Sendable {
             throw PredictionRefusal("\(kilometres.rounded(toPlaces: 1)) km away, beyond its farthest reception (\(reach.rounded(toPlaces: 1)) km) by more than a quarter")
         }
         let (residual, variance) = field.estimate(at: point)
-        let signal = fit.mean(kilometres: kilometres) + residual
-        let spread = variance.squareRoot()
-        let floor = LoRaReceiver.limits(spreadingFactor: sf ?? spreadingFactor).sensitivity
-        return SignalPrediction(
-            signal: signal, low: signal - StandardNormal.z80 * spread, high: signal + StandardNormal.z80 * spread,
-            pHeard: StandardNormal.cdf((signal - floor) / spread))
+        let floor = LoRaReceiver.signalFloor(spreadingFactor: sf ?? spreadingFactor)
+        return SignalPrediction.heard(mean: fit.mean(kilometres: kilometres) + residual, spread: variance.squareRoot(), floor: floor)
     }
 }
 
 /// A predicted signal (RSSI + min(SNR, 0), dBm) with its 80 % interval and P(heard).
 public struct SignalPrediction: Sendable, Hashable {
+    /// What a reception there would show: only heard ones have a signal, so this is the signal
+    /// given it is heard, and the interval is that of a reception (10 % of them under `low`, 10 %
+    /// over `high`).
     public var signal: Double
     public var low: Double
     public var high: Double
+    /// The chance a transmission there is heard at all.
     public var pHeard: Double
+
+    /// From the level at a place (normal, `mean` and `spread` in dB) and the floor under which
+    /// nothing is received: the normal cut at the floor. Well above it this is the normal itself;
+    /// near it the receptions that exist are the strong half, and the signal and interval say so.
+    static func heard(mean: Double, spread: Double, floor: Double) -> SignalPrediction {
+        let below = StandardNormal.cdf((floor - mean) / spread)
+        let pHeard = 1 - below
+        func quantile(_ share: Double) -> Double { mean + spread * StandardNormal.quantile(below + share * pHeard) }
+        // E[level | level ≥ floor] = mean + spread·φ(a)/(1 − Φ(a)), a the floor in spreads.
+        let a = (floor - mean) / spread
+        let signal = pHeard > 1e-9 ? mean + spread * StandardNormal.pdf(a) / pHeard : floor
+        return SignalPrediction(signal: signal, low: quantile(0.1), high: quantile(0.9), pHeard: pHeard)
+    }
 }
 
 /// Why there is no prediction, in words.

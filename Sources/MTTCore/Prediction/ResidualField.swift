@@ -12,14 +12,17 @@ struct ResidualField: Sendable {
     private let origin: GeoPoint
     /// The covariance's partial sill (dB²), nugget (dB²) and range (m).
     let sill: Double, nugget: Double, range: Double
-    /// Indices of the places by grid square (`range` metres a side).
+    /// Indices of the places by grid square, `squareSize` metres a side (a quarter of the range,
+    /// 25 m to 500 m): a search for the nearest looks at a few squares, dense or sparse.
     private let squares: [SquareKey: [Int32]]
+    private let squareSize: Double
     /// Neighbours used per prediction: 16 is where adding more stopped changing the answer.
     private static let neighbours = 16
 
     struct SquareKey: Hashable { var x: Int32, y: Int32 }
 
-    init(points: [GeoPoint], residuals: [Double], origin: GeoPoint) {
+    /// `variance` is the scatter about the line the fit found (its σ²): the sill and nugget share it.
+    init(points: [GeoPoint], residuals: [Double], variance: Double, origin: GeoPoint) {
         self.origin = origin
         self.residuals = residuals
         var xs: [Double] = [], ys: [Double] = []
@@ -32,13 +35,14 @@ struct ResidualField: Sendable {
         }
         self.xs = xs
         self.ys = ys
-        let total = max(residuals.map { $0 * $0 }.reduce(0, +) / Double(max(residuals.count, 1)), 1)
+        let total = max(variance, 1)
         let (nugget, range) = Self.variogram(xs: xs, ys: ys, residuals: residuals, total: total)
         self.nugget = nugget
         self.sill = total - nugget
         self.range = range
+        squareSize = min(max(range / 4, 25), 500)
         var squares: [SquareKey: [Int32]] = [:]
-        for i in xs.indices { squares[Self.square(xs[i], ys[i], range), default: []].append(Int32(i)) }
+        for i in xs.indices { squares[Self.square(xs[i], ys[i], squareSize), default: []].append(Int32(i)) }
         self.squares = squares
     }
 
@@ -56,22 +60,32 @@ struct ResidualField: Sendable {
     /// (the nugget included): the whole scatter where no measurement is near.
     func estimate(at point: GeoPoint) -> (residual: Double, variance: Double) {
         let (x, y) = Self.metres(point, from: origin)
-        let home = Self.square(x, y, range)
+        let home = Self.square(x, y, squareSize)
+        // The nearest places, ring by ring of squares outwards, until no nearer one can come;
+        // three ranges out the covariance is 5 % of the sill, and further places add nothing.
         var near: [(distance: Double, index: Int)] = []
-        // Three ranges out, the covariance is 5 % of the sill: further places add nothing.
-        for dx in -3...3 {
-            for dy in -3...3 {
-                for i in squares[SquareKey(x: home.x + Int32(dx), y: home.y + Int32(dy))] ?? [] {
-                    let d = ((xs[Int(i)] - x) * (xs[Int(i)] - x) + (ys[Int(i)] - y) * (ys[Int(i)] - y)).squareRoot()
-                    if d <= 3 * range { near.append((d, Int(i))) }
+        near.reserveCapacity(Self.neighbours + 1)
+        let reach = 3 * range
+        var ring: Int32 = 0
+        while Double(max(ring - 1, 0)) * squareSize <= reach {
+            if near.count == Self.neighbours, Double(ring - 1) * squareSize > near[near.count - 1].distance { break }
+            for dx in -ring...ring {
+                for dy in -ring...ring where max(abs(dx), abs(dy)) == ring {
+                    for i in squares[SquareKey(x: home.x + dx, y: home.y + dy)] ?? [] {
+                        let px = xs[Int(i)] - x, py = ys[Int(i)] - y
+                        let d = (px * px + py * py).squareRoot()
+                        guard d <= reach, near.count < Self.neighbours || d < near[near.count - 1].distance else { continue }
+                        // Kept sorted, nearest first: an insertion into at most 16.
+                        var at = near.count
+                        while at > 0 && near[at - 1].distance > d { at -= 1 }
+                        near.insert((d, Int(i)), at: at)
+                        if near.count > Self.neighbours { near.removeLast() }
+                    }
                 }
             }
+            ring += 1
         }
         guard !near.isEmpty else { return (0, sill + nugget) }
-        if near.count > Self.neighbours {
-            near.sort { $0.distance < $1.distance }
-            near.removeLast(near.count - Self.neighbours)
-        }
         let n = near.count
         // (C + nugget·I) w = c, solved by Cholesky: C is the covariance between the neighbours.
         var a = [Double](repeating: 0, count: n * n)
@@ -126,34 +140,26 @@ struct ResidualField: Sendable {
     }
 
     /// The nugget and range that fit the residuals' empirical semivariogram best (least squares,
-    /// weighted by the pairs in each 50 m lag, to 1 km), with the sill the residuals' variance.
-    /// Pairs are taken within the grid's squares, at most 200 per place, so a dense drive costs
-    /// linear time.
+    /// weighted by the pairs in each 50 m lag, to 1 km), the sill and the nugget sharing `total`.
+    /// Read from every pair of at most 2,000 places taken evenly through the data (a dense drive's
+    /// pairs would cost its square; 2,000 give some two million pairs, enough for 20 lags).
     private static func variogram(xs: [Double], ys: [Double], residuals: [Double], total: Double) -> (nugget: Double, range: Double) {
         let lag = 50.0, lags = 20
         var sums = [Double](repeating: 0, count: lags), counts = [Double](repeating: 0, count: lags)
-        var squares: [SquareKey: [Int]] = [:]
-        for i in xs.indices { squares[square(xs[i], ys[i], 1_000), default: []].append(i) }
-        for i in xs.indices {
-            let home = square(xs[i], ys[i], 1_000)
-            var taken = 0
-            search: for dx in 0...1 {
-                for dy in -1...1 where dx == 1 || dy >= 0 {
-                    for j in squares[SquareKey(x: home.x + Int32(dx), y: home.y + Int32(dy))] ?? [] {
-                        if dx == 0 && dy == 0 && j <= i { continue }
-                        let h = ((xs[i] - xs[j]) * (xs[i] - xs[j]) + (ys[i] - ys[j]) * (ys[i] - ys[j])).squareRoot()
-                        let bin = Int(h / lag)
-                        guard bin < lags else { continue }
-                        sums[bin] += 0.5 * pow(residuals[i] - residuals[j], 2)
-                        counts[bin] += 1
-                        taken += 1
-                        if taken >= 200 { break search }
-                    }
-                }
+        let stride = max(1, xs.count / 2_000)
+        let taken = Swift.stride(from: 0, to: xs.count, by: stride).map { $0 }
+        for (a, i) in taken.enumerated() {
+            for j in taken[(a + 1)...] {
+                let dx = xs[i] - xs[j], dy = ys[i] - ys[j]
+                let h2 = dx * dx + dy * dy
+                guard h2 < 1_000_000 else { continue }
+                let bin = Int(h2.squareRoot() / lag)
+                sums[bin] += 0.5 * (residuals[i] - residuals[j]) * (residuals[i] - residuals[j])
+                counts[bin] += 1
             }
         }
         var best = (nugget: total * 0.5, range: 200.0, error: Double.infinity)
-        for range in [50.0, 100, 150, 200, 300, 400, 600, 800, 1_200] {
+        for range in [50.0, 100, 150, 200, 300, 400] {
             // γ(h) = total − (total − nugget)·e^(−h/λ): linear in the nugget once λ is chosen.
             var numerator = 0.0, denominator = 0.0
             for bin in 0..<lags where counts[bin] > 0 {

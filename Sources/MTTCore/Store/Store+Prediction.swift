@@ -14,11 +14,15 @@ extension StoreCoverage {
             func scoped(_ table: String) -> String { window.replacingOccurrences(of: "T.", with: "\(table).") }
 
             // Each placed uplink once, with the antennas that heard it (those TTN Mapper's rules keep).
-            var places: [(point: GeoPoint, network: String, sf: Int, heardBy: [AntennaKey: Double])] = []
+            // `complete`: the uplink lists every gateway that heard it (the network's own metadata,
+            // live or fetched); an imported data set may keep the best gateway only, and then a
+            // gateway missing from it says nothing.
+            var places: [(point: GeoPoint, network: String, sf: Int, complete: Bool, heardBy: [AntennaKey: Double])] = []
             var lastUplink: Int64?
             var euis: [String: String] = [:]
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT s.uplink_id AS uplink, s.lat, s.lon, COALESCE(u.network_id, '') AS network, COALESCE(u.spreading_factor, 12) AS sf,
+                       (SELECT mode != 'imported' FROM sessions WHERE id = s.session_id) AS complete,
                        r.gateway_id AS gateway, r.gateway_eui AS eui, COALESCE(r.antenna_index, 0) AS antenna, \(CoverageSQL.signal) AS signal,
                        mtt_left_out(s.lat, s.lon, r.rssi, r.lat, r.lon) AS left_out
                 FROM samples s JOIN uplinks u ON u.id = s.uplink_id LEFT JOIN receptions r ON r.uplink_id = s.uplink_id
@@ -30,7 +34,7 @@ extension StoreCoverage {
                 if uplink != lastUplink {
                     lastUplink = uplink
                     places.append((GeoPoint(latitude: row[PredictionQueryColumns.lat], longitude: row[PredictionQueryColumns.lon]),
-                                   row[PredictionQueryColumns.network], row[PredictionQueryColumns.sf], [:]))
+                                   row[PredictionQueryColumns.network], row[PredictionQueryColumns.sf], row[PredictionQueryColumns.complete], [:]))
                 }
                 guard let gateway: String = row[PredictionQueryColumns.gateway], let signal: Double = row[PredictionQueryColumns.signal],
                       (row[PredictionQueryColumns.leftOut] as String?) == nil
@@ -61,20 +65,25 @@ extension StoreCoverage {
             }
             var antennas: [AntennaData] = []
             for (key, receptions) in heard {
-                guard let position = try Store.reportedPosition(of: key.gateway, db) else {
+                // A gateway that never said where it is stands where its strongest receptions were
+                // heard from (as the map estimates it), and says so.
+                let reported = try Store.reportedPosition(of: key.gateway, db)
+                guard let position = try reported ?? Store.estimatedPosition(of: key.gateway, db) else {
                     antennas.append(AntennaData(key: key, eui: euis[key.gateway], position: nil, observations: receptions))
                     continue
                 }
                 let reach = receptions.map { position.distance(to: $0.point) / 1000 }.max() ?? 0
                 let limit = AntennaModel.limit(reach: reach) * 1000
                 var observations = receptions
-                for place in places where place.network == key.network && place.heardBy[key] == nil && position.distance(to: place.point) <= limit {
+                for place in places where place.complete && place.network == key.network && place.heardBy[key] == nil && position.distance(to: place.point) <= limit {
                     observations.append(AntennaObservation(point: place.point, signal: nil, spreadingFactor: place.sf))
                 }
                 for place in unheard where position.distance(to: place.point) <= limit {
                     observations.append(AntennaObservation(point: place.point, signal: nil, spreadingFactor: place.sf))
                 }
-                antennas.append(AntennaData(key: key, eui: euis[key.gateway], position: position, observations: observations))
+                var antenna = AntennaData(key: key, eui: euis[key.gateway], position: position, observations: observations)
+                antenna.positionEstimated = reported == nil
+                antennas.append(antenna)
             }
             return antennas.sorted { $0.key < $1.key }
         }
@@ -88,6 +97,8 @@ public struct AntennaData: Sendable {
     /// The gateway's EUI, when the network said it.
     public var eui: String?
     public var position: GeoPoint?
+    /// The gateway reports no position: `position` is estimated from its strongest receptions.
+    public var positionEstimated = false
     public var observations: [AntennaObservation]
 
     public init(key: AntennaKey, eui: String? = nil, position: GeoPoint?, observations: [AntennaObservation]) {

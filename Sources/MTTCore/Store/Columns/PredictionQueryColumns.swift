@@ -11,5 +11,6 @@ enum PredictionQueryColumns: String, ColumnExpression {
     case eui
     case antenna
     case signal
+    case complete
     case leftOut = "left_out"
 }
