@@ -104,7 +104,8 @@ struct CoverageCommandTests {
         #expect(export.status == 0 && export.stderr.contains("wrote \(records.count) records"), "\(export.stderr)")
         let layers = try await ChildProcess.run("/usr/bin/ogrinfo", ["-q", file])
         for layer in ["1: samples (Point)", "2: unheard_attempts (Point)", "3: estimated_attempts (Point)", "4: tracks (Line String)",
-                      "5: device_tracks (Line String)", "6: gateways (Point)", "7: cells (Polygon)", "8: gateway_cells (Polygon)", "9: reach (Polygon)"] {
+                      "5: device_tracks (Line String)", "6: gateways (Point)", "7: cells (Polygon)", "8: gateway_cells (Polygon)", "9: reach (Polygon)",
+                      "10: predicted (Polygon)"] {
             #expect(layers.stdout.contains(layer), "\(layer) not in \(layers.stdout) \(layers.stderr)")
         }
         func ogr(_ arguments: [String]) async throws -> String {

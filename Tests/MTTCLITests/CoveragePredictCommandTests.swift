@@ -40,6 +40,27 @@ struct CoveragePredictCommandTests {
         let bad = try await mtt.run(["coverage", "predict", "--points", places, "--db", mtt.database])
         #expect(bad.status == 1 && bad.stderr.contains("line 3: not lat,lon: here,there"), "\(bad.stderr)")
 
+        // The predicted layer: tiles nobody measured only, each a prediction with its interval.
+        let predictedLayer = try await mtt.run(["export", "--format", "geojson", "--layer", "predicted", "--db", mtt.database])
+        let cellsLayer = try await mtt.run(["export", "--format", "geojson", "--layer", "cells", "--db", mtt.database])
+        func features(_ text: String) throws -> [[String: Any]] {
+            let collection = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            return (collection?["features"] as? [[String: Any]] ?? []).compactMap { $0["properties"] as? [String: Any] }
+        }
+        let measured = Set(try features(cellsLayer.stdout).compactMap { p -> String? in
+            guard let x = p["x"] as? Int, let y = p["y"] as? Int else { return nil }
+            return "\(x >> 2)/\(y >> 2)"
+        })
+        let tiles = try features(predictedLayer.stdout)
+        #expect(!tiles.isEmpty && !measured.isEmpty, "\(predictedLayer.stderr)")
+        for tile in tiles {
+            #expect(tile["state"] as? String == "predicted" && tile["z"] as? Int == 17)
+            #expect(!measured.contains("\(tile["x"] as? Int ?? -1)/\(tile["y"] as? Int ?? -1)"), "a predicted tile over a measured cell: \(tile)")
+            if let low = tile["low"] as? Double, let signal = tile["signal"] as? Double, let high = tile["high"] as? Double {
+                #expect(low < signal && signal < high)
+            }
+        }
+
         let validated = try await mtt.run(["coverage", "validate", "--json", "--db", mtt.database])
         #expect(validated.status == 0, "\(validated.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(validated.stdout.utf8)) as? [String: Any])

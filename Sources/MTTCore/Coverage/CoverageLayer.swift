@@ -1,8 +1,8 @@
 /// What `mtt export --format geojson --layer` writes, and the map's coverage API serves: the
-/// samples (points, as ever), the cells, each gateway's reach, the gateways, and the frames
-/// trackers sent that nobody heard (estimated, placed ones only).
+/// samples (points, as ever), the cells, each gateway's reach, the gateways, the frames trackers
+/// sent that nobody heard (estimated, placed ones only), and the tiles nobody measured, predicted.
 public enum CoverageLayer: String, Sendable, CaseIterable {
-    case samples, cells, reach, gateways, estimated
+    case samples, cells, reach, gateways, estimated, predicted
 
     /// A cell's colour: TTN Mapper's band of its commonest bucket; black where you sent and nobody
     /// heard, grey where nobody can say, purple where only a tracker's estimated frames say so.
@@ -47,7 +47,31 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
                 if let feature = feature(attempt) { features.append(feature) }
             }
             return try write(features, to: sink)
+        case .predicted:
+            return try write(try predictedTiles(store, filter).map(Self.feature), to: sink)
         }
+    }
+
+    /// The predicted layer of what `filter` selects: the models fitted to it, over the tiles
+    /// around those mapped.
+    public static func predictedTiles(_ store: Store, _ filter: CoverageFilter) throws -> [PredictedTile] {
+        let model = CoverageModel(try store.coverage.predictionData(filter))
+        let mapped = Set(try store.coverage.coverageCells(filter, zoom: PredictedTile.zoom).map(\.tile))
+        return model.predictedTiles(around: mapped)
+    }
+
+    /// GeoJSON for a predicted tile: never a measurement, so `state` is `predicted` and the colour
+    /// is the band of the best antenna's predicted signal (a map draws it pale or hatched).
+    public static func feature(_ p: PredictedTile) -> Feature {
+        let s = p.best.prediction
+        return Feature(geometry: .polygon([p.tile.ring]), properties: [
+            "z": .int(p.tile.zoom), "x": .int(p.tile.x), "y": .int(p.tile.y), "state": .text("predicted"), "predicted": .bool(true),
+            "p_heard_any": .number(p.pHeardAny.rounded(toPlaces: 3)), "gateway": .text(p.best.key.gateway), "network": .text(p.best.key.network),
+            "antenna": .int(p.best.key.antenna), "signal": s.map { .number($0.signal.rounded(toPlaces: 1)) } ?? .null,
+            "low": s.map { .number($0.low.rounded(toPlaces: 1)) } ?? .null, "high": s.map { .number($0.high.rounded(toPlaces: 1)) } ?? .null,
+            "p_heard": s.map { .number($0.pHeard.rounded(toPlaces: 3)) } ?? .null,
+            "color": .text(s.map { SignalBucket(signal: $0.signal).band.hexColor } ?? unknownColor),
+        ])
     }
 
     /// GeoJSON for one cell: its outline, counts and colour.

@@ -156,6 +156,20 @@ struct GeoPackageWriter: ExportWriter {
                 ])
             }
         }
+
+        // Apart from every measured layer: what nobody measured, predicted (mtt coverage predict).
+        try file.addLayer("predicted", .polygon, columns: [
+            C(name: "x", type: "INTEGER"), C(name: "y", type: "INTEGER"), C(name: "p_heard_any", type: "REAL"), C(name: "gateway", type: "TEXT"),
+            C(name: "network", type: "TEXT"), C(name: "antenna", type: "INTEGER"), C(name: "signal", type: "REAL"), C(name: "low", type: "REAL"),
+            C(name: "high", type: "REAL"), C(name: "p_heard", type: "REAL"), C(name: "color", type: "TEXT"),
+        ], description: "Zoom-17 tiles nobody measured, within a gateway's reach: the predicted signal of the antenna most likely to hear (RSSI + min(SNR, 0), its 80 % interval) and the chance anyone hears. A prediction, never a measurement.")
+        for p in try CoverageLayer.predictedTiles(store, coverage) {
+            let s = p.best.prediction
+            try file.insert(into: "predicted", .polygon([p.tile.ring]), [
+                p.tile.x, p.tile.y, p.pHeardAny, p.best.key.gateway, p.best.key.network, p.best.key.antenna, s?.signal, s?.low, s?.high, s?.pHeard,
+                s.map { SignalBucket(signal: $0.signal).band.hexColor },
+            ])
+        }
         return records
     }
 }
