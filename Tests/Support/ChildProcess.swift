@@ -28,7 +28,8 @@ public struct ChildProcess: Sendable {
     /// For setup steps that already run off the pool (mosquitto_passwd, openssl; see `offThePool`).
     public static func runBlocking(_ executable: String, _ arguments: [String]) throws -> Result {
         let started = try Running(executable, arguments, environment: [:])
-        _ = started.waitBlocking(timeout: 120)
+        // As long as it takes: three openssl commands took more than 120 s beside two suites.
+        _ = started.waitBlocking(timeout: 600)
         return started.result
     }
 

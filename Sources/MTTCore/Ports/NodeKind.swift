@@ -54,7 +54,9 @@ public struct NodeOpening: Sendable {
     public var scanSeconds: Double
     public var speed: Double
 
-    public init(scanSeconds: Double = 10, speed: Double = 1) {
+    /// 15 s: past the kernel's 10.24 s LE discovery round, so that a node whose first advertisement
+    /// was missed is heard in the next (a loaded machine's 10 s search heard none).
+    public init(scanSeconds: Double = 15, speed: Double = 1) {
         self.scanSeconds = scanSeconds
         self.speed = speed
     }
