@@ -20,7 +20,7 @@ struct LinkCheckTests {
         #expect(RUI3Link.linkCheck("+EVT:TX_DONE") == nil)
     }
 
-    @Test(arguments: [ModemKind.rn2483, .rui3])
+    @Test(arguments: ModemKind.allCases)
     func eachAttemptIsHeardOrNotAsTheModemWasAnsweredAndTheCellsSaySo(kind: ModemKind) async throws {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.file("linkcheck.sqlite"))
