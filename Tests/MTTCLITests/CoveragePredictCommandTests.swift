@@ -67,6 +67,25 @@ struct CoveragePredictCommandTests {
             }
         }
 
+        // The map's predicted layer for a view: the export's tiles in it, with the same figures;
+        // a view wider than zoom 12 gets none.
+        let port = LoopbackPort.free()
+        let server = try mtt.start(["serve", "--listen", "127.0.0.1:\(port)", "--tiles", "none", "--db", mtt.database])
+        defer { server.kill() }
+        #expect(await server.waitForOutput(timeout: 30) { $0.contains("the map is at") }, "\(server.stderr)")
+        let exported = Dictionary(tiles.map { ("\($0["x"] as? Int ?? -1)/\($0["y"] as? Int ?? -1)", $0["signal"] as? Double) }) { first, _ in first }
+        let view = try await PlainHTTP.get(port: port, "/api/predicted?z=14&bbox=-74.0,40.65,-73.9,40.70")
+        #expect(view.status == 200 && view.headers["content-type"] == "application/geo+json", "\(view.text)")
+        let served = try features(view.text)
+        #expect(!served.isEmpty)
+        for tile in served {
+            let key = "\(tile["x"] as? Int ?? -1)/\(tile["y"] as? Int ?? -1)"
+            #expect(exported[key] != nil && exported[key] == tile["signal"] as? Double, "\(key): served \(tile), exported \(String(describing: exported[key]))")
+        }
+        let wide = try await PlainHTTP.get(port: port, "/api/predicted?z=10&bbox=-75,40,-73,41")
+        let wideTiles = try features(wide.text)
+        #expect(wide.status == 200 && wideTiles.isEmpty, "\(wide.text.prefix(200))")
+
         let validated = try await mtt.run(["coverage", "validate", "--json", "--db", mtt.database])
         #expect(validated.status == 0, "\(validated.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(validated.stdout.utf8)) as? [String: Any])

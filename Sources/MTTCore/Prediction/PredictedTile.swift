@@ -18,7 +18,7 @@ extension CoverageModel {
     /// The tiles at `PredictedTile.zoom` within `margin` of a `mapped` one that none of them is,
     /// and that at least one antenna's model reaches: predicted at their centre. Around each mapped
     /// tile, not over the box of them all: two cities mapped in one database are two areas.
-    public func predictedTiles(around mapped: Set<MapTile>) -> [PredictedTile] {
+    public func predictedTiles(around mapped: Set<MapTile>, within view: TileRange? = nil) -> [PredictedTile] {
         let zoom = PredictedTile.zoom
         var candidates = Set<MapTile>()
         for tile in mapped {
@@ -29,6 +29,7 @@ extension CoverageModel {
                 for dx in -k...k {
                     let x = tile.x + dx, y = tile.y + dy
                     guard (0..<(1 << zoom)).contains(x), (0..<(1 << zoom)).contains(y) else { continue }
+                    if let view, !(view.minX...view.maxX).contains(x) || !(view.minY...view.maxY).contains(y) { continue }
                     candidates.insert(MapTile(zoom: zoom, x: x, y: y))
                 }
             }

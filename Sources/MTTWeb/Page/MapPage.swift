@@ -38,6 +38,7 @@ enum MapPage {
         <label>Gateway <select id="gateway-filter"><option value="">all gateways</option></select></label>
         <label>SF <select id="sf-filter"><option value="">all</option>\((7...12).map { "<option value=\"\($0)\">SF\($0)</option>" }.joined())</select></label>
         <label><input id="fade" type="checkbox"> fade by age</label>
+        <label id="predicted-choice"><input id="predicted" type="checkbox"> predicted</label>
         </span>
         <span id="problem"></span>
         </header>

@@ -21,6 +21,7 @@ th, td { text-align: left; padding: 2px 4px; border-bottom: 1px solid #e3e3e3; v
 .swatch { display: inline-block; width: 12px; height: 12px; border: 1px solid #666; border-radius: 50%; margin-right: 6px; vertical-align: -2px; }
 .swatch.cell { border-radius: 0; }
 .swatch.gateway { width: 8px; height: 8px; border: 3px solid #000; background: #fff; }
+.swatch.predicted { border: 1px dashed #1565c0; background: rgba(21, 101, 192, 0.2); }
 table.gw { margin-top: 4px; }
 #drawn { font-size: 11px; color: #777; }
 @media (max-width: 760px) {

@@ -68,6 +68,9 @@
   var gatewayLayer = L.layerGroup().addTo(map);
   var linkLayer = L.layerGroup().addTo(map);
   var cellLayer = L.layerGroup();
+  // Tiles nobody measured, predicted (mtt coverage predict): under the measured cells, pale and
+  // dashed, never one of them.
+  var predictedLayer = L.layerGroup();
   var reachLayer = L.layerGroup().addTo(map);
   // `all`: every dot loaded; `features`: the ones drawn (the device filter's).
   var state = { all: [], features: [], bands: {}, gateways: {}, filter: {}, nodes: [], nodeNames: {}, places: [] };
@@ -347,6 +350,34 @@
     if (map.getZoom() >= DOT_ZOOM) return;
     var asked = ++cellRequest, z = Math.min(19, Math.round(map.getZoom()) + CELL_ZOOM_STEP);
     coverage.cells(z, viewBox(), coverageFilter()).then(function (fc) { if (asked === cellRequest) drawCells(fc); }).catch(problem);
+    loadPredicted(asked);
+  }
+
+  // The predicted layer, asked for the view once the box is ticked (from zoom 12: wider, a smear).
+  function loadPredicted(asked) {
+    predictedLayer.clearLayers();
+    $('drawn').dataset.predicted = '0';
+    if (community || embedded || !$('predicted').checked || map.getZoom() < 12) return;
+    getJSON('api/predicted', Object.assign({ z: Math.round(map.getZoom()), bbox: viewBox().join(',') }, state.filter, coverageFilter())).then(function (fc) {
+      if (asked !== cellRequest) return;
+      predictedLayer.clearLayers();
+      fc.features.forEach(function (f) {
+        var p = f.properties;
+        // As pale as hearing there is unlikely: a weak signal nobody is likely to hear all but fades.
+        L.rectangle(tileBounds(p), { renderer: renderer, color: p.color, weight: 1, opacity: 0.3 + 0.5 * p.p_heard_any, dashArray: '2 4', fillColor: p.color, fillOpacity: 0.05 + 0.3 * p.p_heard_any })
+          .on('click', function (e) { predictedDetails(p, e.latlng); }).addTo(predictedLayer);
+      });
+      $('drawn').dataset.predicted = String(fc.features.length);
+    }).catch(problem);
+  }
+  function predictedDetails(p, where) {
+    var box = el('div', [
+      el('b', ['predicted: nobody measured here']), el('br'),
+      'heard by anyone: ' + Math.round(100 * p.p_heard_any) + ' %', el('br'),
+      gatewayName(p.gateway) + ': ' + text(p.signal, ' dBm') + ' (80 %: ' + text(p.low) + ' … ' + text(p.high, ' dBm') + '), heard ' + Math.round(100 * p.p_heard) + ' %', el('br'),
+      'mtt coverage validate says how far to trust it'
+    ], 'predicted');
+    L.popup().setLatLng(where).setContent(box).openOn(map);
   }
   // A live sample changes the cells; the view asks again at most every few seconds.
   function cellsChanged() {
@@ -358,7 +389,7 @@
   function showLayers() {
     var dots = map.getZoom() >= DOT_ZOOM;
     [dotLayer, linkLayer].forEach(function (layer) { if (dots) layer.addTo(map); else layer.remove(); });
-    if (dots) cellLayer.remove(); else { cellLayer.addTo(map); loadCells(); }
+    if (dots) { cellLayer.remove(); predictedLayer.remove(); } else { predictedLayer.addTo(map); cellLayer.addTo(map); loadCells(); }
     $('drawn').dataset.layer = dots ? 'dots' : 'cells';
   }
   map.on('moveend', showLayers);
@@ -550,6 +581,8 @@
       var teal = el('span', [], 'swatch cell');
       teal.style.background = UNHEARD['heard-linkcheck'];
       $('legend').appendChild(el('div', [teal, 'cell heard by your modem\'s link check (LinkCheck: no signal measured)']));
+      var pale = el('span', [], 'swatch cell predicted');
+      $('legend').appendChild(el('div', [pale, 'pale, dashed (box "predicted"): nobody measured here; the signal predicted for the gateway most likely to hear you']));
     }
     $('legend').appendChild(el('div', ['Click a cell for its gateways; choose a gateway (or click it) for its reach.']));
     if (state.nodes.length > 1 && state.nodes.length <= SIDE_BY_SIDE) {
@@ -678,7 +711,8 @@
 
   legend();
   $('apply').addEventListener('click', function () { readFilter(); load(true); });
-  ['colour', 'gateway-filter', 'sf-filter', 'fade'].forEach(function (id) { $(id).addEventListener('change', coverageChanged); });
+  ['colour', 'gateway-filter', 'sf-filter', 'fade', 'predicted'].forEach(function (id) { $(id).addEventListener('change', coverageChanged); });
+  if (community || embedded) $('predicted-choice').hidden = true;
   $('device-filter').addEventListener('change', deviceChanged);
   var focused = focusFromHash();
   if (community) {

@@ -25,6 +25,7 @@ public final class MapServer: Sendable {
     private let listen: HostPort
     private let metrics = MapMetrics()
     private let heavy = HeavyRequests()
+    private let predictions = PredictionCache()
     private let listener = Mutex<HTTPListener?>(nil)
 
     /// - Parameter run: the collection running in this process, for the status block.
@@ -67,7 +68,7 @@ public final class MapServer: Sendable {
         if let file = assets.file(request.path) {
             return .whole(status: 200, type: file.type, body: Array(file.body.utf8))
         }
-        let known = ["/", "/api/status", "/api/sessions", "/api/samples.geojson", "/api/track.geojson", "/api/gateways", "/api/cells", "/api/cell", "/api/reach", "/api/events", "/metrics"]
+        let known = ["/", "/api/status", "/api/sessions", "/api/samples.geojson", "/api/track.geojson", "/api/gateways", "/api/cells", "/api/cell", "/api/reach", "/api/predicted", "/api/events", "/metrics"]
         guard known.contains(request.path) else { return .text(404, "no such page: \(request.path)\n") }
         if request.query.count(where: { $0.name == "token" }) > 1 { return .text(400, "token is given twice\n") }
         guard access.allows(authorization: request.headers["authorization"], queryToken: request.query("token")) else {
@@ -160,6 +161,19 @@ public final class MapServer: Sendable {
         case "/api/events":
             _ = try MapQuery(items)
             return .events(live.subscribe())
+        // The tiles nobody measured in the view, predicted at zoom 17 (`z` is ignored but for a
+        // view too wide: under 12 the answer is empty, as the layer would be a smear).
+        case "/api/predicted":
+            let query = try coverageQuery(items, .cells)
+            guard let range = query.range, range.zoom >= 12 else { return Self.geoJSON([PredictedTile](), holding: heavy.turn()) { [CoverageLayer.feature($0)] } }
+            let turn = heavy.turn()
+            let nw = MapTile(zoom: range.zoom, x: range.minX, y: range.minY).northWest, se = MapTile(zoom: range.zoom, x: range.maxX, y: range.maxY).southEast
+            let view = TileRange(zoom: PredictedTile.zoom, west: nw.longitude, south: se.latitude, east: se.longitude, north: nw.latitude)
+            // The mapped tiles near the view: those whose margin reaches into it.
+            let near = TileRange(zoom: PredictedTile.zoom, minX: view.minX - 16, minY: view.minY - 16, maxX: view.maxX + 16, maxY: view.maxY + 16)
+            let mapped = Set(try store.coverage.coverageCells(query.filter, zoom: PredictedTile.zoom, within: near).map(\.tile))
+            let tiles = try predictions.model(store, query.filter).predictedTiles(around: mapped, within: view)
+            return Self.geoJSON(tiles, holding: turn) { [CoverageLayer.feature($0)] }
         default:
             _ = try MapQuery(items)
             return .whole(status: 200, type: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics.text(for: try live.status()).utf8))
