@@ -115,8 +115,10 @@ public struct CoverageSummary: Sendable, Hashable, Encodable {
     public var gateways: [Gateway] = []
     /// Receptions left out by TTN Mapper's rules, by reason.
     public var leftOut: [String: Int] = [:]
+    /// With one gateway asked for: whether its reported position agrees with its receptions.
+    public var positionChecks: [GatewayPositionCheck]?
 
     enum CodingKeys: String, CodingKey {
-        case area, latest = "latest_session", gateways, leftOut = "left_out"
+        case area, latest = "latest_session", gateways, leftOut = "left_out", positionChecks = "position_checks"
     }
 }

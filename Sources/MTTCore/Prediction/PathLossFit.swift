@@ -104,7 +104,7 @@ public struct PathLossFit: Sendable, Hashable, Encodable {
 
     /// Weighted least squares of value on log10 distance, from groups of `n` values summing to
     /// `sum` at one distance; the slope held within `slopes`.
-    private static func line(_ groups: [(x: Double, n: Double, sum: Double)]) -> PathLossFit {
+    static func line(_ groups: [(x: Double, n: Double, sum: Double)]) -> PathLossFit {
         var n = 0.0, sx = 0.0, sy = 0.0
         for g in groups { n += g.n; sx += g.n * g.x; sy += g.sum }
         let mx = sx / n, my = sy / n

@@ -44,7 +44,9 @@ struct Coverage: ParsableCommand {
             try store.coverage.rebuildCoverage()
             if !output.json { Console.error("mtt: coverage rebuilt from the records") }
         }
-        let summary = try store.coverage.coverageSummary(CoverageFilter(window: try window.filter(), gateway: gateway, spreadingFactor: sf))
+        var summary = try store.coverage.coverageSummary(CoverageFilter(window: try window.filter(), gateway: gateway, spreadingFactor: sf))
+        // One gateway asked about: whether the position it reports agrees with its receptions.
+        if gateway != nil { summary.positionChecks = try GatewayPositionCheck.checks(store, CoverageFilter(window: try window.filter(), gateway: gateway)) }
         if output.json {
             try JSONLine.print(summary)
         } else {

@@ -23,6 +23,9 @@ enum CoverageText {
             if let p = g.position {
                 line += "\n    " + (g.estimated ? "position estimated" : "at") + " \(Self.place(p))"
             }
+            if let check = s.positionChecks?.first(where: { $0.key.gateway == g.gateway && $0.key.antenna == g.antenna && $0.key.network == g.network }) {
+                line += "\n    " + (check.contradicted ? "POSITION? " : "") + check.text
+            }
             if let far = g.farthest {
                 line += (g.position == nil ? "\n    " : "; ") + "farthest \(String(format: "%.2f", far.metres / 1000)) km at \(Int(far.bearing))° (\(Self.place(far.at)), \(RFC3339.string(far.time, fractionDigits: 0)))"
             }

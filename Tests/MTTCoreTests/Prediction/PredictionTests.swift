@@ -112,4 +112,26 @@ struct PredictionTests {
         #expect(far.high - far.low > close.high - close.low)
         #expect(throws: PredictionRefusal.self) { try model.predict(at: world.gateway.offset(metres: 40_000, bearing: 0)) }
     }
+
+    /// A gateway that reports a position 3 km from where it stands: its receptions say so, and where;
+    /// one that reports where it is, is left alone.
+    @Test func aReportedPositionTheReceptionsContradictIsFlaggedWithWhereTheySayItIs() throws {
+        var world = World()
+        world.intercept = -95
+        let observations = world.drive(2_000, seed: 31)
+        let key = AntennaKey(network: "n", gateway: "g", antenna: 0)
+        let wrong = world.gateway.offset(metres: 3_000, bearing: 60)
+        let moved = try #require(GatewayPositionCheck.check(AntennaData(key: key, position: wrong, observations: observations)))
+        #expect(moved.contradicted, "\(moved)")
+        // Within three fine steps of the truth: the drive's scatter (6 dB) blurs the best fit a little.
+        #expect(moved.likely.distance(to: world.gateway) < 300, "\(moved.likely.distance(to: world.gateway)) m from where it stands")
+        #expect(moved.text.contains("check the position it reports"))
+        let right = try #require(GatewayPositionCheck.check(AntennaData(key: key, position: world.gateway, observations: observations)))
+        #expect(!right.contradicted && right.distance < 300, "\(right)")
+        // Too few receptions, or no position of its own: no check.
+        #expect(GatewayPositionCheck.check(AntennaData(key: key, position: wrong, observations: Array(observations.filter { $0.signal != nil }.prefix(29)))) == nil)
+        var estimated = AntennaData(key: key, position: wrong, observations: observations)
+        estimated.positionEstimated = true
+        #expect(GatewayPositionCheck.check(estimated) == nil)
+    }
 }
