@@ -8,8 +8,9 @@ import Testing
 struct CoveragePredictCommandTests {
     @Test func aDrivesAntennasPredictTheirSignalAndSayHowFarToTrustIt() async throws {
         let mtt = MTTCommand()
-        // Drives until a gateway has heard enough for a model (20 receptions): one 20 s drive at
-        // 100× gives the nearest some 70, a loaded machine's fewer, and each drive adds a session.
+        // Drives until a gateway has heard enough for a model (20 receptions), in every fold too:
+        // one 20 s drive at 100× gives the nearest some 70, a loaded machine's fewer, and each
+        // drive adds a session.
         var predicted: ChildProcess.Result?
         for _ in 0..<6 {
             let drive = try await mtt.run([
@@ -18,7 +19,9 @@ struct CoveragePredictCommandTests {
             #expect(drive.status == 0, "\(drive.stderr)")
             // A place on the route: the gateway with enough receptions predicts; the others say why not.
             predicted = try await mtt.run(["coverage", "predict", "--at", "40.68,-73.95", "--json", "--db", mtt.database])
-            if predicted?.stdout.contains(#""signal":"#) == true { break }
+            // And enough for cross-validation: each fold's model is fitted on the others' receptions.
+            let folds = try await mtt.run(["coverage", "validate", "--json", "--db", mtt.database]).stdout
+            if predicted?.stdout.contains(#""signal":"#) == true && !folds.contains(#""receptions":0"#) { break }
         }
         let answer = try #require(predicted)
         #expect(answer.status == 0, "\(answer.stderr)")

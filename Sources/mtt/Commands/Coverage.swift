@@ -1,8 +1,19 @@
 import ArgumentParser
 import MTTCore
 
+/// `mtt coverage`: the summary by default (`mtt coverage --gateway X`), and what is predicted,
+/// validated and changed as subcommands of their own, each with its own options.
 struct Coverage: ParsableCommand {
     static let configuration = CommandConfiguration(
+        abstract: "Say where the network heard you, predict where nobody drove, and say what changed.",
+        discussion: "Without a subcommand: the summary (mtt coverage summary --help lists its options).",
+        subcommands: [CoverageSummaryCommand.self, CoveragePredict.self, CoverageValidate.self, CoverageDiffCommand.self],
+        defaultSubcommand: CoverageSummaryCommand.self)
+}
+
+struct CoverageSummaryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "summary",
         abstract: "Say where the network heard you: cells mapped, heard and mapped but never heard, and each gateway's part.",
         discussion: """
             A cell is a zoom-19 Web Mercator tile (about 76 m a side at the equator, less towards \
@@ -15,8 +26,7 @@ struct Coverage: ParsableCommand {
             samples at 0,0 or beyond 85° of latitude. "Mapped but never heard" needs attempts \
             (active mode); attempts of a session with no network source (no MQTT, never fetched) \
             are "unknown", not unheard.
-            """,
-        subcommands: [CoveragePredict.self, CoverageValidate.self])
+            """)
 
     @Option(help: ArgumentHelp("Only this gateway's receptions (its id, as mtt coverage and the map name it).", valueName: "id"))
     var gateway: String?

@@ -114,6 +114,36 @@ struct CoverageAggregateTests {
         try expectRebuildKeeps(store)
     }
 
+    /// `mtt coverage diff`: a drive, then a later one with a second gateway: its cells are newly
+    /// heard, a cell mapped again that nobody heard any more is lost, one heard in both is still heard.
+    @Test func aDiffSaysWhatANewGatewayAddedAndWhatWasLost() throws {
+        let store = try store()
+        let gw1 = GatewayReception(gatewayID: "gw-1", rssi: -100, snr: 5, location: here.destination(metres: 3_000, bearing: 0))
+        let gw2 = GatewayReception(gatewayID: "gw-2", rssi: -110, snr: 2, location: here.destination(metres: 3_000, bearing: 180))
+        let a = here, b = here.offset(metres: 300, bearing: 90), d = here.offset(metres: 600, bearing: 90), e = here.offset(metres: 900, bearing: 90)
+        let before = try store.sessions.startSession(mode: .active, at: start, SessionDescription(nodes: "fake", network: "fake"))
+        try heard(store, before, at: a, seconds: 10, [gw1])
+        try heard(store, before, at: b, seconds: 20, [gw1])
+        try store.sessions.endSession(before, at: start.adding(seconds: 100))
+        let after = try store.sessions.startSession(mode: .active, at: start.adding(seconds: 10_000), SessionDescription(nodes: "fake", network: "fake"))
+        try heard(store, after, at: a, seconds: 10_010, [gw1])
+        try attempt(store, after, at: b, seconds: 10_020)
+        try heard(store, after, at: d, seconds: 10_030, [gw2])
+        try heard(store, after, at: e, seconds: 10_040, [gw1, gw2])
+
+        let diff = try store.coverage.coverageDiff(since: start.adding(seconds: 5_000))
+        #expect(Set(diff.newlyHeard) == [MapTile(containing: d), MapTile(containing: e)])
+        #expect(diff.lost == [MapTile(containing: b)])
+        #expect(diff.stillHeard == 1)
+        #expect(diff.newlyHeardBy == ["gw-1": 1, "gw-2": 2])
+        // One gateway's view: gw-2 heard nothing before, so both its cells are new to it.
+        let second = try store.coverage.coverageDiff(since: start.adding(seconds: 5_000), gateway: "gw-2")
+        #expect(Set(second.newlyHeard) == [MapTile(containing: d), MapTile(containing: e)] && second.stillHeard == 0)
+        // A window that ends before the second drive: nothing since.
+        let none = try store.coverage.coverageDiff(since: start.adding(seconds: 5_000), until: start.adding(seconds: 6_000))
+        #expect(none.newlyHeard.isEmpty && none.lost.isEmpty && none.stillHeard == 0)
+    }
+
     @Test func attemptsNobodyHeardAreMappedButNotHeardOnceTheNetworkSideIsKnown() throws {
         let store = try store()
         let withNetwork = try store.sessions.startSession(mode: .active, at: start, SessionDescription(nodes: "fake", network: "fake"))
