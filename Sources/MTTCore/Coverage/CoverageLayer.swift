@@ -60,6 +60,14 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
         return model.predictedTiles(around: mapped)
     }
 
+    /// GeoJSON for a site `mtt coverage plan` ranked.
+    public static func feature(_ site: GatewayPlan.Ranked, rank: Int) -> Feature {
+        Feature(geometry: .point(site.site.position), properties: [
+            "rank": .int(rank), "height": .number(site.site.height), "expected_unheard_cells": .number(site.expectedUnheard.rounded(toPlaces: 1)),
+            "unheard_cells": .int(site.unheardCells), "mapped_cells": .int(site.mappedCells),
+        ])
+    }
+
     /// GeoJSON for a predicted tile: never a measurement, so `state` is `predicted` and the colour
     /// is the band of the best antenna's predicted signal (a map draws it pale or hatched).
     public static func feature(_ p: PredictedTile) -> Feature {

@@ -47,6 +47,12 @@ public struct MapTile: Hashable, Sendable, Codable, CustomStringConvertible {
     public var northWest: GeoPoint { Self.corner(x: x, y: y, zoom: zoom) }
     public var southEast: GeoPoint { Self.corner(x: x + 1, y: y + 1, zoom: zoom) }
 
+    /// The middle of the tile (halfway between its corners in degrees).
+    public var centre: GeoPoint {
+        let nw = northWest, se = southEast
+        return GeoPoint(latitude: (nw.latitude + se.latitude) / 2, longitude: (nw.longitude + se.longitude) / 2)
+    }
+
     /// The tile's outline, counter-clockwise from the south-west corner and closed (GeoJSON's and
     /// GeoPackage's order for an outer ring).
     public var ring: [GeoPoint] {

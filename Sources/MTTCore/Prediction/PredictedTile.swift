@@ -36,9 +36,7 @@ extension CoverageModel {
         }
         var tiles: [PredictedTile] = []
         for tile in candidates.subtracting(mapped).sorted(by: { ($0.y, $0.x) < ($1.y, $1.x) }) {
-            let nw = tile.northWest, se = tile.southEast
-            let centre = GeoPoint(latitude: (nw.latitude + se.latitude) / 2, longitude: (nw.longitude + se.longitude) / 2)
-            let point = predict(at: centre)
+            let point = predict(at: tile.centre)
             guard let best = point.gateways.filter({ $0.prediction != nil }).max(by: { $0.prediction!.pHeard < $1.prediction!.pHeard }) else { continue }
             tiles.append(PredictedTile(tile: tile, pHeardAny: point.pHeardAny, best: best))
         }

@@ -1,5 +1,7 @@
-/// The places `mtt coverage predict --points` reads: CSV lines of `lat,lon` (more columns are
-/// ignored; a first line that is not numbers is a header). A bad line is named with its number.
+/// The places `mtt coverage predict --points` and `plan --candidates` read: CSV lines of
+/// `lat,lon[,number]` (the number, when there is one, kept as the point's altitude: a candidate
+/// site's height above ground; more columns are ignored; a first line that is not numbers is a
+/// header). A bad line is named with its number.
 public enum PredictionPoints {
     public static func read(_ text: String) throws(SpecError) -> [GeoPoint] {
         var points: [GeoPoint] = []
@@ -11,7 +13,7 @@ public enum PredictionPoints {
                 if index == 0 { continue }
                 throw SpecError("line \(index + 1): not lat,lon: \(line.prefix(80))")
             }
-            guard let point = GeoPoint(checkingLatitude: lat, longitude: lon) else {
+            guard let point = GeoPoint(checkingLatitude: lat, longitude: lon, altitude: fields.count > 2 ? fields[2] : nil) else {
                 throw SpecError("line \(index + 1): \(lat),\(lon) is not a place (latitude -90…90, longitude -180…180)")
             }
             points.append(point)

@@ -7,7 +7,7 @@ struct Coverage: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Say where the network heard you, predict where nobody drove, and say what changed.",
         discussion: "Without a subcommand: the summary (mtt coverage summary --help lists its options).",
-        subcommands: [CoverageSummaryCommand.self, CoveragePredict.self, CoverageValidate.self, CoverageDiffCommand.self],
+        subcommands: [CoverageSummaryCommand.self, CoveragePredict.self, CoverageValidate.self, CoveragePlan.self, CoverageDiffCommand.self],
         defaultSubcommand: CoverageSummaryCommand.self)
 }
 

@@ -48,15 +48,7 @@ struct CoveragePredict: ParsableCommand {
 
     func run() throws {
         var places = at.compactMap { FixedPositionSource.point(parsing: $0) }
-        if let points {
-            let text: String
-            do {
-                text = points == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : try String(contentsOfFile: points, encoding: .utf8)
-            } catch {
-                throw RuntimeFailure("cannot read \(points): \(error.localizedDescription)")
-            }
-            do { places += try PredictionPoints.read(text) } catch { throw RuntimeFailure("\(points): \(error)") }
-        }
+        if let points { places += try PointsFile.read(points) }
         let store = try database.openStore(.readOnly)
         try window.checkSession(in: store)
         let model = CoverageModel(try store.coverage.predictionData(CoverageFilter(window: try window.filter(), gateway: gateway)))
