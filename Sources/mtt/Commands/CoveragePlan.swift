@@ -52,7 +52,8 @@ struct CoveragePlan: ParsableCommand {
         }
         plan.gain = gain
         let cells = try store.coverage.coverageCells(CoverageFilter())
-        let mapped = cells.map(\.tile.centre), unheard = cells.filter { $0.state == .notHeard }.map(\.tile.centre)
+        // Mapped and never heard: your attempts, and the frames trackers sent that nobody heard.
+        let mapped = cells.map(\.tile.centre), unheard = cells.filter { $0.state == .notHeard || $0.state == .estimated }.map(\.tile.centre)
         var sites: [GatewayPlan.Site]
         if let candidates {
             sites = try PointsFile.read(candidates).map { GatewayPlan.Site(position: $0, height: $0.altitude ?? height) }
