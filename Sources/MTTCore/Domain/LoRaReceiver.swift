@@ -14,11 +14,12 @@ public enum LoRaReceiver {
         }
     }
 
-    /// The weakest signal as mtt grades it, RSSI + min(SNR, 0), that a reception can show: at the
-    /// sensitivity the SNR is at its floor too (−130.5 at SF7, −157 at SF12). Below it nothing is
+    /// The weakest signal as mtt grades it, RSSI + min(SNR, 0), that a reception can show: the
+    /// sensitivity. A gateway's RSSI is the power in the channel, which stops near the noise floor,
+    /// so for a frame below the noise RSSI + SNR is the frame's own level; and the sensitivity is
+    /// that noise floor plus the SF's SNR floor (−123 dBm at SF7, −137 at SF12). Below it nothing is
     /// in the data.
     public static func signalFloor(spreadingFactor sf: Int) -> Double {
-        let l = limits(spreadingFactor: sf)
-        return l.sensitivity + l.snr
+        limits(spreadingFactor: sf).sensitivity
     }
 }

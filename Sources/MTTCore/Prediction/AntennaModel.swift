@@ -67,15 +67,16 @@ public struct AntennaModel: Sendable {
         self.fit = fit
         receptions = heard.count
         reach = points.filter(\.heard).map(\.kilometres).max() ?? 0
-        // Far out only the strong receptions exist, so the heard lie above the line there by
-        // selection alone: each residual is taken less what the cut at its floor adds on average
-        // (σ·φ(a)/(1 − Φ(a)), a its floor in σ), so that the field holds shadowing, not selection.
-        let residuals = zip(heard, points.filter(\.heard)).map { o, p in
+        // The field is read from the receptions well above their floor (the line 1.5 σ over it):
+        // nearer it only the strong ones exist, whose scatter the cut narrows, and residuals that
+        // agree for that reason alone read as shadowing shared by neighbours (intervals too narrow
+        // by a quarter on a simulated drive).
+        var clear: [(point: GeoPoint, residual: Double)] = []
+        for (o, p) in zip(heard, points.filter(\.heard)) {
             let mean = fit.mean(kilometres: p.kilometres)
-            let a = (o.floor - mean) / fit.sigma
-            return o.signal! - mean - fit.sigma * StandardNormal.pdf(a) / max(1 - StandardNormal.cdf(a), 1e-12)
+            if mean - o.floor >= 1.5 * fit.sigma { clear.append((o.point, o.signal! - mean)) }
         }
-        field = ResidualField(points: heard.map(\.point), residuals: residuals, variance: fit.sigma * fit.sigma, origin: position)
+        field = ResidualField(points: clear.map(\.point), residuals: clear.map(\.residual), variance: fit.sigma * fit.sigma, origin: position)
         var counts: [Int: Int] = [:]
         for o in observations { counts[o.spreadingFactor, default: 0] += 1 }
         spreadingFactor = counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key ?? 12

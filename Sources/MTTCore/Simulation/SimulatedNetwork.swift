@@ -71,9 +71,12 @@ public struct SimulatedNetwork: Sendable {
         for (index, gateway) in gateways.enumerated() {
             let distance = max(1, position.distance(to: gateway.position))
             let loss = referenceLoss + 10 * pathLossExponent * log10(distance) + shadowing * Self.normal(&random)
-            let rssi = (transmitPower - loss).rounded()
-            let snr = min(10, ((rssi - noiseFloor) * 4).rounded() / 4)
-            guard rssi >= limits.sensitivity, snr >= limits.snr else { continue }
+            let level = (transmitPower - loss).rounded()
+            let snr = min(10, ((level - noiseFloor) * 4).rounded() / 4)
+            guard level >= limits.sensitivity, snr >= limits.snr else { continue }
+            // A gateway's RSSI is the power in the channel, the frame's and the noise's together:
+            // it stops near the noise floor, and RSSI + min(SNR, 0) is then the frame's own level.
+            let rssi = (10 * log10(pow(10, level / 10) + pow(10, noiseFloor / 10))).rounded()
             // Light needs 3.3 µs per km; the gateway time stamps the end of the preamble.
             let arrival = time.adding(seconds: distance / 299_792_458 + 0.001 * Double(index))
             receptions.append(GatewayReception(
