@@ -116,7 +116,10 @@ public struct SignalPrediction: Sendable, Hashable {
         // E[level | level ≥ floor] = mean + spread·φ(a)/(1 − Φ(a)), a the floor in spreads.
         let a = (floor - mean) / spread
         let signal = pHeard > 1e-9 ? mean + spread * StandardNormal.pdf(a) / pHeard : floor
-        return SignalPrediction(signal: signal, low: quantile(0.1), high: quantile(0.9), pHeard: pHeard)
+        // Gateways report RSSI in whole dB: the interval is widened to the whole dB either side,
+        // or a reception at the floor itself (−132 at SF10, many of them) falls outside a bound
+        // of −131.5 that no gateway can report.
+        return SignalPrediction(signal: signal, low: quantile(0.1).rounded(.down), high: quantile(0.9).rounded(.up), pHeard: pHeard)
     }
 }
 
