@@ -15,7 +15,9 @@ public struct ChildProcess: Sendable {
     }
 
     public static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 90
+        // As long as a loaded machine takes (beside two suites a small export once took over 90 s);
+        // a command that hangs is still ended.
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 300
     ) async throws -> Result {
         let started = try Running(executable, arguments, environment: environment)
         guard await started.wait(timeout: timeout) else {
