@@ -85,6 +85,10 @@ struct CoveragePredictCommandTests {
             let key = "\(tile["x"] as? Int ?? -1)/\(tile["y"] as? Int ?? -1)"
             #expect(exported[key] != nil && exported[key] == tile["signal"] as? Double, "\(key): served \(tile), exported \(String(describing: exported[key]))")
         }
+        // The simulated gateways stand where they say: the map's list says nothing of their position.
+        let listed = try await PlainHTTP.get(port: port, "/api/gateways")
+        let gatewayList = try #require(try JSONSerialization.jsonObject(with: Data(listed.text.utf8)) as? [[String: Any]])
+        #expect(!gatewayList.isEmpty && gatewayList.allSatisfy { $0.keys.contains("position_check") && $0["position_check"] is NSNull }, "\(listed.text)")
         let wide = try await PlainHTTP.get(port: port, "/api/predicted?z=10&bbox=-75,40,-73,41")
         let wideTiles = try features(wide.text)
         #expect(wide.status == 200 && wideTiles.isEmpty, "\(wide.text.prefix(200))")

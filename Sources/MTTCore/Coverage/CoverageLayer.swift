@@ -40,7 +40,8 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
         case .reach:
             return try write(try store.coverage.reach(gateway: filter.gateway).flatMap(Self.features), to: sink)
         case .gateways:
-            return try write(try store.coverage.coverageGateways(filter).compactMap(Self.feature), to: sink)
+            let suspect = GatewayPositionCheck.contradicted(try GatewayPositionCheck.checks(store, filter))
+            return try write(try store.coverage.coverageGateways(filter).compactMap { Self.feature($0, positionCheck: suspect[$0.gateway]) }, to: sink)
         case .estimated:
             var features: [Feature] = []
             try store.records.forEachEstimatedAttempt(filter.window) { attempt in
@@ -136,9 +137,12 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
         ])
     }
 
-    public static func feature(_ g: CoverageSummary.Gateway) -> Feature? {
+    /// `positionCheck`: what the gateway's receptions say of the position it reports, when they
+    /// contradict it (`GatewayPositionCheck`).
+    public static func feature(_ g: CoverageSummary.Gateway, positionCheck: String? = nil) -> Feature? {
         guard let position = g.position else { return nil }
         return Feature(geometry: .point(position), properties: [
+            "position_check": positionCheck.map { .text($0) } ?? .null,
             "gateway": .text(g.gateway), "network": .text(g.network), "antenna": .int(g.antenna), "estimated": .bool(g.estimated),
             "cells": .int(g.cells), "receptions": .int(g.receptions), "best": .number(g.best),
             "first_heard": .text(RFC3339.string(g.firstHeard, fractionDigits: 0)), "last_heard": .text(RFC3339.string(g.lastHeard, fractionDigits: 0)),

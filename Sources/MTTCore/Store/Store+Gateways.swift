@@ -14,9 +14,11 @@ public struct GatewaySummary: Sendable, Hashable, Encodable {
     public var estimated = false
     public var firstHeard: Timestamp
     public var lastHeard: Timestamp
+    /// What its receptions say of the position it reports, when they contradict it.
+    public var positionCheck: String?
 
     enum CodingKeys: String, CodingKey {
-        case gateway, eui, uplinks, lat, lon, estimated
+        case gateway, eui, uplinks, lat, lon, estimated, positionCheck = "position_check"
         case bestRSSI = "best_rssi", bestSNR = "best_snr", firstHeard = "first_heard", lastHeard = "last_heard"
     }
 
@@ -32,6 +34,7 @@ public struct GatewaySummary: Sendable, Hashable, Encodable {
         try c.encode(estimated, forKey: .estimated)
         try c.encode(RFC3339.string(firstHeard), forKey: .firstHeard)
         try c.encode(RFC3339.string(lastHeard), forKey: .lastHeard)
+        try c.encode(positionCheck, forKey: .positionCheck)
     }
 }
 

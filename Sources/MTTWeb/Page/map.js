@@ -526,11 +526,16 @@
       L.circleMarker([g.lat, g.lon], {
         renderer: renderer, radius: 7, weight: 3, color: g.estimated ? '#555555' : '#000000', dashArray: g.estimated ? '3 3' : null,
         fillColor: '#ffffff', fillOpacity: 1
-      }).bindTooltip(el('span', [gatewayName(g.gateway) + (g.estimated ? ' (estimated position)' : '')]), { permanent: labelled, direction: 'right', offset: [8, 0] })
+      }).bindTooltip(el('span', [gatewayName(g.gateway) + (g.estimated ? ' (estimated position)' : '') + (g.position_check ? ' ⚠ position?' : '')]), { permanent: labelled, direction: 'right', offset: [8, 0] })
         .on('click', function () { $('gateway-filter').value = g.gateway; coverageChanged(); })
         .addTo(gatewayLayer);
     });
-    function where(g) { var w = g.lat !== null ? g.lat.toFixed(4) + ', ' + g.lon.toFixed(4) : 'not public'; return g.estimated ? '≈ ' + w + ' (estimated)' : w; }
+    function where(g) {
+      var w = g.lat !== null ? g.lat.toFixed(4) + ', ' + g.lon.toFixed(4) : 'not public';
+      // Its receptions contradict where it says it is (mtt coverage --gateway tells the same).
+      if (g.position_check) w += ' ⚠ ' + g.position_check;
+      return g.estimated ? '≈ ' + w + ' (estimated)' : w;
+    }
     // A community's gateways come from the coverage: cells and receptions, not uplinks.
     if (community) fillTable($('gateways'), ['gateway', 'cells', 'receptions', 'best signal', 'position'], list.map(function (g) {
       return [gatewayName(g.gateway), g.cells, g.receptions, text(g.best, ' dBm'), where(g)];

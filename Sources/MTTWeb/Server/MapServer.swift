@@ -151,7 +151,10 @@ public final class MapServer: Sendable {
             _ = try MapQuery(items)
             return try Self.json(try store.sessions.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)))
         case "/api/gateways":
-            return try Self.json(try store.coverage.gatewaySummaries(try MapQuery(items).filter))
+            var gateways = try store.coverage.gatewaySummaries(try MapQuery(items).filter)
+            let suspect = try predictions.suspectPositions(store)
+            for i in gateways.indices { gateways[i].positionCheck = suspect[gateways[i].gateway] }
+            return try Self.json(gateways)
         case "/api/samples.geojson":
             let filter = try MapQuery(items).filter
             return .written(type: "application/geo+json") { sink in try Exporter.export(store, as: .geojson, filter: filter, to: sink) }

@@ -1,5 +1,6 @@
 import Foundation
 import MTTCore
+import TestSupport
 import Testing
 
 /// The prediction's fits against a world written here, independently: gateways with a known
@@ -133,5 +134,33 @@ struct PredictionTests {
         var estimated = AntennaData(key: key, position: wrong, observations: observations)
         estimated.positionEstimated = true
         #expect(GatewayPositionCheck.check(estimated) == nil)
+    }
+
+    /// Stored receptions of a gateway that reports a position 3 km off: `mtt coverage --gateway`,
+    /// the exports' gateways layer and the map say what its receptions say.
+    @Test func aContradictedPositionIsInTheGatewaysLayer() throws {
+        let dir = TemporaryDirectory()
+        let store = try Store(path: dir.file("positions.sqlite"))
+        var world = World()
+        world.intercept = -95
+        let wrong = world.gateway.offset(metres: 3_000, bearing: 60)
+        let session = try store.sessions.startSession(mode: .listener, at: Timestamp(nanosecondsSinceEpoch: 1_800_000_000_000_000_000))
+        for (i, o) in world.drive(600, seed: 41).enumerated() {
+            guard let signal = o.signal else { continue }
+            let time = Timestamp(nanosecondsSinceEpoch: 1_800_000_000_000_000_000).adding(seconds: Double(i))
+            let uplink = Uplink(deviceID: "d", devEUI: "0004A30B001C0530", fCnt: UInt32(i), spreadingFactor: 7, receivedAt: time, networkID: "n",
+                                receptions: [GatewayReception(gatewayID: "off-by-3km", rssi: signal, snr: 5, location: wrong)])
+            let id = try store.records.record(uplink, session: session)
+            try store.records.record(Sample(sessionID: session, subject: .uplink(id), time: time, position: o.point, method: .interpolated))
+        }
+        let checks = try GatewayPositionCheck.checks(store, CoverageFilter())
+        #expect(checks.count == 1 && checks[0].contradicted, "\(checks)")
+        let file = dir.file("gateways.geojson")
+        let sink = try TextSink(path: file)
+        _ = try CoverageLayer.writeGeoJSON(.gateways, store, filter: CoverageFilter(), to: sink)
+        try sink.close()
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains(#""position_check":"its receptions fit"#), "\(text)")
+        #expect(try store.coverage.gatewaySummaries(ExportFilter()).count == 1)
     }
 }

@@ -105,13 +105,14 @@ struct GeoPackageWriter: ExportWriter {
             C(name: "gateway", type: "TEXT"), C(name: "network", type: "TEXT"), C(name: "antenna", type: "INTEGER"),
             C(name: "estimated", type: "BOOLEAN"), C(name: "cells", type: "INTEGER"), C(name: "receptions", type: "INTEGER"),
             C(name: "best", type: "REAL"), C(name: "first_heard", type: "DATETIME"), C(name: "last_heard", type: "DATETIME"),
-            C(name: "farthest_m", type: "REAL"),
-        ], description: "Gateways that heard you; estimated = placed by mtt from its strongest receptions")
+            C(name: "farthest_m", type: "REAL"), C(name: "position_check", type: "TEXT"),
+        ], description: "Gateways that heard you; estimated = placed by mtt from its strongest receptions; position_check = what its receptions say when they contradict the position it reports")
+        let suspect = GatewayPositionCheck.contradicted(try GatewayPositionCheck.checks(store, coverage))
         for g in try store.coverage.coverageGateways(coverage) {
             guard let position = g.position else { continue }
             try file.insert(into: "gateways", .point(position), [
                 g.gateway, g.network, g.antenna, g.estimated, g.cells, g.receptions, g.best,
-                RFC3339.string(g.firstHeard, fractionDigits: 3), RFC3339.string(g.lastHeard, fractionDigits: 3), g.farthest?.metres,
+                RFC3339.string(g.firstHeard, fractionDigits: 3), RFC3339.string(g.lastHeard, fractionDigits: 3), g.farthest?.metres, suspect[g.gateway],
             ])
         }
 
