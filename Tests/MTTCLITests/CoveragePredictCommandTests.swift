@@ -93,25 +93,24 @@ struct CoveragePredictCommandTests {
         let wideTiles = try features(wide.text)
         #expect(wide.status == 200 && wideTiles.isEmpty, "\(wide.text.prefix(200))")
 
-        // Where to put the next gateway: a site amid the cells nobody heard ranks above one where a
-        // gateway already is, and the ranked sites are written as points.
-        let cells = try features(cellsLayer.stdout)
-        func centre(_ state: String) -> (Double, Double) {
-            let tiles = cells.filter { $0["state"] as? String == state }.compactMap { p -> GeoPoint? in
-                guard let x = p["x"] as? Int, let y = p["y"] as? Int else { return nil }
-                return MapTile(zoom: 19, x: x, y: y).centre
-            }
-            return (tiles.map(\.latitude).reduce(0, +) / Double(max(tiles.count, 1)), tiles.map(\.longitude).reduce(0, +) / Double(max(tiles.count, 1)))
+        // Where to put the next gateway: a site amid the mapped cells ranks above one 30 km away,
+        // which would hear none of them (a drive nobody missed has no unheard cells to rank by:
+        // the mapped ones decide then), and the ranked sites are written as points.
+        let cells = try features(cellsLayer.stdout).compactMap { p -> GeoPoint? in
+            guard let x = p["x"] as? Int, let y = p["y"] as? Int else { return nil }
+            return MapTile(zoom: 19, x: x, y: y).centre
         }
-        let unheard = centre("not-heard")
+        let middle = GeoPoint(
+            latitude: cells.map(\.latitude).reduce(0, +) / Double(max(cells.count, 1)), longitude: cells.map(\.longitude).reduce(0, +) / Double(max(cells.count, 1)))
+        let far = middle.offset(metres: 30_000, bearing: 90)
         let sites = mtt.dir.file("sites.csv")
-        let north = SimulatedNetwork.around(SimulatedDrive.defaultStart).gateways[0].position
-        try "lat,lon,height\n\(north.latitude),\(north.longitude),10\n\(unheard.0),\(unheard.1),10\n".write(toFile: sites, atomically: false, encoding: .utf8)
+        try "lat,lon,height\n\(far.latitude),\(far.longitude),10\n\(middle.latitude),\(middle.longitude),10\n".write(toFile: sites, atomically: false, encoding: .utf8)
         let planned = try await mtt.run(["coverage", "plan", "--candidates", sites, "--json", "--out", mtt.dir.file("sites.geojson"), "--db", mtt.database])
         #expect(planned.status == 0, "\(planned.stderr)")
         let ranked = try planned.stdout.split(separator: "\n").map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        #expect(ranked.count == 2 && abs((ranked.first?["lat"] as? Double ?? 0) - unheard.0) < 1e-5, "\(planned.stdout)")
-        #expect((ranked.first?["expected_unheard_cells"] as? Double ?? 0) > (ranked.last?["expected_unheard_cells"] as? Double ?? 0))
+        #expect(ranked.count == 2 && abs((ranked.first?["lat"] as? Double ?? 0) - middle.latitude) < 1e-5, "\(planned.stdout)")
+        #expect((ranked.first?["mapped_cells"] as? Int ?? 0) > 0 && ranked.last?["mapped_cells"] as? Int == 0, "\(planned.stdout)")
+        #expect((ranked.first?["expected_unheard_cells"] as? Double ?? -1) >= (ranked.last?["expected_unheard_cells"] as? Double ?? 0))
         let points = try features(try String(contentsOfFile: mtt.dir.file("sites.geojson"), encoding: .utf8))
         #expect(points.map { $0["rank"] as? Int } == [1, 2], "\(points)")
 
