@@ -19,8 +19,10 @@ struct CoveragePredictCommandTests {
             #expect(drive.status == 0, "\(drive.stderr)")
             // A place on the route: the gateway with enough receptions predicts; the others say why not.
             predicted = try await mtt.run(["coverage", "predict", "--at", "40.68,-73.95", "--json", "--db", mtt.database])
-            // And enough for cross-validation: each fold's model is fitted on the others' receptions.
-            let folds = try await mtt.run(["coverage", "validate", "--json", "--db", mtt.database]).stdout
+            // And enough for cross-validation: each fold's model is fitted on the others' receptions
+            // (200 m squares: a drive that stays within one 1 km square, as a loaded machine's
+            // short ones can, has no other fold to fit on).
+            let folds = try await mtt.run(["coverage", "validate", "--block", "200", "--json", "--db", mtt.database]).stdout
             if predicted?.stdout.contains(#""signal":"#) == true && !folds.contains(#""receptions":0"#) { break }
         }
         let answer = try #require(predicted)
@@ -114,15 +116,15 @@ struct CoveragePredictCommandTests {
         let points = try features(try String(contentsOfFile: mtt.dir.file("sites.geojson"), encoding: .utf8))
         #expect(points.map { $0["rank"] as? Int } == [1, 2], "\(points)")
 
-        let validated = try await mtt.run(["coverage", "validate", "--json", "--db", mtt.database])
+        let validated = try await mtt.run(["coverage", "validate", "--block", "200", "--json", "--db", mtt.database])
         #expect(validated.status == 0, "\(validated.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(validated.stdout.utf8)) as? [String: Any])
-        #expect((report["receptions"] as? Int ?? 0) > 0 && report["folds"] as? Int == 5, "\(validated.stdout)")
+        #expect((report["receptions"] as? Int ?? 0) > 0 && report["folds"] as? Int == 5 && report["block_m"] as? Double == 200, "\(validated.stdout)")
         for method in ["model", "log_distance_baseline"] {
             let scores = try #require(report[method] as? [String: Any])
             #expect((scores["rmse"] as? Double ?? 0) > 0 && (0...1).contains(scores["inside_80"] as? Double ?? -1), "\(method): \(scores)")
         }
-        let text = try await mtt.run(["coverage", "validate", "--db", mtt.database]).stdout
+        let text = try await mtt.run(["coverage", "validate", "--block", "200", "--db", mtt.database]).stdout
         #expect(text.contains("RMSE") && text.contains("log-distance line alone"), "\(text)")
     }
 
