@@ -79,20 +79,25 @@ public struct CoverageCell: Sendable, Hashable {
             cell.lastAt = max(cell.lastAt, lastAt)
             cells[tile] = cell
         } else {
-            var cell = CoverageCell(
-                tile: tile, buckets: [Int](repeating: 0, count: SignalBucket.allCases.count), best: nil, gateways: 0, attempts: attempts,
-                heardAttempts: heard, firstAt: firstAt, lastAt: lastAt, state: !networkKnown ? .unknown : attempts == 0 ? .estimated : .notHeard)
+            var cell = unheard(tile, firstAt: firstAt, lastAt: lastAt, state: !networkKnown ? .unknown : attempts == 0 ? .estimated : .notHeard)
+            cell.attempts = attempts
+            cell.heardAttempts = heard
             cell.estimatedAttempts = estimated
             cells[tile] = cell
         }
     }
 
+    /// A tile no gateway's reception reached, in `state`, with nothing counted yet.
+    private static func unheard(_ tile: MapTile, firstAt: Timestamp, lastAt: Timestamp, state: State) -> CoverageCell {
+        CoverageCell(
+            tile: tile, buckets: [Int](repeating: 0, count: SignalBucket.allCases.count), best: nil, gateways: 0, attempts: 0, heardAttempts: 0,
+            firstAt: firstAt, lastAt: lastAt, state: state)
+    }
+
     /// Adds a tile's link checks: an answered one makes a tile nobody's uplink reached "heard by
     /// LinkCheck"; unanswered ones make a tile whose network side was not known "not heard".
     public static func add(linkChecks: LinkCheckCount, firstAt: Timestamp, lastAt: Timestamp, in tile: MapTile, to cells: inout [MapTile: CoverageCell]) {
-        var cell = cells[tile] ?? CoverageCell(
-            tile: tile, buckets: [Int](repeating: 0, count: SignalBucket.allCases.count), best: nil, gateways: 0, attempts: 0,
-            heardAttempts: 0, firstAt: firstAt, lastAt: lastAt, state: .unknown)
+        var cell = cells[tile] ?? unheard(tile, firstAt: firstAt, lastAt: lastAt, state: .unknown)
         cell.linkChecks = linkChecks
         cell.firstAt = min(cell.firstAt, firstAt)
         cell.lastAt = max(cell.lastAt, lastAt)

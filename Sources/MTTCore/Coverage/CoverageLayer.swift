@@ -40,7 +40,7 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
         case .reach:
             return try write(try store.coverage.reach(gateway: filter.gateway).flatMap(Self.features), to: sink)
         case .gateways:
-            let suspect = GatewayPositionCheck.contradicted(try GatewayPositionCheck.checks(store, filter))
+            let suspect = GatewayPositionCheck.contradicted(try store.coverage.predictionData(filter))
             return try write(try store.coverage.coverageGateways(filter).compactMap { Self.feature($0, positionCheck: suspect[$0.gateway]) }, to: sink)
         case .estimated:
             var features: [Feature] = []
@@ -49,14 +49,14 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
             }
             return try write(features, to: sink)
         case .predicted:
-            return try write(try predictedTiles(store, filter).map(Self.feature), to: sink)
+            return try write(try predictedTiles(store, filter, try store.coverage.predictionData(filter)).map(Self.feature), to: sink)
         }
     }
 
-    /// The predicted layer of what `filter` selects: the models fitted to it, over the tiles
-    /// around those mapped.
-    public static func predictedTiles(_ store: Store, _ filter: CoverageFilter) throws -> [PredictedTile] {
-        let model = CoverageModel(try store.coverage.predictionData(filter))
+    /// The predicted layer of what `filter` selects: the models fitted to its antennas' `data`
+    /// (`StoreCoverage.predictionData`), over the tiles around those mapped.
+    public static func predictedTiles(_ store: Store, _ filter: CoverageFilter, _ data: [AntennaData]) throws -> [PredictedTile] {
+        let model = CoverageModel(data)
         let mapped = Set(try store.coverage.coverageCells(filter, zoom: PredictedTile.zoom).map(\.tile))
         return model.predictedTiles(around: mapped)
     }

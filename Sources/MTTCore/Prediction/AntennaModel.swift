@@ -31,6 +31,12 @@ public struct AntennaObservation: Sendable, Hashable {
 
     /// The level below which a reception is not in the data at its SF.
     var floor: Double { LoRaReceiver.signalFloor(spreadingFactor: spreadingFactor) }
+
+    /// The point it gives a line fitted for an antenna at `position`: the signal heard, or the
+    /// floor it was under.
+    func fitPoint(from position: GeoPoint) -> PathLossFit.Point {
+        PathLossFit.Point(kilometres: position.distance(to: point) / 1000, value: signal ?? floor, heard: signal != nil)
+    }
 }
 
 /// An antenna's model: its line (`PathLossFit`, censored), the residual field between its
@@ -58,9 +64,7 @@ public struct AntennaModel: Sendable {
         guard heard.count >= Self.minimumReceptions else {
             throw PredictionRefusal("\(heard.count) receptions, fewer than the \(Self.minimumReceptions) a model needs")
         }
-        let points = observations.map { o in
-            PathLossFit.Point(kilometres: position.distance(to: o.point) / 1000, value: o.signal ?? o.floor, heard: o.signal != nil)
-        }
+        let points = observations.map { $0.fitPoint(from: position) }
         guard let fit = PathLossFit.fit(points, censored: true) else { throw PredictionRefusal("no line fits its receptions") }
         self.key = key
         self.position = position

@@ -49,15 +49,15 @@ public struct BlockedCrossValidation: Sendable {
         var model: [(Double, Bool)] = [], baseline: [(Double, Bool)] = []
         var antennas = Set<AntennaKey>()
         let origin = data.compactMap(\.position).first ?? GeoPoint(latitude: 0, longitude: 0)
-        for fold in 0..<folds {
-            for antenna in data {
-                guard let position = antenna.position else { continue }
-                let training = antenna.observations.filter { self.fold(of: $0.point, origin: origin) != fold }
-                let test = antenna.observations.filter { self.fold(of: $0.point, origin: origin) == fold }
+        for antenna in data {
+            guard let position = antenna.position else { continue }
+            // Each place's fold once, not once for every fold.
+            let placed = antenna.observations.map { (fold: self.fold(of: $0.point, origin: origin), observation: $0) }
+            for fold in 0..<folds {
+                let training = placed.filter { $0.fold != fold }.map(\.observation)
+                let test = placed.filter { $0.fold == fold }.map(\.observation)
                 guard !test.isEmpty, let fitted = try? AntennaModel(key: antenna.key, position: position, observations: training),
-                      let line = PathLossFit.fit(training.map { o in
-                          PathLossFit.Point(kilometres: position.distance(to: o.point) / 1000, value: o.signal ?? o.floor, heard: o.signal != nil)
-                      }, censored: false)
+                      let line = PathLossFit.fit(training.map { $0.fitPoint(from: position) }, censored: false)
                 else { continue }
                 antennas.insert(antenna.key)
                 for o in test {

@@ -43,10 +43,10 @@ public struct GatewayPositionCheck: Sendable, Hashable, Encodable {
         try c.encode(contradicted, forKey: .contradicted)
     }
 
-    /// What each gateway with a contradicted position is told, by gateway id (any of its antennas):
-    /// what the map and the exports show beside it.
-    public static func contradicted(_ checks: [GatewayPositionCheck]) -> [String: String] {
-        Dictionary(checks.filter(\.contradicted).map { ($0.key.gateway, $0.text) }) { first, _ in first }
+    /// What each gateway with a contradicted position is told, by gateway id (any of its antennas),
+    /// from the antennas' data: what the map and the exports show beside it.
+    public static func contradicted(_ data: [AntennaData]) -> [String: String] {
+        Dictionary(data.compactMap(check).filter(\.contradicted).map { ($0.key.gateway, $0.text) }) { first, _ in first }
     }
 
     /// The checks of every antenna of `filter` that has a reported position and enough receptions.

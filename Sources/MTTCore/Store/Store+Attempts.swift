@@ -29,10 +29,10 @@ extension StoreRecords {
         try write { db in try Store.insert(attempt, db) }
     }
 
-    /// The node reported the transmission with its LoRaWAN frame counter.
-    /// The node sent it; `linkCheck` is what the link check sent with it said, when one was asked
-    /// for (its gateway count is 0 when no answer came). One statement, so that the cell counts
-    /// (the attempts' triggers) see the outcome and the link check together.
+    /// The node reported the transmission with its LoRaWAN frame counter; `linkCheck` is what the
+    /// link check sent with it said, when one was asked for (its gateway count is 0 when no answer
+    /// came). One statement, so that the cell counts (the attempts' triggers) see the outcome and
+    /// the link check together.
     public func confirmAttempt(_ id: Int64, frameCounter: UInt32?, sequence: Int? = nil, linkCheck: LinkCheck? = nil, at time: Timestamp = .now()) throws {
         try write { db in
             try db.execute(

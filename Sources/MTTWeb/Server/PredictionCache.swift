@@ -4,39 +4,44 @@ import Synchronization
 /// The models behind the map's predicted layer, and the gateways whose reported position their
 /// receptions contradict: made on the first request that asks, and again when the store has
 /// records they have not seen, at most once a minute (they read every reception; a live run adds
-/// some each second).
+/// some each second). Kept per filter, so that a view with a gateway chosen and the gateways' list
+/// (all of them) do not refit each other's in turn; the position checks only for the list.
 final class PredictionCache: Sendable {
     private struct Fitted: Sendable {
         var model: CoverageModel
-        var suspect: [String: String]
+        /// Nil until the gateways' list asks: the checks search a grid around every antenna.
+        var suspect: [String: String]?
         var records: (sample: Int64, attempt: Int64)
-        var filter: CoverageFilter
         var at: ContinuousClock.Instant
     }
 
-    private let fitted = Mutex<Fitted?>(nil)
+    private let fitted = Mutex<[CoverageFilter: Fitted]>([:])
     private static let refitAfter: Duration = .seconds(60)
+    /// Filters kept at once: a map's few views, not every one ever asked.
+    private static let filtersKept = 8
 
     func model(_ store: Store, _ filter: CoverageFilter) throws -> CoverageModel {
-        try made(store, filter).model
+        try made(store, filter, checkingPositions: false).model
     }
 
     /// What each gateway with a contradicted position is told (`GatewayPositionCheck`).
     func suspectPositions(_ store: Store) throws -> [String: String] {
-        try made(store, CoverageFilter()).suspect
+        try made(store, CoverageFilter(), checkingPositions: true).suspect ?? [:]
     }
 
-    private func made(_ store: Store, _ filter: CoverageFilter) throws -> Fitted {
+    private func made(_ store: Store, _ filter: CoverageFilter, checkingPositions: Bool) throws -> Fitted {
         let records = try store.records.newestRecordIDs()
-        if let kept = fitted.withLock({ $0 }), kept.filter == filter,
+        if let kept = fitted.withLock({ $0[filter] }), !checkingPositions || kept.suspect != nil,
            kept.records == records || ContinuousClock.now - kept.at < Self.refitAfter {
             return kept
         }
         let data = try store.coverage.predictionData(filter)
         let made = Fitted(
-            model: CoverageModel(data), suspect: GatewayPositionCheck.contradicted(data.compactMap(GatewayPositionCheck.check)),
-            records: records, filter: filter, at: .now)
-        fitted.withLock { $0 = made }
+            model: CoverageModel(data), suspect: checkingPositions ? GatewayPositionCheck.contradicted(data) : nil, records: records, at: .now)
+        fitted.withLock { kept in
+            if kept.count >= Self.filtersKept { kept.removeAll() }
+            kept[filter] = made
+        }
         return made
     }
 }

@@ -107,7 +107,9 @@ struct GeoPackageWriter: ExportWriter {
             C(name: "best", type: "REAL"), C(name: "first_heard", type: "DATETIME"), C(name: "last_heard", type: "DATETIME"),
             C(name: "farthest_m", type: "REAL"), C(name: "position_check", type: "TEXT"),
         ], description: "Gateways that heard you; estimated = placed by mtt from its strongest receptions; position_check = what its receptions say when they contradict the position it reports")
-        let suspect = GatewayPositionCheck.contradicted(try GatewayPositionCheck.checks(store, coverage))
+        // Read once for the gateways' position checks and the predicted layer.
+        let antennas = try store.coverage.predictionData(coverage)
+        let suspect = GatewayPositionCheck.contradicted(antennas)
         for g in try store.coverage.coverageGateways(coverage) {
             guard let position = g.position else { continue }
             try file.insert(into: "gateways", .point(position), [
@@ -164,7 +166,7 @@ struct GeoPackageWriter: ExportWriter {
             C(name: "network", type: "TEXT"), C(name: "antenna", type: "INTEGER"), C(name: "signal", type: "REAL"), C(name: "low", type: "REAL"),
             C(name: "high", type: "REAL"), C(name: "p_heard", type: "REAL"), C(name: "color", type: "TEXT"),
         ], description: "Zoom-17 tiles nobody measured, within a gateway's reach: the predicted signal of the antenna most likely to hear (RSSI + min(SNR, 0), its 80 % interval) and the chance anyone hears. A prediction, never a measurement.")
-        for p in try CoverageLayer.predictedTiles(store, coverage) {
+        for p in try CoverageLayer.predictedTiles(store, coverage, antennas) {
             let s = p.best.prediction
             try file.insert(into: "predicted", .polygon([p.tile.ring]), [
                 p.tile.x, p.tile.y, p.pHeardAny, p.best.key.gateway, p.best.key.network, p.best.key.antenna, s?.signal, s?.low, s?.high, s?.pHeard,
