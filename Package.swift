@@ -37,8 +37,9 @@ let package = Package(
         // TLS for https:// uploads, over mtt's own HTTP/1.1 client (the libssl libmosquitto already loads).
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // The community database: PostgreSQL's own client library, with its URIs, PG* environment,
-        // ~/.pgpass, service files and TLS.
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // ~/.pgpass, service files and TLS. Its header only: the library is opened when a
+        // PostgreSQL command first needs it (MTTPostgres/LibPQ.swift says why).
+        .systemLibrary(name: "CLibPQ", providers: [.apt(["libpq-dev"])]),
         // glibc's <malloc.h>, for mallopt.
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "CSpawn"),

@@ -5,10 +5,12 @@ import MTTCore
 public struct ScriptedFixSource: FixSource {
     public let fixes: [Fix]
     public let pause: Double
+    public let isStationary: Bool
 
-    public init(fixes: [Fix], pause: Double = 0.005) {
+    public init(fixes: [Fix], pause: Double = 0.005, stationary: Bool = false) {
         self.fixes = fixes
         self.pause = pause
+        isStationary = stationary
     }
 
     public var spec: String { "scripted" }

@@ -29,6 +29,8 @@ public final class HookDispatcher: Sendable {
 
     private let hooks: Mutex<[Hook]>
     private let count: Int
+    /// The event types at least one hook wants.
+    public let wantedTypes: Set<FieldEventType>
     private let deliveries: [any HookDelivery]
     private let inFlight = Mutex(0)
     private let stopped = Atomic(false)
@@ -41,6 +43,7 @@ public final class HookDispatcher: Sendable {
         self.clock = clock
         hooks = Mutex(rules.map { Hook(gate: HookGate($0)) })
         count = rules.count
+        wantedTypes = rules.reduce(into: []) { $0.formUnion($1.types) }
         deliveries = rules.map(delivery)
     }
 

@@ -25,9 +25,17 @@ public struct FieldEventDeriver: Sendable {
     /// The reason of a `gps_lost` that a receiver without a fix caused (the source itself still there).
     public static let noFixReason = "no fix"
     private var lowBatteries: Set<String> = []
+    /// The types someone takes (the output, a hook, the database). The events made once per uplink,
+    /// sample or fix are made only for them: a listener burst built two events per uplink that
+    /// nobody read, a tenth of its work (scripts/ingest-profile). The state follows every event.
+    private let wanted: Set<FieldEventType>
 
     /// `knownGateways`: every gateway the database heard before this run.
-    public init(session: Int64, mode: CollectionMode, rules: AlertRules, hearsTheNetwork: Bool, knownGateways: Set<String>, start: Timestamp) {
+    public init(
+        session: Int64, mode: CollectionMode, rules: AlertRules, hearsTheNetwork: Bool, knownGateways: Set<String>, start: Timestamp,
+        wanted: Set<FieldEventType> = Set(FieldEventType.allCases)
+    ) {
+        self.wanted = wanted
         self.session = session
         self.mode = mode
         self.rules = rules
@@ -50,7 +58,7 @@ public struct FieldEventDeriver: Sendable {
                 gpsLostAt = nil
                 out.append(make(.gpsBack) { $0.place(fix.point); $0.outage = now.seconds(since: since) })
             }
-            out.append(make(.fix) { $0.place(fix.point) })
+            if wanted.contains(.fix) { out.append(make(.fix) { $0.place(fix.point) }) }
             return out
         case .gps(.noFix):
             // A GPS that had a fix and lost it is as gone for mapping as one unplugged.
@@ -72,6 +80,7 @@ public struct FieldEventDeriver: Sendable {
         case .gps(.connected(let spec)):
             return [make(.gpsConnected) { $0.detail = spec }]
         case .trackPoint(let fix):
+            guard wanted.contains(.trackPoint) else { return [] }
             return [make(.trackPoint) { $0.place(fix.point) }]
         case .attempt(let node, let id, let fix):
             attemptFixes[id] = fix
@@ -91,7 +100,8 @@ public struct FieldEventDeriver: Sendable {
         case .failed(let node, let id, let reason):
             return [make(.failed) { $0.node = node; $0.attempt = id; $0.reason = reason; $0.place(attemptFixes[id]?.point) }]
         case .heard(let uplinkID, let uplink, let attemptID):
-            var out = [make(.heard) { e in
+            var out: [FieldEvent] = []
+            if wanted.contains(.heard) { out.append(make(.heard) { e in
                 e.uplink = uplinkID
                 e.attempt = attemptID
                 e.device = uplink.deviceID
@@ -102,7 +112,7 @@ public struct FieldEventDeriver: Sendable {
                 e.rssi = best?.rssi
                 e.snr = best?.snr
                 e.place((attemptID.flatMap { attemptFixes[$0] } ?? latestFix)?.point)
-            }]
+            }) }
             if let attemptID { waiting[attemptID] = nil }
             if let back = heardSomething(at: now, uplink: uplink) { out.append(back) }
             for reception in uplink.receptions where reception.namesAGateway && !knownGateways.contains(reception.gatewayID) {
@@ -121,6 +131,7 @@ public struct FieldEventDeriver: Sendable {
             waiting[attempt] = nil
             return []
         case .sample(let sample):
+            guard wanted.contains(.sample) else { return [] }
             return [make(.sample) { e in
                 e.place(sample.position)
                 e.method = sample.method.rawValue

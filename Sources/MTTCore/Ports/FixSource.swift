@@ -17,4 +17,11 @@ public protocol FixSource: Sendable {
     /// The GPS spec this source was made from, for logs and the database.
     var spec: String { get }
     func events() -> AsyncStream<FixEvent>
+    /// A position that never changes (`fixed:`): an uplink heard there is placed at once, at the
+    /// latest fix, instead of waiting for the track to pass its receive time.
+    var isStationary: Bool { get }
+}
+
+extension FixSource {
+    public var isStationary: Bool { false }
 }

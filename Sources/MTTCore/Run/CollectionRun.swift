@@ -84,10 +84,11 @@ public final class CollectionRun: Sendable {
 
     /// Opens the session. `observe` sees every event first, on the collector's own thread: it must
     /// be quick (the command line only queues its lines there); `report` sees each field event
-    /// (docs/events.md) as quickly, and `hooks` are offered them.
+    /// (docs/events.md) of the `reporting` types as quickly, and `hooks` are offered them.
     public init(
         store: Store, ports: Ports, settings: Settings, hooks: HookDispatcher? = nil,
-        observe: @escaping @Sendable (CollectEvent) -> Void = { _ in }, report: @escaping @Sendable (FieldEvent) -> Void = { _ in }
+        observe: @escaping @Sendable (CollectEvent) -> Void = { _ in }, report: @escaping @Sendable (FieldEvent) -> Void = { _ in },
+        reporting: Set<FieldEventType> = Set(FieldEventType.allCases)
     ) throws {
         self.store = store
         self.ports = ports
@@ -100,7 +101,8 @@ public final class CollectionRun: Sendable {
         session = try store.sessions.startSession(mode: settings.mode, at: settings.clock.now(), settings.description, version: MTTVersion.current)
         deriver = Mutex(FieldEventDeriver(
             session: session, mode: settings.mode, rules: settings.alerts, hearsTheNetwork: ports.uplinks != nil,
-            knownGateways: try store.coverage.knownGatewayIDs(), start: settings.clock.now()))
+            knownGateways: try store.coverage.knownGatewayIDs(), start: settings.clock.now(),
+            wanted: reporting.union(hooks?.wantedTypes ?? []).union(FieldEventType.allCases.filter(\.isStored))))
         for node in ports.nodes {
             try store.records.recordNodeConnected(node.link.name, session: session, at: settings.clock.now(), cameBack: false)
         }

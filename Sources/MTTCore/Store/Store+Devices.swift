@@ -2,7 +2,8 @@ import GRDB
 
 extension StoreRecords {
     /// Every device's own sessions (of one stored session's uplinks, or all), device by device in
-    /// time order; read with a cursor over the uplinks' device-and-time index.
+    /// time order; read with a cursor, sorted by SQLite (which spills to a temporary file past its
+    /// cache, so memory stays flat): the uplinks have no device index, which a fleet's ingest paid for.
     public func forEachDeviceSession(
         of session: Int64? = nil, device: String? = nil, splitter: DeviceSessionSplitter = DeviceSessionSplitter(),
         _ body: (DeviceSession) throws -> Void

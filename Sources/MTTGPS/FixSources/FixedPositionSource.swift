@@ -13,6 +13,8 @@ public struct FixedPositionSource: FixSource {
         self.clock = clock
     }
 
+    public var isStationary: Bool { true }
+
     public var spec: String { "fixed:\(point.latitude),\(point.longitude)" + (point.altitude.map { ",\($0)" } ?? "") }
 
     /// `LAT,LON[,ALT]` in degrees (and metres), nil when it is not one.

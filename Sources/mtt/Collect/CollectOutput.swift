@@ -61,6 +61,15 @@ final class CollectOutput: Sendable {
         }
     }
 
+    /// The field event types `handle(_:)` keeps: the run makes no others for it.
+    var reportedTypes: Set<FieldEventType> {
+        switch style {
+        case .json: Set(FieldEventType.allCases)
+        case .lines: Self.alertTypes.union([.gpsLost])
+        case .live: []
+        }
+    }
+
     /// Field events the log lines show: what the run's own events do not say already.
     private static let alertTypes: Set<FieldEventType> = [.lost, .coverageLost, .coverageBack, .newGateway, .batteryLow, .gpsBack]
 

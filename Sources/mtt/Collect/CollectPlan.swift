@@ -163,7 +163,7 @@ final class CollectPorts: @unchecked Sendable {
     /// The ports and settings of the run, for MTTCore.
     func run(
         _ plan: CollectPlan, hooks: HookDispatcher?, observe: @escaping @Sendable (CollectEvent) -> Void,
-        report: @escaping @Sendable (FieldEvent) -> Void
+        report: @escaping @Sendable (FieldEvent) -> Void, reporting: Set<FieldEventType>
     ) throws -> CollectionRun {
         var settings = CollectionRun.Settings(
             mode: plan.mode, policy: plan.policy, interval: plan.interval, clock: clock,
@@ -178,7 +178,7 @@ final class CollectPorts: @unchecked Sendable {
         settings.checkLinks = plan.checkLinks
         return try CollectionRun(
             store: store, ports: .init(fixes: fixes, nodes: nodes, uplinks: uplinks, downlinks: downlinks), settings: settings,
-            hooks: hooks, observe: observe, report: report)
+            hooks: hooks, observe: observe, report: report, reporting: reporting)
     }
 
     /// Closes what the run does not: the simulated network's publisher.

@@ -325,7 +325,7 @@ enum CollectSession {
         let hasNetworkSource = plan.mqtt != nil || plan.fakeNetwork
         let out = CollectOutput(style: style, clock: ports.clock, nodeInfos: ports.nodeInfos, hasNetworkSource: hasNetworkSource, policy: plan.policy)
         let hooks = try HookTargets.dispatcher(for: plan.hooks)
-        let run = try ports.run(plan, hooks: hooks, observe: { out.handle($0) }, report: { out.handle($0) })
+        let run = try ports.run(plan, hooks: hooks, observe: { out.handle($0) }, report: { out.handle($0) }, reporting: out.reportedTypes)
         out.attach(run)
         if !ports.unheardBySimulatedNetwork.isEmpty && style != .json {
             Console.error("mtt: --network fake hears only the emulated nodes of this process (--node fake, fake-KIND); \(ports.unheardBySimulatedNetwork.joined(separator: ", ")) will never be heard: give its real network with --mqtt-url, or use --node fake")

@@ -82,6 +82,33 @@ struct TrackCollectorTests {
         #expect(try store.records.fixes(session: session).count == 13)
     }
 
+    /// A listener at a fixed place (`--gps fixed:`) hears uplinks stamped ahead of its own clock (a
+    /// network server's clock, or a load generator's): each is placed at once, at that place, not
+    /// held until the track passes its time.
+    @Test func aStationaryGPSPlacesEachUplinkAtOnce() async throws {
+        let store = try Store(path: dir.file("fixed.sqlite"))
+        let session = try store.sessions.startSession(mode: .listener)
+        let place = GeoPoint(latitude: 52.09, longitude: 5.12)
+        let clock = ScaledClock(scale: 1, start: Self.t0)
+        let fix = Fix(time: Self.t0, latitude: place.latitude, longitude: place.longitude, mode: .twoD, source: "fixed")
+        let fixes = ScriptedFixSource(fixes: [fix], stationary: true)
+        // Heard a minute ahead of the run's clock, and sent only once the one fix is stored.
+        let uplinks = [Self.uplink(1, heardAt: 60), Self.uplink(2, heardAt: 61)]
+        let network = ScriptedUplinkSource(uplinks: uplinks) {
+            await eventually(timeout: 300) { (try? store.records.fixes(session: session).count) == 1 }
+        }
+        let collector = ListenerCollector(store: store, session: session, fixes: fixes, uplinks: network, interval: 5, clock: clock, emit: { _ in })
+        let task = Task { try await collector.run() }
+        // Placed while the run goes on: nothing is left for the flush at the stop.
+        try await eventually(timeout: 300) { try store.records.samples(session: session).count == 2 }
+        task.cancel()
+        _ = await task.result
+        let samples = try store.records.samples(session: session)
+        #expect(samples.map(\.method) == [.latestFix, .latestFix])
+        #expect(samples.allSatisfy { $0.position?.distance(to: place) ?? 99 < 0.01 })
+        #expect(samples.map(\.time) == uplinks.map(\.earliestReceiveTime))
+    }
+
     @Test func listenerInterpolatesAndFallsBackToAFreshLatestFix() async throws {
         let uplinks = [Self.uplink(1, heardAt: 20.5), Self.uplink(2, heardAt: 70), Self.uplink(3, heardAt: 90)]
         let (store, session) = try await collect(listener: true, uplinks: uplinks)
