@@ -7,6 +7,8 @@ public struct CoverageFilter: Sendable, Hashable {
     public var window: ExportFilter
     public var gateway: String?
     public var spreadingFactor: Int?
+    /// Gateways whose cells are left out (the map's silent ones, `SilentGateways`).
+    public var hiddenGateways: Set<String> = []
 
     public init(window: ExportFilter = ExportFilter(), gateway: String? = nil, spreadingFactor: Int? = nil) {
         self.window = window

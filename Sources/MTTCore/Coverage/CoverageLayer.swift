@@ -99,6 +99,16 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
         ])
     }
 
+    /// GeoJSON for each cell a `CoverageDiff` found changed: `change` is `new` (newly heard) or
+    /// `lost` (heard before, mapped again since and not heard).
+    public static func features(_ diff: CoverageDiff) -> [Feature] {
+        diff.newlyHeard.map { ($0, "new") }.map(changed) + diff.lost.map { ($0, "lost") }.map(changed)
+    }
+
+    private static func changed(_ tile: MapTile, _ change: String) -> Feature {
+        Feature(geometry: .polygon([tile.ring]), properties: ["z": .int(tile.zoom), "x": .int(tile.x), "y": .int(tile.y), "change": .text(change)])
+    }
+
     /// GeoJSON for one gateway antenna's share of a tile: what a click on a map's cell lists.
     public static func feature(_ cell: GatewayCell) -> Feature {
         Feature(geometry: .polygon([cell.tile.ring]), properties: [

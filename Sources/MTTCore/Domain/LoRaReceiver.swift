@@ -1,7 +1,8 @@
 /// What a 125 kHz LoRa receiver can demodulate at each spreading factor: the sensitivity (dBm) and
 /// the demodulation floor (dB SNR). The simulated network decides with them who hears a frame, a link
 /// check's margin counts from the floor, and the coverage prediction takes the sensitivity as the
-/// level below which a signal is not in the data at all (SPEC §11: the data are censored there).
+/// level below which a signal is not in the data at all (SPEC §11: the data are censored there),
+/// unless an antenna's own receptions go lower (`SignalFloors`).
 public enum LoRaReceiver {
     public static func limits(spreadingFactor sf: Int) -> (sensitivity: Double, snr: Double) {
         switch sf {

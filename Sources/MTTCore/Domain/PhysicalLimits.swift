@@ -32,7 +32,10 @@ public enum PhysicalLimits {
     public static func printable(_ id: String) -> String {
         // Nearly every id is printable ASCII, told by its bytes alone: a scalar's Unicode category
         // is a table lookup, and looking up every id's was 5 % of a listener's work per uplink.
-        if id.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return id }
+        // Read in place: walked through the string's own view, the bytes cost 320 instructions an
+        // id, 1.4 % of a listener's work (scripts/ingest-profile).
+        let isPrintableASCII = id.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 &- 0x20 < 0x5F } }
+        if isPrintableASCII ?? id.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return id }
         guard id.unicodeScalars.contains(where: isUnprintable) else { return id }
         var shown = ""
         for scalar in id.unicodeScalars {

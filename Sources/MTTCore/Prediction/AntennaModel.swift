@@ -29,13 +29,10 @@ public struct AntennaObservation: Sendable, Hashable {
         self.spreadingFactor = spreadingFactor
     }
 
-    /// The level below which a reception is not in the data at its SF.
-    var floor: Double { LoRaReceiver.signalFloor(spreadingFactor: spreadingFactor) }
-
     /// The point it gives a line fitted for an antenna at `position`: the signal heard, or the
-    /// floor it was under.
-    func fitPoint(from position: GeoPoint) -> PathLossFit.Point {
-        PathLossFit.Point(kilometres: position.distance(to: point) / 1000, value: signal ?? floor, heard: signal != nil)
+    /// floor it was under (`floors`, of the antenna's data).
+    func fitPoint(from position: GeoPoint, floors: SignalFloors) -> PathLossFit.Point {
+        PathLossFit.Point(kilometres: position.distance(to: point) / 1000, value: signal ?? floors[spreadingFactor], heard: signal != nil)
     }
 }
 
@@ -51,6 +48,8 @@ public struct AntennaModel: Sendable {
     public let receptions: Int
     /// The SF most of its observations were sent at: P(heard) is for it unless asked otherwise.
     public let spreadingFactor: Int
+    /// Where its receptions stop, per SF.
+    let floors: SignalFloors
 
     /// Fewer receptions than this say too little of a line and its scatter to predict with.
     public static let minimumReceptions = 20
@@ -64,11 +63,13 @@ public struct AntennaModel: Sendable {
         guard heard.count >= Self.minimumReceptions else {
             throw PredictionRefusal("\(heard.count) receptions, fewer than the \(Self.minimumReceptions) a model needs")
         }
-        let points = observations.map { $0.fitPoint(from: position) }
+        let floors = SignalFloors(observations)
+        let points = observations.map { $0.fitPoint(from: position, floors: floors) }
         guard let fit = PathLossFit.fit(points, censored: true) else { throw PredictionRefusal("no line fits its receptions") }
         self.key = key
         self.position = position
         self.fit = fit
+        self.floors = floors
         receptions = heard.count
         reach = points.filter(\.heard).map(\.kilometres).max() ?? 0
         // The field is read from the receptions well above their floor (the line 1.5 σ over it):
@@ -78,7 +79,7 @@ public struct AntennaModel: Sendable {
         var clear: [(point: GeoPoint, residual: Double)] = []
         for (o, p) in zip(heard, points.filter(\.heard)) {
             let mean = fit.mean(kilometres: p.kilometres)
-            if mean - o.floor >= 1.5 * fit.sigma { clear.append((o.point, o.signal! - mean)) }
+            if mean - floors[o.spreadingFactor] >= 1.5 * fit.sigma { clear.append((o.point, o.signal! - mean)) }
         }
         field = ResidualField(points: clear.map(\.point), residuals: clear.map(\.residual), variance: fit.sigma * fit.sigma, origin: position)
         var counts: [Int: Int] = [:]
@@ -94,7 +95,7 @@ public struct AntennaModel: Sendable {
             throw PredictionRefusal("\(kilometres.rounded(toPlaces: 1)) km away, beyond its farthest reception (\(reach.rounded(toPlaces: 1)) km) by more than a quarter")
         }
         let (residual, variance) = field.estimate(at: point)
-        let floor = LoRaReceiver.signalFloor(spreadingFactor: sf ?? spreadingFactor)
+        let floor = floors[sf ?? spreadingFactor]
         return SignalPrediction.heard(mean: fit.mean(kilometres: kilometres) + residual, spread: variance.squareRoot(), floor: floor)
     }
 }

@@ -59,7 +59,9 @@ public struct GatewayPlan: Sendable {
             intercept: median(model.models.map(\.fit.intercept)), slope: median(model.models.map(\.fit.slope)), sigma: median(model.models.map(\.fit.sigma)))
         var counts: [Int: Int] = [:]
         for m in model.models { counts[m.spreadingFactor, default: 0] += m.receptions }
-        floor = LoRaReceiver.signalFloor(spreadingFactor: counts.max { $0.value < $1.value }?.key ?? 12)
+        let sf = counts.max { $0.value < $1.value }?.key ?? 12
+        // The lowest of the antennas' floors at that SF: where the network's receivers stop.
+        floor = model.models.map { $0.floors[sf] }.min() ?? LoRaReceiver.signalFloor(spreadingFactor: sf)
     }
 
     /// The chance a site hears a transmission at `point`.

@@ -121,6 +121,10 @@ extension Store {
         if let session = filter.window.session { sql += " AND \(t).session_id = ?"; arguments.append(session.databaseValue) }
         if let sf = filter.spreadingFactor { sql += " AND \(t).sf = ?"; arguments.append(sf.databaseValue) }
         if gateway, let name = filter.gateway { sql += " AND \(t).gateway = ?"; arguments.append(name.databaseValue) }
+        if gateway, !filter.hiddenGateways.isEmpty {
+            sql += " AND \(t).gateway NOT IN (\(Array(repeating: "?", count: filter.hiddenGateways.count).joined(separator: ", ")))"
+            arguments += filter.hiddenGateways.sorted().map(\.databaseValue)
+        }
         return (sql, arguments)
     }
 }

@@ -16,9 +16,12 @@ public struct GatewaySummary: Sendable, Hashable, Encodable {
     public var lastHeard: Timestamp
     /// What its receptions say of the position it reports, when they contradict it.
     public var positionCheck: String?
+    /// Days it has been silent before the newest reception of any gateway, when that is long enough
+    /// for the map to leave its cells out (`SilentGateways`).
+    public var silentDays: Double?
 
     enum CodingKeys: String, CodingKey {
-        case gateway, eui, uplinks, lat, lon, estimated, positionCheck = "position_check"
+        case gateway, eui, uplinks, lat, lon, estimated, positionCheck = "position_check", silentDays = "silent_days"
         case bestRSSI = "best_rssi", bestSNR = "best_snr", firstHeard = "first_heard", lastHeard = "last_heard"
     }
 
@@ -35,6 +38,7 @@ public struct GatewaySummary: Sendable, Hashable, Encodable {
         try c.encode(RFC3339.string(firstHeard), forKey: .firstHeard)
         try c.encode(RFC3339.string(lastHeard), forKey: .lastHeard)
         try c.encode(positionCheck, forKey: .positionCheck)
+        try c.encode(silentDays, forKey: .silentDays)
     }
 }
 

@@ -220,6 +220,9 @@ public final class CommunityMapReader: CommunityCoverageReader {
             }
             if let sf = filter.spreadingFactor { add([sf]) { "sf = \($0[0])" } }
             if gateway, let name = filter.gateway { add([name]) { "gateway = \($0[0])" } }
+            if gateway, !filter.hiddenGateways.isEmpty {
+                add(filter.hiddenGateways.sorted()) { "gateway NOT IN (\($0.joined(separator: ", ")))" }
+            }
         }
 
         /// Adds a clause; it gets the placeholders (`$n`) of `values`.

@@ -22,6 +22,9 @@ th, td { text-align: left; padding: 2px 4px; border-bottom: 1px solid #e3e3e3; v
 .swatch.cell { border-radius: 0; }
 .swatch.gateway { width: 8px; height: 8px; border: 3px solid #000; background: #fff; }
 .swatch.predicted { border: 1px dashed #1565c0; background: rgba(21, 101, 192, 0.2); }
+.swatch.diff-new { border: 3px solid #2e7d32; background: none; }
+.swatch.diff-lost { border: 3px dashed #c62828; background: none; }
+.swatch.silent { border: 1px dashed #2e7d32; background: rgba(46, 125, 50, 0.15); }
 table.gw { margin-top: 4px; }
 #drawn { font-size: 11px; color: #777; }
 @media (max-width: 760px) {

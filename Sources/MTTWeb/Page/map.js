@@ -72,6 +72,8 @@
   // dashed, never one of them.
   var predictedLayer = L.layerGroup();
   var reachLayer = L.layerGroup().addTo(map);
+  // What changed since a day (box "changes since", mtt coverage diff): outlines over the rest.
+  var diffLayer = L.layerGroup().addTo(map);
   // `all`: every dot loaded; `features`: the ones drawn (the device filter's).
   var state = { all: [], features: [], bands: {}, gateways: {}, filter: {}, nodes: [], nodeNames: {}, places: [] };
 
@@ -311,7 +313,10 @@
     };
   }
 
-  function coverageFilter() { return { gateway: $('gateway-filter').value, sf: $('sf-filter').value }; }
+  // The server leaves out the cells of gateways silent for days unless the box asks for them.
+  function coverageFilter() {
+    return { gateway: $('gateway-filter').value, sf: $('sf-filter').value, silent: $('silent').checked ? 'show' : 'hide' };
+  }
   function tileLon(x, z) { return x / Math.pow(2, z) * 360 - 180; }
   function tileLat(y, z) { return 180 / Math.PI * Math.atan(Math.sinh(Math.PI * (1 - 2 * y / Math.pow(2, z)))); }
   function tileBounds(p) { return [[tileLat(p.y + 1, p.z), tileLon(p.x, p.z)], [tileLat(p.y, p.z), tileLon(p.x + 1, p.z)]]; }
@@ -324,6 +329,8 @@
   // Fading by age: a cell mapped within the last month is drawn full, one last mapped a year ago
   // or more faintly: old coverage may be gone.
   function cellOpacity(p) {
+    // Heard only by gateways silent for days (box "silent gateways"): likely gone.
+    if (p.silent) return 0.15;
     if (!$('fade').checked) return 0.7;
     var days = (Date.now() - Date.parse(p.last)) / 86400000;
     return 0.7 - 0.55 * Math.min(1, Math.max(0, (days - 30) / 335));
@@ -335,12 +342,13 @@
     var colours = {};
     fc.features.forEach(function (f) {
       var p = f.properties, colour = cellColour(p);
-      L.rectangle(tileBounds(p), { renderer: renderer, stroke: false, fillColor: colour, fillOpacity: cellOpacity(p) })
+      L.rectangle(tileBounds(p), { renderer: renderer, stroke: !!p.silent, weight: 1, dashArray: '3', color: colour, fillColor: colour, fillOpacity: cellOpacity(p) })
         .on('click', function (e) { cellDetails(p, e.latlng); }).addTo(cellLayer);
       colours[colour] = (colours[colour] || 0) + 1;
     });
     var d = $('drawn');
     d.dataset.cells = String(fc.features.length);
+    d.dataset.silentCells = String(fc.features.filter(function (f) { return f.properties.silent; }).length);
     d.dataset.cellColours = JSON.stringify(colours);
     d.dataset.cellZoom = String(fc.features.length ? fc.features[0].properties.z : '');
     d.dataset.cellsAt = String(Math.round(performance.now()));
@@ -418,7 +426,8 @@
         var table = el('table', [], 'gw');
         fillTable(table, ['gateway', 'receptions', 'best', 'by signal'], fc.features.map(function (f) {
           var g = f.properties;
-          return [gatewayName(g.gateway), g.receptions, text(g.best, ' dBm'), bucketText(g.buckets)];
+          var name = gatewayName(g.gateway);
+          return [g.silent_days ? el('span', [name, ' (silent ' + g.silent_days + ' days)']) : name, g.receptions, text(g.best, ' dBm'), bucketText(g.buckets)];
         }));
         box.appendChild(table);
       }
@@ -444,7 +453,31 @@
     }).catch(problem);
   }
 
-  function coverageChanged() { loadCells(); drawReach(); }
+  function coverageChanged() { loadCells(); drawReach(); loadDiff(); }
+
+  // The cells newly heard since the day chosen (green) and those heard before, mapped again since
+  // and not heard any more (red, dashed): "did the new gateway help?".
+  function loadDiff() {
+    diffLayer.clearLayers();
+    var since = $('diff-since').value, d = $('drawn');
+    d.dataset.diffNew = '0';
+    d.dataset.diffLost = '0';
+    if (community || embedded || !since) return;
+    // The day from its start, in UTC as the server keeps time.
+    getJSON('api/diff', Object.assign({ since: since + 'T00:00:00Z' }, $('gateway-filter').value ? { gateway: $('gateway-filter').value } : {})).then(function (fc) {
+      if ($('diff-since').value !== since) return;
+      diffLayer.clearLayers();
+      var counts = { 'new': 0, lost: 0 };
+      fc.features.forEach(function (f) {
+        var p = f.properties, lost = p.change === 'lost';
+        counts[p.change] += 1;
+        L.rectangle(tileBounds(p), { renderer: renderer, color: lost ? '#c62828' : '#2e7d32', weight: 3, dashArray: lost ? '4 3' : null, fill: false })
+          .bindTooltip(lost ? 'heard before ' + since + ', not since' : 'newly heard since ' + since).addTo(diffLayer);
+      });
+      d.dataset.diffNew = String(counts['new']);
+      d.dataset.diffLost = String(counts.lost);
+    }).catch(problem);
+  }
 
   // A field tester's reply (SPEC §10.2's six bytes, in hex), as its screen showed it.
   function fieldTestText(hex) {
@@ -589,6 +622,15 @@
       var pale = el('span', [], 'swatch cell predicted');
       $('legend').appendChild(el('div', [pale, 'pale, dashed (box "predicted"): nobody measured here; the signal predicted for the gateway most likely to hear you']));
     }
+    if (!community && !embedded) {
+      var gained = el('span', [], 'swatch cell diff-new'), lost = el('span', [], 'swatch cell diff-lost');
+      $('legend').appendChild(el('div', [gained, 'outlined green (box "changes since"): heard since that day, never before']));
+      $('legend').appendChild(el('div', [lost, 'outlined red, dashed: heard before that day, mapped again since and not heard']));
+    }
+    if (!embedded) {
+      var faded = el('span', [], 'swatch cell silent');
+      $('legend').appendChild(el('div', [faded, 'left out unless the box "silent gateways" is ticked, then faded: cells heard only by gateways silent for 5 days before the newest reception (likely gone)']));
+    }
     $('legend').appendChild(el('div', ['Click a cell for its gateways; choose a gateway (or click it) for its reach.']));
     if (state.nodes.length > 1 && state.nodes.length <= SIDE_BY_SIDE) {
       $('legend').appendChild(el('div', ['Nodes, side by side from left to right: ' + state.nodes.map(function (k) { return state.nodeNames[k]; }).join(', ')]));
@@ -716,8 +758,11 @@
 
   legend();
   $('apply').addEventListener('click', function () { readFilter(); load(true); });
-  ['colour', 'gateway-filter', 'sf-filter', 'fade', 'predicted'].forEach(function (id) { $(id).addEventListener('change', coverageChanged); });
+  ['colour', 'gateway-filter', 'sf-filter', 'fade', 'predicted', 'silent'].forEach(function (id) { $(id).addEventListener('change', coverageChanged); });
   if (community || embedded) $('predicted-choice').hidden = true;
+  if (embedded) $('silent-choice').hidden = true;
+  if (community || embedded) $('diff-choice').hidden = true;
+  $('diff-since').addEventListener('change', loadDiff);
   $('device-filter').addEventListener('change', deviceChanged);
   var focused = focusFromHash();
   if (community) {

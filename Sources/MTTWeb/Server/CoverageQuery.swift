@@ -18,11 +18,15 @@ struct CoverageQuery: Sendable, Hashable {
 
     var filter = CoverageFilter()
     var range: TileRange?
+    /// `silent=show`: the cells of gateways silent for `silent_days` (default 5) are in the answer,
+    /// marked; by default they are left out (`SilentGateways`).
+    var showSilent = false
+    var silentDays = SilentGateways.defaultDays
 
     init(_ items: [(name: String, value: String)], _ kind: Kind) throws(MapQuery.Invalid) {
         let names: Set<String> = switch kind {
-        case .cells: ["z", "bbox", "gateway", "sf"]
-        case .cell: ["z", "x", "y", "gateway", "sf"]
+        case .cells: ["z", "bbox", "gateway", "sf", "silent", "silent_days"]
+        case .cell: ["z", "x", "y", "gateway", "sf", "silent", "silent_days"]
         case .reach: ["gateway"]
         }
         filter.window = try MapQuery(items, allowing: names).filter
@@ -31,6 +35,15 @@ struct CoverageQuery: Sendable, Hashable {
         if let sf = value("sf") {
             guard let n = Int(sf), (7...12).contains(n) else { throw .init(description: "sf must be a spreading factor from 7 to 12, not \(sf)") }
             filter.spreadingFactor = n
+        }
+        switch value("silent") {
+        case nil, "hide": break
+        case "show": showSilent = true
+        case let other?: throw .init(description: "silent must be show or hide, not \(other)")
+        }
+        if let days = value("silent_days") {
+            guard let n = Double(days), n.isFinite, n > 0 else { throw .init(description: "silent_days must be a number of days above 0, not \(days)") }
+            silentDays = n
         }
         if kind == .reach { return }
         guard let z = value("z"), let zoom = Int(z), (0...MapTile.cellZoom).contains(zoom) else {

@@ -26,6 +26,7 @@ public final class MapServer: Sendable {
     private let metrics = MapMetrics()
     private let heavy = HeavyRequests()
     private let predictions = PredictionCache()
+    private let silence = SilentGatewayWatch()
     private let listener = Mutex<HTTPListener?>(nil)
 
     /// - Parameter run: the collection running in this process, for the status block.
@@ -68,7 +69,10 @@ public final class MapServer: Sendable {
         if let file = assets.file(request.path) {
             return .whole(status: 200, type: file.type, body: Array(file.body.utf8))
         }
-        let known = ["/", "/api/status", "/api/sessions", "/api/samples.geojson", "/api/track.geojson", "/api/gateways", "/api/cells", "/api/cell", "/api/reach", "/api/predicted", "/api/events", "/metrics"]
+        let known = [
+            "/", "/api/status", "/api/sessions", "/api/samples.geojson", "/api/track.geojson", "/api/gateways", "/api/cells", "/api/cell", "/api/reach",
+            "/api/predicted", "/api/diff", "/api/events", "/metrics",
+        ]
         guard known.contains(request.path) else { return .text(404, "no such page: \(request.path)\n") }
         if request.query.count(where: { $0.name == "token" }) > 1 { return .text(400, "token is given twice\n") }
         guard access.allows(authorization: request.headers["authorization"], queryToken: request.query("token")) else {
@@ -87,21 +91,40 @@ public final class MapServer: Sendable {
             // Coverage is read before the first byte goes out (a database that fails mid-answer
             // must not look like a 200 with an empty body), and written feature by feature. At most
             // `HeavyRequests.limit` at once, each holding its turn until it is written.
+            // Without the gateways silent for days, unless asked for; then their cells are marked
+            // `silent` (the page fades them).
             case "/api/cells":
                 let query = try coverageQuery(items, .cells)
                 let turn = heavy.turn()
-                let cells = try coverage.coverageCells(query.filter, zoom: query.range?.zoom ?? MapTile.cellZoom, within: query.range)
-                return Self.geoJSON(cells, holding: turn) { [CoverageLayer.feature($0)] }
+                let silent = try silence.silent(coverage, days: query.silentDays)
+                let zoom = query.range?.zoom ?? MapTile.cellZoom
+                var current = query.filter
+                current.hiddenGateways = silent.ids
+                let cells = try coverage.coverageCells(current, zoom: zoom, within: query.range)
+                guard query.showSilent, !silent.ids.isEmpty else { return Self.geoJSON(cells, holding: turn) { [CoverageLayer.feature($0)] } }
+                let heardLately = Set(cells.lazy.filter { $0.receptions > 0 }.map(\.tile))
+                return Self.geoJSON(try coverage.coverageCells(query.filter, zoom: zoom, within: query.range), holding: turn) { cell in
+                    var feature = CoverageLayer.feature(cell)
+                    if cell.receptions > 0, !heardLately.contains(cell.tile) { feature.properties["silent"] = .bool(true) }
+                    return [feature]
+                }
             case "/api/cell":
                 let query = try coverageQuery(items, .cell)
                 let turn = heavy.turn()
+                let silent = try silence.silent(coverage, days: query.silentDays)
+                var filter = query.filter
+                if !query.showSilent { filter.hiddenGateways = silent.ids }
                 var cells: [GatewayCell] = []
-                try coverage.forEachGatewayCell(query.filter, zoom: query.range?.zoom ?? MapTile.cellZoom, within: query.range, perSpreadingFactor: false) {
+                try coverage.forEachGatewayCell(filter, zoom: query.range?.zoom ?? MapTile.cellZoom, within: query.range, perSpreadingFactor: false) {
                     cells.append($0)
                 }
                 // Who heard you best first: what a click on a cell wants to know.
                 cells.sort { ($1.receptions, $0.gateway) < ($0.receptions, $1.gateway) }
-                return Self.geoJSON(cells, holding: turn) { [CoverageLayer.feature($0)] }
+                return Self.geoJSON(cells, holding: turn) { cell in
+                    var feature = CoverageLayer.feature(cell)
+                    if let days = silent.silentDays(cell.gateway) { feature.properties["silent_days"] = .number((days * 10).rounded(.down) / 10) }
+                    return [feature]
+                }
             case "/api/reach":
                 let query = try coverageQuery(items, .reach)
                 let turn = heavy.turn()
@@ -153,7 +176,11 @@ public final class MapServer: Sendable {
         case "/api/gateways":
             var gateways = try store.coverage.gatewaySummaries(try MapQuery(items).filter)
             let suspect = try predictions.suspectPositions(store)
-            for i in gateways.indices { gateways[i].positionCheck = suspect[gateways[i].gateway] }
+            let silent = try silence.silent(store.coverage, days: SilentGateways.defaultDays)
+            for i in gateways.indices {
+                gateways[i].positionCheck = suspect[gateways[i].gateway]
+                gateways[i].silentDays = silent.silentDays(gateways[i].gateway).map { ($0 * 10).rounded(.down) / 10 }
+            }
             return try Self.json(gateways)
         case "/api/samples.geojson":
             let filter = try MapQuery(items).filter
@@ -177,6 +204,14 @@ public final class MapServer: Sendable {
             let mapped = Set(try store.coverage.coverageCells(query.filter, zoom: PredictedTile.zoom, within: near).map(\.tile))
             let tiles = try predictions.model(store, query.filter).predictedTiles(around: mapped, within: view)
             return Self.geoJSON(tiles, holding: turn) { [CoverageLayer.feature($0)] }
+        // What changed since a time (`mtt coverage diff`): the zoom-19 cells newly heard and those
+        // heard before and mapped again since without being heard.
+        case "/api/diff":
+            let query = try MapQuery(items, allowing: ["gateway"])
+            guard let since = query.filter.since else { throw MapQuery.Invalid(description: "since is missing: the time the changes are counted from") }
+            let turn = heavy.turn()
+            let diff = try store.coverage.coverageDiff(since: since, until: query.filter.until, gateway: items.first { $0.name == "gateway" }?.value)
+            return Self.geoJSON([diff], holding: turn, CoverageLayer.features)
         default:
             _ = try MapQuery(items)
             return .whole(status: 200, type: "text/plain; version=0.0.4; charset=utf-8", body: Array(metrics.text(for: try live.status()).utf8))

@@ -86,6 +86,18 @@ struct PredictionTests {
         #expect(abs(report.model.rmse - world.sigma) < 0.6)
     }
 
+    /// Gateways that hear 4 dB under the book's sensitivity (real ones report signals there): the
+    /// floor is taken from the weakest receptions, and the intervals still hold what they say.
+    @Test func aFloorUnderTheBooksIsReadFromTheReceptions() throws {
+        var world = World()
+        world.floor -= 4
+        let data = [AntennaData(key: AntennaKey(network: "n", gateway: "g", antenna: 0), position: world.gateway, observations: world.drive(4_000, seed: 12))]
+        let report = BlockedCrossValidation().run(data)
+        #expect(report.receptions > 2_000)
+        #expect((0.75...0.85).contains(report.model.inside80), "\(report.model)")
+        #expect(report.model.rmse < report.baseline.rmse + 0.3, "\(report.model) against \(report.baseline)")
+    }
+
     /// Shadowing that stays with the place (a building, a hill): beside its measurements the model
     /// follows it and its interval narrows; far from them it says the whole scatter.
     @Test func besideMeasurementsTheResidualsAreFollowed() throws {

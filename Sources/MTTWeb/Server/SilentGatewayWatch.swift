@@ -1,0 +1,22 @@
+import MTTCore
+import Synchronization
+
+/// Which gateways are silent (`SilentGateways`), read again at most every 30 s: the map asks with
+/// every move of the view, and the answer changes by the day.
+final class SilentGatewayWatch: Sendable {
+    private struct Kept: Sendable {
+        var days: Double
+        var silent: SilentGateways
+        var at: ContinuousClock.Instant
+    }
+
+    private let kept = Mutex<Kept?>(nil)
+    private static let rereadAfter: Duration = .seconds(30)
+
+    func silent(_ coverage: any CoverageReader, days: Double) throws -> SilentGateways {
+        if let kept = kept.withLock({ $0 }), kept.days == days, ContinuousClock.now - kept.at < Self.rereadAfter { return kept.silent }
+        let silent = SilentGateways(try coverage.coverageGateways(CoverageFilter()), days: days)
+        kept.withLock { $0 = Kept(days: days, silent: silent, at: .now) }
+        return silent
+    }
+}
