@@ -9,10 +9,10 @@ struct CoveragePredictCommandTests {
     @Test func aDrivesAntennasPredictTheirSignalAndSayHowFarToTrustIt() async throws {
         let mtt = MTTCommand()
         // Drives until a gateway has heard enough for a model (20 receptions), in every fold too:
-        // one 20 s drive at 100× gives the nearest some 70, a loaded machine's fewer, and each
-        // drive adds a session.
+        // one 20 s drive at 100× gives the nearest some 70, a loaded machine's fewer (six beside
+        // two other suites were not enough), and each drive adds a session.
         var predicted: ChildProcess.Result?
-        for _ in 0..<6 {
+        for _ in 0..<20 {
             let drive = try await mtt.run([
                 "collect", "--mode", "active", "--node", "fake:2", "--gps", "fake", "--network", "fake", "--speed", "100", "--duration", "20s", "--db", mtt.database,
             ])

@@ -5,12 +5,12 @@ import Foundation
 public let pollingTick = Duration.milliseconds(20)
 
 /// Waits for what a test expects rather than for a fixed time: checks `condition` every tick
-/// until it holds or `timeout` seconds (generous: a loaded machine is slow, a passing test is not)
-/// have passed. Returns whether it held, for the test to assert. A costly look (a page asked
-/// through DevTools) may look less often.
+/// until it holds or `timeout` seconds (generous: a loaded machine is slow, a passing test is not;
+/// beside two other suites a node's return took over 30 s) have passed. Returns whether it held, for
+/// the test to assert. A costly look (a page asked through DevTools) may look less often.
 @discardableResult
 public func eventually(
-    timeout: Double = 30, every tick: Duration = pollingTick, isolation: isolated (any Actor)? = #isolation,
+    timeout: Double = 120, every tick: Duration = pollingTick, isolation: isolated (any Actor)? = #isolation,
     _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
@@ -37,7 +37,7 @@ public func throughout(
 /// `eventually` for code that cannot suspend (a server's set-up on its own thread): the same tick,
 /// blocking the thread; a costly look (a process started each time) may look less often.
 @discardableResult
-public func eventuallyBlocking(timeout: Double = 30, every tick: Duration = pollingTick, _ condition: () throws -> Bool) rethrows -> Bool {
+public func eventuallyBlocking(timeout: Double = 120, every tick: Duration = pollingTick, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
     while true {
         if try condition() { return true }

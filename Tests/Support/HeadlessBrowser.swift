@@ -26,7 +26,9 @@ public final class HeadlessBrowser: @unchecked Sendable {
     }
 
     /// Waits until `expression` is true on the page (or `seconds` pass); returns whether it was.
-    public func wait(until expression: String, seconds: Double = 20) async throws -> Bool {
+    /// Two minutes by default: beside two other suites a fleet's page took over 20 s to draw, and a
+    /// page that never gets there fails all the same, later.
+    public func wait(until expression: String, seconds: Double = 120) async throws -> Bool {
         try await eventually(timeout: seconds, every: .milliseconds(200)) { try await evaluate("Boolean(\(expression))") == "true" }
     }
 
