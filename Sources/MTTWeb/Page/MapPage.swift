@@ -39,7 +39,7 @@ enum MapPage {
         <label>SF <select id="sf-filter"><option value="">all</option>\((7...12).map { "<option value=\"\($0)\">SF\($0)</option>" }.joined())</select></label>
         <label><input id="fade" type="checkbox"> fade by age</label>
         <label id="predicted-choice"><input id="predicted" type="checkbox"> predicted</label>
-        <label id="diff-choice" title="the cells newly heard since that day, and those heard before and not since (mtt coverage diff)">changes since <input id="diff-since" type="date"></label>
+        <label id="diff-choice" title="the cells newly heard since that day, and those heard before and not since (mtt coverage diff)">Changes since <input id="diff-since" type="date"></label>
         <label id="silent-choice" title="gateways not heard for 5 days before the newest reception: their cells are left out; ticked, drawn faded"><input id="silent" type="checkbox"> silent gateways</label>
         </span>
         <span id="problem"></span>

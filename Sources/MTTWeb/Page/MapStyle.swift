@@ -8,6 +8,7 @@ body { display: flex; flex-direction: column; }
 header { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; padding: 6px 10px; background: #1f3b57; color: #fff; }
 header h1 { font-size: 16px; margin: 0 8px 0 0; }
 header label { white-space: nowrap; }
+header span > label + label { margin-left: 10px; }
 #problem { color: #ffd0d0; }
 #summary { color: #d8e4f0; }
 button.place { display: block; width: 100%; margin: 2px 0; text-align: left; }
@@ -22,8 +23,8 @@ th, td { text-align: left; padding: 2px 4px; border-bottom: 1px solid #e3e3e3; v
 .swatch.cell { border-radius: 0; }
 .swatch.gateway { width: 8px; height: 8px; border: 3px solid #000; background: #fff; }
 .swatch.predicted { border: 1px dashed #1565c0; background: rgba(21, 101, 192, 0.2); }
-.swatch.diff-new { border: 3px solid #2e7d32; background: none; }
-.swatch.diff-lost { border: 3px dashed #c62828; background: none; }
+.swatch.diff-new { border: 2px solid #2e7d32; background: rgba(46, 125, 50, 0.3); }
+.swatch.diff-lost { border: 2px dashed #c62828; background: rgba(198, 40, 40, 0.3); }
 .swatch.silent { border: 1px dashed #2e7d32; background: rgba(46, 125, 50, 0.15); }
 table.gw { margin-top: 4px; }
 #drawn { font-size: 11px; color: #777; }

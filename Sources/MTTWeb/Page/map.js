@@ -471,7 +471,9 @@
       fc.features.forEach(function (f) {
         var p = f.properties, lost = p.change === 'lost';
         counts[p.change] += 1;
-        L.rectangle(tileBounds(p), { renderer: renderer, color: lost ? '#c62828' : '#2e7d32', weight: 3, dashArray: lost ? '4 3' : null, fill: false })
+        // Thin, and filled lightly: a zoom-19 cell is a few pixels wide in a city's view.
+        var colour = lost ? '#c62828' : '#2e7d32';
+        L.rectangle(tileBounds(p), { renderer: renderer, color: colour, weight: 1.5, dashArray: lost ? '4 3' : null, fillColor: colour, fillOpacity: 0.3 })
           .bindTooltip(lost ? 'heard before ' + since + ', not since' : 'newly heard since ' + since).addTo(diffLayer);
       });
       d.dataset.diffNew = String(counts['new']);
@@ -624,8 +626,8 @@
     }
     if (!community && !embedded) {
       var gained = el('span', [], 'swatch cell diff-new'), lost = el('span', [], 'swatch cell diff-lost');
-      $('legend').appendChild(el('div', [gained, 'outlined green (box "changes since"): heard since that day, never before']));
-      $('legend').appendChild(el('div', [lost, 'outlined red, dashed: heard before that day, mapped again since and not heard']));
+      $('legend').appendChild(el('div', [gained, 'green ("Changes since" a day): heard since that day, never before']));
+      $('legend').appendChild(el('div', [lost, 'red, dashed edge: heard before that day, mapped again since and not heard']));
     }
     if (!embedded) {
       var faded = el('span', [], 'swatch cell silent');
