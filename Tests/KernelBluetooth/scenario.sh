@@ -26,6 +26,21 @@ step() {
     rc=$?
     echo "@@end $name rc=$rc seconds=$(awk "BEGIN { print $(now) - $started }")"
 }
+# A command that finds the node by scanning (ble:auto), run again (three times at most) while it
+# says it heard no advertisement: a VM on a loaded host's scans sometimes hear none for tens of
+# seconds (beside two test suites, auto's 15 s scan right after a scan that found the node), which is
+# the emulated radio's pace, not what the step tests. Its other failures, and a third miss, stand.
+finding() {
+    for attempt in 1 2 3; do
+        "$@" > /tmp/finding.out 2>&1
+        rc=$?
+        if [ "$rc" = 0 ] || ! grep -q "no MapTheThings node advertised" /tmp/finding.out || [ "$attempt" = 3 ]; then
+            cat /tmp/finding.out
+            return $rc
+        fi
+        echo "(attempt $attempt heard no advertisement; again)"
+    done
+}
 # How long mtt takes to start right now, for the step after it whose length a test bounds: under
 # emulation on a busy host that varies by seconds, and the test subtracts it.
 startup() {
@@ -61,7 +76,7 @@ scan() {
 startup
 step scan scan
 
-step info-auto mtt node info --node ble:auto --json
+step info-auto finding mtt node info --node ble:auto --json
 
 provision() {
     echo 000102030405060708090A0B0C0D0E0F > /tmp/appkey; chmod 600 /tmp/appkey
@@ -107,11 +122,7 @@ mtu() {
 }
 step mtu mtu
 
-# A VM on a loaded host sometimes hears no advertisement for tens of seconds (a run beside two test
-# suites found none within auto's 15 s): the nodes are seen by a scan first, up to a minute, so the
-# step tests that active mode finds and uses one, not how fast the emulated radio is.
-for _ in 1 2 3 4; do mtt scan --timeout 15s --json 2>/dev/null | grep -q '"mapthethings":true' && break; done
-step auto-drive mtt collect --mode active --node ble:auto --gps fixed:40.7,-74.0 --every 2s --min-interval 2s --duration 8s --db /tmp/auto.db --json
+step auto-drive finding mtt collect --mode active --node ble:auto --gps fixed:40.7,-74.0 --every 2s --min-interval 2s --duration 8s --db /tmp/auto.db --json
 
 startup
 step absent mtt node info --node ble:$ABSENT
