@@ -33,9 +33,10 @@ public struct SilentGateways: Sendable, Hashable {
 
     public var ids: Set<String> { Set(lastHeard.keys) }
 
-    /// Days since `gateway` was last heard, counted back from `newest`, when it is silent.
+    /// Days since `gateway` was last heard, counted back from `newest` and to a tenth of a day
+    /// (rounded down), when it is silent.
     public func silentDays(_ gateway: String) -> Double? {
         guard let heard = lastHeard[gateway], let newest else { return nil }
-        return newest.seconds(since: heard) / 86_400
+        return (newest.seconds(since: heard) / 8_640).rounded(.down) / 10
     }
 }

@@ -56,9 +56,9 @@ public struct BlockedCrossValidation: Sendable {
             for fold in 0..<folds {
                 let training = placed.filter { $0.fold != fold }.map(\.observation)
                 let test = placed.filter { $0.fold == fold }.map(\.observation)
-                let floors = SignalFloors(training)
+                // The line beside the model reads the same floors from the same receptions.
                 guard !test.isEmpty, let fitted = try? AntennaModel(key: antenna.key, position: position, observations: training),
-                      let line = PathLossFit.fit(training.map { $0.fitPoint(from: position, floors: floors) }, censored: false)
+                      let line = PathLossFit.fit(training.map { $0.fitPoint(from: position, floors: fitted.floors) }, censored: false)
                 else { continue }
                 antennas.insert(antenna.key)
                 for o in test {
@@ -66,7 +66,7 @@ public struct BlockedCrossValidation: Sendable {
                     let mean = line.mean(kilometres: position.distance(to: o.point) / 1000)
                     let plain = SignalPrediction(
                         signal: mean, low: mean - StandardNormal.z80 * line.sigma, high: mean + StandardNormal.z80 * line.sigma,
-                        pHeard: StandardNormal.cdf((mean - floors[o.spreadingFactor]) / line.sigma))
+                        pHeard: StandardNormal.cdf((mean - fitted.floors[o.spreadingFactor]) / line.sigma))
                     model.append((p.pHeard, o.signal != nil))
                     baseline.append((plain.pHeard, o.signal != nil))
                     guard let signal = o.signal else { continue }

@@ -122,7 +122,7 @@ public final class MapServer: Sendable {
                 cells.sort { ($1.receptions, $0.gateway) < ($0.receptions, $1.gateway) }
                 return Self.geoJSON(cells, holding: turn) { cell in
                     var feature = CoverageLayer.feature(cell)
-                    if let days = silent.silentDays(cell.gateway) { feature.properties["silent_days"] = .number((days * 10).rounded(.down) / 10) }
+                    if let days = silent.silentDays(cell.gateway) { feature.properties["silent_days"] = .number(days) }
                     return [feature]
                 }
             case "/api/reach":
@@ -179,7 +179,7 @@ public final class MapServer: Sendable {
             let silent = try silence.silent(store.coverage, days: SilentGateways.defaultDays)
             for i in gateways.indices {
                 gateways[i].positionCheck = suspect[gateways[i].gateway]
-                gateways[i].silentDays = silent.silentDays(gateways[i].gateway).map { ($0 * 10).rounded(.down) / 10 }
+                gateways[i].silentDays = silent.silentDays(gateways[i].gateway)
             }
             return try Self.json(gateways)
         case "/api/samples.geojson":

@@ -41,6 +41,11 @@ final class CollectOutput: Sendable {
         self.clock = clock
         self.nodeInfos = nodeInfos
         nodes = nodeInfos.keys.sorted()
+        reportedTypes = switch style {
+        case .json: Set(FieldEventType.allCases)
+        case .lines: [.lost, .coverageLost, .coverageBack, .newGateway, .batteryLow, .gpsBack, .gpsLost]
+        case .live: []
+        }
     }
 
     /// Counts the event; its line is written at the next `flush()`, on the caller of `flush()`, so the
@@ -52,26 +57,15 @@ final class CollectOutput: Sendable {
 
     /// A field event: a JSON line with --json; among the log lines, the alerts.
     func handle(_ event: FieldEvent) {
-        switch style {
-        case .json: queue(.field(event))
-        case .lines where Self.alertTypes.contains(event.type): queue(.field(event))
+        guard reportedTypes.contains(event.type) else { return }
         // A receiver without a fix for a while: the run's own events say only that gpsd went away.
-        case .lines where event.type == .gpsLost && event.reason == FieldEventDeriver.noFixReason: queue(.field(event))
-        default: break
-        }
+        if style == .lines, event.type == .gpsLost, event.reason != FieldEventDeriver.noFixReason { return }
+        queue(.field(event))
     }
 
-    /// The field event types `handle(_:)` keeps: the run makes no others for it.
-    var reportedTypes: Set<FieldEventType> {
-        switch style {
-        case .json: Set(FieldEventType.allCases)
-        case .lines: Self.alertTypes.union([.gpsLost])
-        case .live: []
-        }
-    }
-
-    /// Field events the log lines show: what the run's own events do not say already.
-    private static let alertTypes: Set<FieldEventType> = [.lost, .coverageLost, .coverageBack, .newGateway, .batteryLow, .gpsBack]
+    /// The field event types `handle(_:)` keeps (the run makes no others for it): every one with
+    /// --json; among the log lines, what the run's own events do not say already.
+    let reportedTypes: Set<FieldEventType>
 
     private func queue(_ item: Item) {
         let backlog = events.withLock { list in
