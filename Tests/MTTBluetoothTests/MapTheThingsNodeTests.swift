@@ -18,51 +18,25 @@ struct MapTheThingsNodeTests {
         await fake.node.close()
     }
 
-    /// Also: send 1's timeout timer is still pending when ble_seq comes round to 1 again, and must not
-    /// end send 256's wait (CI once saw send 256 fail this way, its result arriving later).
+    /// Also: send 1's timer must be gone when ble_seq comes round to 1 again, and must not end send
+    /// 256's wait (CI once saw send 256 fail this way, its result arriving later). Node and emulator
+    /// run on a manual clock, so send 256's wait spans the moment send 1's timer was due, whatever the
+    /// machine's load.
     @Test func threeHundredTrackedSendsWrapBLESequencePast255() async throws {
-        // The timeout must outlast 255 sends, which on a busy machine take anything from 13 s to
-        // two minutes (the whole suite, a build and PostgreSQL beside it). So the first try takes a
-        // timeout from 30 sends on another node, and a try whose sends turn out slower than that
-        // starts again at once with a timeout from its own pace: the property is checked on every
-        // try that gets there, and the test fails only when no try does.
-        let calibration = try await EmulatedNode.start()
-        await calibration.emulator.configure { $0.airtime = 0.001 }
-        let measured = ContinuousClock.now
-        for _ in 1...30 { _ = try await calibration.node.send(Self.payload) }
-        var perSend = (ContinuousClock.now - measured) / .seconds(1) / 30
-        await calibration.node.close()
-        for _ in 1...3 {
-            let timeout = max(60, 10 + 255 * perSend * 3)
-            guard let slower = try await sendThreeHundredOutlastingSendOnesTimer(timeout: timeout) else { return }
-            perSend = slower
-        }
-        Issue.record("255 sends never fitted within their timeout (last pace \(perSend) s a send)")
-    }
-
-    /// Returns nil when the sends were checked, or the pace (seconds a send) that made 255 of them
-    /// too slow for `timeout`.
-    private func sendThreeHundredOutlastingSendOnesTimer(timeout: Double) async throws -> Double? {
-        let fake = try await EmulatedNode.start(sendTimeout: timeout)
-        await fake.emulator.configure { $0.airtime = 0.001 }
-        let start = ContinuousClock.now
+        let clock = ManualClock()
+        let timeout = 25.0
+        let fake = try await EmulatedNode.start(sendTimeout: timeout, clock: clock)
         var results: [SendResult] = []
         for n in 1...300 {
-            let elapsed = (ContinuousClock.now - start) / .seconds(1)
-            if n <= 256, elapsed >= timeout - 5 {
-                await fake.node.close()
-                return elapsed / Double(n - 1)
-            }
-            if n == 256 {
-                // Send 256 starts after at least 5 s, and its result comes 2 s after send 1's timer
-                // (due at the timeout) fires while it waits.
-                // Deliberate pacing: the timeout under test is the node's, in real seconds.
-                try await Task.sleep(until: start + .seconds(5))
-                let startedAt = (ContinuousClock.now - start) / .seconds(1)
-                await fake.emulator.configure { $0.airtime = timeout + 2 - startedAt }
-            }
-            results.append(try await fake.node.send(Self.payload))
-            if n == 256 { await fake.emulator.configure { $0.airtime = 0.001 } }
+            // Send 256 (ble_seq 1 again) is on the air 3 s from 1 s before send 1's timer was due.
+            let airtime = n == 256 ? 3 : 0.001
+            if n == 256 { clock.advance(by: timeout - 1) }
+            await fake.emulator.configure { $0.airtime = airtime }
+            let send = Task { try await fake.node.send(Self.payload) }
+            // Only its own timer and its airtime: a timer left by an earlier send would show here.
+            try #require(await eventually { clock.secondsToDeadlines == [airtime, timeout] }, "send \(n) waits alone")
+            clock.advance(by: airtime)
+            results.append(try await send.value)
         }
         let sequences = results.compactMap(\.sequence)
         #expect(sequences == Array(1...255) + Array(1...45))
@@ -73,20 +47,26 @@ struct MapTheThingsNodeTests {
         #expect(sent.map(\.bleSequence) == sequences.map { UInt8($0) })
         #expect(sent.allSatisfy { $0.payload == Self.payload })
         await fake.node.close()
-        return nil
     }
 
     @Test func aSendDroppedByTheBusyNodeIsAFailedAttempt() async throws {
-        // A node slower on the air than mtt waits (airtime 8 s, timeout 2 s): the first send is given
-        // up while its radio is still busy, so the node drops the second without a word. 2 s: the
-        // send after them must get its result within the same timeout on a busy machine. 30 s: a
-        // loaded machine fired the 2 s timer more than a second late (CI saw a 3 s airtime end
-        // first, and a suite beside another an 8 s one).
-        let fake = try await EmulatedNode.start(sendTimeout: 2)
+        // A node slower on the air than mtt waits (airtime 30 s, timeout 2 s): the first send is
+        // given up while its radio is still busy, so the node drops the second without a word. The
+        // node's timer and the emulator's airtime run on one manual clock, so they race only when the
+        // test moves time (on the wall clock a loaded machine once fired the last send's 2 s timer
+        // before its 0.05 s airtime ended).
+        let clock = ManualClock()
+        let fake = try await EmulatedNode.start(sendTimeout: 2, clock: clock)
         await fake.emulator.configure { $0.airtime = 30 }
-        let givenUp = try await fake.node.send(Self.payload)
+        let first = Task { try await fake.node.send(Self.payload) }
+        try #require(await eventually { clock.secondsToDeadlines == [2, 30] }, "the first send waits, on the air")
+        clock.advance(by: 2)
+        let givenUp = try await first.value
         #expect(givenUp.outcome == .failed(reason: "no TX result within 2 s (the node reports only successes)"))
-        let dropped = try await fake.node.send(Self.payload)
+        let second = Task { try await fake.node.send(Self.payload) }
+        try #require(await eventually { clock.secondsToDeadlines == [2, 28] }, "the second send waits, the first still on the air")
+        clock.advance(by: 2)
+        let dropped = try await second.value
         guard case .failed(let reason) = dropped.outcome else {
             Issue.record("expected a failure, got \(dropped)")
             return
@@ -94,10 +74,14 @@ struct MapTheThingsNodeTests {
         #expect(reason == "no TX result within 2 s (the node reports only successes)")
         #expect(await fake.emulator.droppedSends == 1)
         // The first transmission's late result (ble_seq 1) must not settle a later send.
-        #expect(await eventually(timeout: 120) { await fake.emulator.transmissions.count == 1 }, "the first transmission ends")
+        clock.advance(by: 26)
+        #expect(await eventually { await fake.emulator.transmissions.count == 1 }, "the first transmission ends")
         await fake.emulator.configure { $0.airtime = 0.05 }
         // The next one goes through, with the next ble_seq.
-        let next = try await fake.node.send(Self.payload)
+        let third = Task { try await fake.node.send(Self.payload) }
+        try #require(await eventually { clock.secondsToDeadlines == [0.05, 2] }, "the third send waits, on the air")
+        clock.advance(by: 0.05)
+        let next = try await third.value
         #expect(next.sequence == 3 && next.outcome == .confirmed(frameCounter: 1))
         await fake.node.close()
     }

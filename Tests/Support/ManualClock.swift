@@ -29,6 +29,14 @@ public final class ManualClock: TimeSource {
     /// gone to sleep before it moves time on.
     public var sleepers: Int { state.withLock { $0.sleepers.count } }
 
+    /// Seconds from now to each sleeper's deadline, soonest first: a test that knows which timers
+    /// the code sets waits for exactly those, not for a count a passing timer also makes.
+    public var secondsToDeadlines: [Double] {
+        state.withLock { state in
+            state.sleepers.map { Double($0.deadline.nanosecondsSinceEpoch - state.now.nanosecondsSinceEpoch) / 1e9 }.sorted()
+        }
+    }
+
     public func sleep(until deadline: Timestamp) async throws {
         let id = state.withLock { state in
             state.nextID += 1

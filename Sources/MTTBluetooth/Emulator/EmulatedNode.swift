@@ -9,6 +9,7 @@ public struct EmulatedNode: NodeConnector {
     private let index: Int
     private let sendTimeout: Double
     private let attTimeout: Double
+    private let clock: any TimeSource
 
     public var name: String { "fake:\(index)" }
 
@@ -18,26 +19,26 @@ public struct EmulatedNode: NodeConnector {
     /// Starts an emulator and connects a node driver to it.
     public static func start(
         index: Int = 1, joined: Bool = true, options: EmulatorOptions = EmulatorOptions(), sendTimeout: Double = MapTheThingsProfile.sendTimeout,
-        attTimeout: Double = 30
+        attTimeout: Double = 30, clock: any TimeSource = SystemClock()
     ) async throws -> EmulatedNode {
         // Distinct DevEUIs, so several fake nodes are told apart on the (simulated) network.
-        let emulator = NodeEmulator(joined: joined, devEUI: "0004A30B001C05" + Hex.string([UInt8(truncatingIfNeeded: index)]))
+        let emulator = NodeEmulator(joined: joined, devEUI: "0004A30B001C05" + Hex.string([UInt8(truncatingIfNeeded: index)]), clock: clock)
         await emulator.configure { behaviour in
             if let airtime = options.airtime { behaviour.airtime = airtime }
             behaviour.failures = options.failures
         }
-        let node = try await link(to: emulator, name: "fake:\(index)", sendTimeout: sendTimeout, attTimeout: attTimeout)
-        return EmulatedNode(node: node, emulator: emulator, index: index, sendTimeout: sendTimeout, attTimeout: attTimeout)
+        let node = try await link(to: emulator, name: "fake:\(index)", sendTimeout: sendTimeout, attTimeout: attTimeout, clock: clock)
+        return EmulatedNode(node: node, emulator: emulator, index: index, sendTimeout: sendTimeout, attTimeout: attTimeout, clock: clock)
     }
 
     /// A new link to the same emulated node (which kept its keys and frame counter).
     public func connect() async throws -> any NodeLink {
-        try await Self.link(to: emulator, name: name, sendTimeout: sendTimeout, attTimeout: attTimeout)
+        try await Self.link(to: emulator, name: name, sendTimeout: sendTimeout, attTimeout: attTimeout, clock: clock)
     }
 
-    private static func link(to emulator: NodeEmulator, name: String, sendTimeout: Double, attTimeout: Double) async throws -> MapTheThingsNode {
+    private static func link(to emulator: NodeEmulator, name: String, sendTimeout: Double, attTimeout: Double, clock: any TimeSource) async throws -> MapTheThingsNode {
         let (client, server) = try SeqPacketBearer.pair(name: name)
         Task { await emulator.serve(server) }
-        return try await MapTheThingsNode.connect(bearer: client, name: name, sendTimeout: sendTimeout, attTimeout: attTimeout)
+        return try await MapTheThingsNode.connect(bearer: client, name: name, sendTimeout: sendTimeout, attTimeout: attTimeout, clock: clock)
     }
 }

@@ -45,11 +45,16 @@ public actor NodeEmulator {
     /// Sends dropped because one was already in flight.
     public private(set) var droppedSends = 0
     private var listener: (@Sendable (RadioFrame) -> LinkCheck)?
+    /// What a transmission's airtime passes on.
+    private let clock: any TimeSource
 
     /// - Parameters:
     ///   - joined: start with an ABP session (a DevAddr), as a node that joined before mtt connected.
     ///   - devEUI: console order (MSB first); stored LSB first as the node does.
-    public init(joined: Bool = true, devEUI: String = "0004A30B001C0530", battery: UInt8 = 87) {
+    ///   - clock: what the airtime runs on; a test passes the node driver's manual clock, so that a
+    ///     timeout and an airtime race only when the test moves time.
+    public init(joined: Bool = true, devEUI: String = "0004A30B001C0530", battery: UInt8 = 87, clock: any TimeSource = SystemClock()) {
+        self.clock = clock
         let eui = Hex.bytes(devEUI) ?? [UInt8](repeating: 0, count: 8)
         let L = MapTheThingsProfile.self
         table = AttributeTable([
@@ -236,8 +241,8 @@ public actor NodeEmulator {
         let sf = Int(table.valueHandle(of: MapTheThingsProfile.spreadingFactor).flatMap { table[$0]?.value.first } ?? 10)
         let transmission = Transmission(payload: payload, frameCounter: frameCounter, spreadingFactor: sf, bleSequence: sequence)
         let airtime = behaviour.airtime
-        Task {
-            try? await Task.sleep(for: .seconds(airtime))
+        Task { [clock] in
+            try? await clock.sleep(seconds: airtime)
             self.finish(transmission)
         }
     }

@@ -24,7 +24,7 @@ public actor GATTClient {
     private let clock: any TimeSource
     private(set) public var mtu: UInt16 = 23
     private var turns = TurnQueue()
-    private var pending: (id: Int, request: ATTPDU.Opcode, continuation: CheckedContinuation<ATTPDU, any Error>)?
+    private var pending: PendingRequest?
     private var nextID = 0
     private var dropped: String?
     /// Why the link dropped, once it has.
@@ -192,26 +192,40 @@ public actor GATTClient {
         let id = nextID
         let opcode = pdu.opcode
         return try await withCheckedThrowingContinuation { continuation in
-            pending = (id, opcode, continuation)
+            pending = PendingRequest(id: id, request: opcode, continuation: continuation)
             do {
                 try bearer.send(pdu.bytes)
             } catch {
-                pending = nil
-                continuation.resume(throwing: GATTError.linkDropped("\(error)"))
+                settle(with: .failure(GATTError.linkDropped("\(error)")))
                 return
             }
             let seconds = timeout ?? self.timeout
-            Task { [weak self, clock] in
+            pending?.timer = Task { [weak self, clock] in
                 try? await clock.sleep(seconds: seconds)
                 await self?.expire(id, seconds: seconds)
             }
         }
     }
 
+    /// The request on the link. Its timer is cancelled when the answer comes, so that a busy link
+    /// does not keep one sleeping task per request for the whole timeout.
+    private struct PendingRequest {
+        let id: Int
+        let request: ATTPDU.Opcode
+        let continuation: CheckedContinuation<ATTPDU, any Error>
+        var timer: Task<Void, Never>?
+    }
+
+    private func settle(with result: Result<ATTPDU, any Error>) {
+        guard let p = pending else { return }
+        pending = nil
+        p.timer?.cancel()
+        p.continuation.resume(with: result)
+    }
+
     private func expire(_ id: Int, seconds: Double) {
         guard let p = pending, p.id == id else { return }
-        pending = nil
-        p.continuation.resume(throwing: GATTError.timedOut(request: p.request, seconds: seconds))
+        settle(with: .failure(GATTError.timedOut(request: p.request, seconds: seconds)))
     }
 
     private func receive(_ bytes: [UInt8]) {
@@ -234,15 +248,13 @@ public actor GATTClient {
                 ignoredPDUs += 1
                 return
             }
-            pending = nil
-            p.continuation.resume(throwing: GATTError.att(request: p.request, handle: handle, error: error))
+            settle(with: .failure(GATTError.att(request: p.request, handle: handle, error: error)))
         default:
             guard let p = pending, Self.answers(p.request, with: pdu.opcode) else {
                 ignoredPDUs += 1
                 return
             }
-            pending = nil
-            p.continuation.resume(returning: pdu)
+            settle(with: .success(pdu))
         }
     }
 
@@ -263,10 +275,7 @@ public actor GATTClient {
         let reason = bearer.closeReason ?? "the link closed"
         dropped = reason
         notificationContinuation?.finish()
-        if let p = pending {
-            pending = nil
-            p.continuation.resume(throwing: GATTError.linkDropped(reason))
-        }
+        settle(with: .failure(GATTError.linkDropped(reason)))
     }
 
     private func unexpected(_ request: ATTPDU.Opcode, _ answer: ATTPDU) -> GATTError {
