@@ -105,7 +105,7 @@ struct CoverageCommandTests {
         let layers = try await ChildProcess.run("/usr/bin/ogrinfo", ["-q", file])
         for layer in ["1: samples (Point)", "2: unheard_attempts (Point)", "3: estimated_attempts (Point)", "4: tracks (Line String)",
                       "5: device_tracks (Line String)", "6: gateways (Point)", "7: cells (Polygon)", "8: gateway_cells (Polygon)", "9: reach (Polygon)",
-                      "10: predicted (Polygon)"] {
+                      "10: predicted (Polygon)", "11: moved_cells (Polygon)"] {
             #expect(layers.stdout.contains(layer), "\(layer) not in \(layers.stdout) \(layers.stderr)")
         }
         func ogr(_ arguments: [String]) async throws -> String {
@@ -114,7 +114,8 @@ struct CoverageCommandTests {
             return result.stdout
         }
         for (layer, count) in [("samples", heard), ("unheard_attempts", records.count - heard), ("cells", area["mapped"] ?? -1),
-                               ("gateways", gateways.count), ("tracks", 1), ("estimated_attempts", 0), ("device_tracks", 0)] {
+                               ("gateways", gateways.count), ("tracks", 1), ("estimated_attempts", 0), ("device_tracks", 0),
+                               ("moved_cells", 0)] {
             let info = try await ogr(["-so", file, layer])
             #expect(info.contains("Feature Count: \(count)\n") && info.contains(#"ID["EPSG",4326]"#), "\(layer): \(info.prefix(400))")
             #expect(try await ogr(["-q", "-sql", "SELECT HasSpatialIndex('\(layer)', 'geom') AS indexed", file]).contains("= 1"), "\(layer) has no spatial index")

@@ -1,8 +1,9 @@
 /// What `mtt export --format geojson --layer` writes, and the map's coverage API serves: the
 /// samples (points, as ever), the cells, each gateway's reach, the gateways, the frames trackers
-/// sent that nobody heard (estimated, placed ones only), and the tiles nobody measured, predicted.
+/// sent that nobody heard (estimated, placed ones only), the tiles nobody measured, predicted, and
+/// the cells of places gateways moved from (history, in no other layer).
 public enum CoverageLayer: String, Sendable, CaseIterable {
-    case samples, cells, reach, gateways, estimated, predicted
+    case samples, cells, reach, gateways, estimated, predicted, moved
 
     /// A cell's colour: TTN Mapper's band of its commonest bucket; black where you sent and nobody
     /// heard, grey where nobody can say, purple where only a tracker's estimated frames say so.
@@ -50,7 +51,22 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
             return try write(features, to: sink)
         case .predicted:
             return try write(try predictedTiles(store, filter, try store.coverage.predictionData(filter)).map(Self.feature), to: sink)
+        case .moved:
+            var features: [Feature] = []
+            try store.coverage.forEachMovedCell(filter) { features.append(Self.feature(moved: $0)) }
+            return try write(features, to: sink)
         }
+    }
+
+    /// GeoJSON for a cell of a place its gateway moved from: history, coloured by its best signal.
+    public static func feature(moved cell: GatewayCell) -> Feature {
+        Feature(geometry: .polygon([cell.tile.ring]), properties: [
+            "z": .int(cell.tile.zoom), "x": .int(cell.tile.x), "y": .int(cell.tile.y), "state": .text("moved"), "gateway": .text(cell.gateway),
+            "network": .text(cell.network), "antenna": .int(cell.antenna),
+            "moved_at": cell.movedAt.map { .text(RFC3339.string($0, fractionDigits: 0)) } ?? .null, "receptions": .int(cell.receptions),
+            "buckets": counts(cell.buckets), "best": .number(cell.best), "color": .text(SignalBucket(signal: cell.best).band.hexColor),
+            "first": .text(RFC3339.string(cell.firstAt, fractionDigits: 0)), "last": .text(RFC3339.string(cell.lastAt, fractionDigits: 0)),
+        ])
     }
 
     /// The predicted layer of what `filter` selects: the models fitted to its antennas' `data`

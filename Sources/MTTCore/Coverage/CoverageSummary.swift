@@ -117,8 +117,10 @@ public struct CoverageSummary: Sendable, Hashable, Encodable {
     public var leftOut: [String: Int] = [:]
     /// With one gateway asked for: whether its reported position agrees with its receptions.
     public var positionChecks: [GatewayPositionCheck]?
+    /// With one gateway asked for: the places it moved from (`GatewayMove`), oldest first.
+    public var moves: [GatewayMove]?
 
     enum CodingKeys: String, CodingKey {
-        case area, latest = "latest_session", gateways, leftOut = "left_out", positionChecks = "position_checks"
+        case area, latest = "latest_session", gateways, leftOut = "left_out", positionChecks = "position_checks", moves
     }
 }

@@ -12,10 +12,12 @@ public struct GatewayCell: Sendable, Hashable {
     public var best: Double
     public var firstAt: Timestamp
     public var lastAt: Timestamp
+    /// For a cell of a place its gateway moved from (`GatewayMove`): when it moved.
+    public var movedAt: Timestamp?
 
     public init(
         tile: MapTile, network: String, gateway: String, antenna: Int, spreadingFactor: Int?, buckets: [Int], best: Double, firstAt: Timestamp,
-        lastAt: Timestamp
+        lastAt: Timestamp, movedAt: Timestamp? = nil
     ) {
         self.tile = tile
         self.network = network
@@ -26,6 +28,7 @@ public struct GatewayCell: Sendable, Hashable {
         self.best = best
         self.firstAt = firstAt
         self.lastAt = lastAt
+        self.movedAt = movedAt
     }
 
     public var receptions: Int { buckets.reduce(0, +) }

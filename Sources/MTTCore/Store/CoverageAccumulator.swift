@@ -84,6 +84,15 @@ final class CoverageAccumulator {
     private var beams: [BeamKey: Beam] = [:]
     private var beamOrder: [BeamKey] = []
     private var leftOut: [LeftOutKey: Int] = [:]
+    /// Each gateway's current place (`GatewayMove`), read once a transaction; nil for one that
+    /// never said where it is.
+    private var places: [GatewayKey: GatewayMove.Place?] = [:]
+    /// First places seen in this transaction, written with its cells.
+    private var newPlaces: [GatewayKey: GatewayMove.Place] = [:]
+    /// Gateways with a reception this place cannot hold (a move, or a reception older than the
+    /// last move): their places and coverage are read again from the receptions when the
+    /// transaction's coverage is written, and their receptions are not counted here.
+    private var regrouped: Set<String> = []
 
     func stored(_ uplink: Uplink, id: Int64) {
         uplinks[id] = uplink
@@ -98,7 +107,7 @@ final class CoverageAccumulator {
                 leftOut[LeftOutKey(session: session, gateway: r.gateway, reason: reason.rawValue), default: 0] += 1
                 continue
             }
-            guard let rssi = r.rssi else { continue }
+            guard let rssi = r.rssi, try holds(r, of: facts.network, at: time, db) else { continue }
             let signal = SignalBucket.signal(rssi: rssi, snr: r.snr)
             let key = CellKey(x: tile.x, y: tile.y, session: session, network: facts.network, gateway: r.gateway, antenna: r.antenna, sf: facts.spreadingFactor)
             var cell = cells[key] ?? Cell()
@@ -132,6 +141,33 @@ final class CoverageAccumulator {
         }
     }
 
+    /// Whether the gateway's current place holds reception `r` heard at `time`; a gateway heard
+    /// for the first time with a position gets its first place.
+    private func holds(_ r: UplinkFacts.Reception, of network: String, at time: Int64, _ db: Database) throws -> Bool {
+        guard !regrouped.contains(r.gateway) else { return false }
+        let key = GatewayKey(network: network, gateway: r.gateway)
+        let place: GatewayMove.Place?
+        if let known = places[key] {
+            place = known
+        } else {
+            place = try Store.currentPlace(of: key, db)
+            places[key] = .some(place)
+        }
+        guard let place else {
+            if let location = r.location {
+                let first = GatewayMove.Place(since: 0, at: location)
+                places[key] = first
+                newPlaces[key] = first
+            }
+            return true
+        }
+        guard place.holds(r.location, at: time) else {
+            regrouped.insert(r.gateway)
+            return false
+        }
+        return true
+    }
+
     /// Writes what the transaction added and forgets it. Rows are bound straight into the
     /// statements (`RowInsert`): gathering them as `StatementArguments` was two thirds of the cost.
     func flush(_ batch: Store.Batch) throws {
@@ -142,6 +178,15 @@ final class CoverageAccumulator {
             beams.removeAll()
             beamOrder.removeAll()
             leftOut.removeAll()
+            places.removeAll()
+            newPlaces.removeAll()
+            regrouped.removeAll()
+        }
+        if !newPlaces.isEmpty {
+            let insert = try db.cachedStatement(sql: CoverageSQL.addPlace)
+            for (k, place) in newPlaces {
+                try insert.execute(arguments: [k.network, k.gateway, place.since, place.at.latitude, place.at.longitude])
+            }
         }
         if !cells.isEmpty {
             let upsert = try db.cachedStatement(sql: CoverageSQL.addCell)
@@ -212,6 +257,10 @@ final class CoverageAccumulator {
                 row.bind(n)
                 try row.run()
             }
+        }
+        if !regrouped.isEmpty {
+            try Store.readGatewayPlaces(of: regrouped, db)
+            try Store.regroupCoverage(of: regrouped, db)
         }
     }
 

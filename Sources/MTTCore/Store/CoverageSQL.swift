@@ -23,19 +23,20 @@ enum CoverageSQL {
     /// a network source, or a fetch read the network's side.
     static let networkKnown = "(SELECT network IS NOT NULL OR fetched_at IS NOT NULL FROM sessions WHERE id = a.session_id)"
 
+    /// A cell row's place, session and gateway antenna, and its counts: a gateway's cells now
+    /// and before it moved are the same rows.
+    private static let cellKey = """
+        x INTEGER NOT NULL, y INTEGER NOT NULL, session_id INTEGER NOT NULL, network TEXT NOT NULL, gateway TEXT NOT NULL,
+        antenna INTEGER NOT NULL, sf INTEGER NOT NULL,
+        """
+    private static let cellCounts = """
+        \(buckets.map { "\($0) INTEGER NOT NULL" }.joined(separator: ", ")), best REAL NOT NULL, first_at INTEGER NOT NULL, last_at INTEGER NOT NULL,
+        """
+
     static let tables = """
         CREATE TABLE coverage_cells (
-            x INTEGER NOT NULL,
-            y INTEGER NOT NULL,
-            session_id INTEGER NOT NULL,
-            network TEXT NOT NULL,
-            gateway TEXT NOT NULL,
-            antenna INTEGER NOT NULL,
-            sf INTEGER NOT NULL,
-            \(buckets.map { "\($0) INTEGER NOT NULL" }.joined(separator: ",\n    ")),
-            best REAL NOT NULL,
-            first_at INTEGER NOT NULL,
-            last_at INTEGER NOT NULL,
+            \(cellKey)
+            \(cellCounts)
             PRIMARY KEY (x, y, session_id, network, gateway, antenna, sf)
         ) WITHOUT ROWID;
         CREATE INDEX coverage_cells_by_session ON coverage_cells(session_id);
@@ -94,15 +95,61 @@ enum CoverageSQL {
 
     /// Every cell's totals made from its rows, into an emptied table (a rebuild, a deletion); as
     /// records are stored, `addTotals` adds to them instead.
-    static let makeTotals = """
+    static func makeTotals(where condition: String = "1") -> String {
+        """
         INSERT INTO coverage_totals (x, y, \(buckets.joined(separator: ", ")), best, gateways, first_at, last_at)
         SELECT x, y, \(buckets.map { "SUM(\($0))" }.joined(separator: ", ")), MAX(best), COUNT(DISTINCT gateway), MIN(first_at), MAX(last_at)
-        FROM coverage_cells GROUP BY x, y
+        FROM coverage_cells WHERE \(condition) GROUP BY x, y
         """
+    }
+
+    /// Each gateway's places (`GatewayMove`): its first (`since` 0) and one per move, read from its
+    /// receptions; and the cells it had before each move (`moved_at`), kept as history and out of
+    /// every view of the coverage it has now.
+    static let movesTables = """
+        CREATE TABLE gateway_places (
+            network TEXT NOT NULL,
+            gateway TEXT NOT NULL,
+            since INTEGER NOT NULL,
+            lat REAL NOT NULL,
+            lon REAL NOT NULL,
+            PRIMARY KEY (network, gateway, since)
+        ) WITHOUT ROWID;
+        CREATE TABLE coverage_cells_moved (
+            \(cellKey)
+            moved_at INTEGER NOT NULL,
+            \(cellCounts)
+            PRIMARY KEY (x, y, session_id, network, gateway, antenna, sf, moved_at)
+        ) WITHOUT ROWID;
+        CREATE INDEX coverage_cells_moved_by_gateway ON coverage_cells_moved(gateway);
+        """
+
+    /// The move that ended the place a reception row (`s`, `r`, `u`) was heard in, NULL while it
+    /// is the gateway's current place.
+    static let movedAt = """
+        (SELECT MIN(p.since) FROM gateway_places p WHERE p.network = COALESCE(u.network_id, '') AND p.gateway = r.gateway_id AND p.since > s.time)
+        """
+
+    /// The positions a gateway's places are read from, in time order: its placed receptions that
+    /// count (the left-out rule's SQL function).
+    static func gatewayPositions(where condition: String) -> String {
+        """
+        SELECT COALESCE(u.network_id, '') AS network, r.gateway_id AS gateway, s.time AS time, r.lat AS lat, r.lon AS lon
+        FROM samples s JOIN receptions r ON r.uplink_id = s.uplink_id JOIN uplinks u ON u.id = s.uplink_id
+        WHERE s.uplink_id IS NOT NULL AND s.lat IS NOT NULL AND s.lon IS NOT NULL AND r.lat IS NOT NULL AND r.lon IS NOT NULL
+          AND mtt_left_out(s.lat, s.lon, r.rssi, r.lat, r.lon) IS NULL AND \(condition)
+        ORDER BY 1, 2, 3, s.id, r.id
+        """
+    }
+
+    static let currentPlace = "SELECT since, lat, lon FROM gateway_places WHERE network = ? AND gateway = ? ORDER BY since DESC LIMIT 1"
+    static let addPlace = "INSERT OR IGNORE INTO gateway_places (network, gateway, since, lat, lon) VALUES (?, ?, ?, ?, ?)"
 
     /// The tables a rebuild must reproduce, each with the columns it is compared and ordered by.
     static let aggregateTables: [(name: String, key: String)] = [
         ("coverage_cells", "x, y, session_id, network, gateway, antenna, sf"),
+        ("coverage_cells_moved", "x, y, session_id, network, gateway, antenna, sf, moved_at"),
+        ("gateway_places", "network, gateway, since"),
         ("coverage_totals", "x, y"),
         ("coverage_attempts", "x, y, session_id, sf"),
         ("coverage_linkchecks", "x, y, session_id, sf"),
@@ -127,8 +174,19 @@ enum CoverageSQL {
         INSERT INTO coverage_cells (x, y, session_id, network, gateway, antenna, sf, \(buckets.joined(separator: ", ")), best, first_at, last_at)
         SELECT mtt_tile_x(lon), mtt_tile_y(lat), session_id, network, gateway, antenna, sf,
                \(SignalBucket.allCases.map { "SUM(mtt_bucket(signal) = \($0.rawValue))" }.joined(separator: ", ")), MAX(signal), MIN(time), MAX(time)
-        FROM \(rows) WHERE left_out IS NULL
+        FROM \(rows) WHERE left_out IS NULL AND moved_at IS NULL
         GROUP BY 1, 2, 3, 4, 5, 6, 7
+        """
+    }
+
+    /// Cells of the places gateways moved from, summed from reception rows.
+    static func rebuildMovedCells(from rows: String) -> String {
+        """
+        INSERT INTO coverage_cells_moved (x, y, session_id, network, gateway, antenna, sf, moved_at, \(buckets.joined(separator: ", ")), best, first_at, last_at)
+        SELECT mtt_tile_x(lon), mtt_tile_y(lat), session_id, network, gateway, antenna, sf, moved_at,
+               \(SignalBucket.allCases.map { "SUM(mtt_bucket(signal) = \($0.rawValue))" }.joined(separator: ", ")), MAX(signal), MIN(time), MAX(time)
+        FROM \(rows) WHERE left_out IS NULL AND moved_at IS NOT NULL
+        GROUP BY 1, 2, 3, 4, 5, 6, 7, 8
         """
     }
 
@@ -151,7 +209,7 @@ enum CoverageSQL {
               FROM (SELECT network, gateway, antenna, mtt_reach_level(signal) AS level,
                            mtt_bearing(gateway_lat, gateway_lon, lat, lon) AS bearing, mtt_distance(gateway_lat, gateway_lon, lat, lon) AS d,
                            lat, lon, time, sample_id, reception_id
-                    FROM \(rows) WHERE left_out IS NULL AND gateway_lat IS NOT NULL AND gateway_lon IS NOT NULL))
+                    FROM \(rows) WHERE left_out IS NULL AND moved_at IS NULL AND gateway_lat IS NOT NULL AND gateway_lon IS NOT NULL))
         GROUP BY 1, 2, 3, 4, 5
         """
     }

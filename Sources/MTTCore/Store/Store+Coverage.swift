@@ -6,19 +6,31 @@ extension Store {
     /// deleted session's cells may have no rows left).
     static func rebuildCoverageTotals(_ db: Database) throws {
         try db.execute(sql: "DELETE FROM coverage_totals")
-        try db.execute(sql: CoverageSQL.makeTotals)
+        try db.execute(sql: CoverageSQL.makeTotals())
     }
 
-    /// Rebuilds the cells, attempt counts and left-out counts of `sessions`, and the reach of
-    /// `gateways`; nil is all of them.
+    /// Rebuilds the cells, attempt counts and left-out counts of `sessions`, and the places and
+    /// reach of `gateways`; nil is all of them. A gateway whose places changed (a deleted session
+    /// held its move) has its cells made again in every session.
     static func rebuildCoverage(sessions: Set<Int64>?, gateways: Set<String>?, _ db: Database) throws {
+        // A database still being migrated to the schema that keeps them has no places.
+        let keepsPlaces = try db.tableExists("gateway_places")
+        if keepsPlaces {
+            if sessions == nil && gateways == nil {
+                try db.execute(sql: "DELETE FROM gateway_places")
+                try readGatewayPlaces(of: nil, db)
+            } else if let gateways {
+                try regroupCoverage(of: try readGatewayPlaces(of: gateways, db), db)
+            }
+        }
         if sessions == nil || !(sessions?.isEmpty ?? true) {
             let inSessions = sessions.map { "IN (\($0.sorted().map(String.init).joined(separator: ",")))" }
-            for table in ["coverage_cells", "coverage_left_out", "coverage_attempts"] {
+            for table in ["coverage_cells", "coverage_left_out", "coverage_attempts"] + (keepsPlaces ? ["coverage_cells_moved"] : []) {
                 try db.execute(sql: "DELETE FROM \(table)" + (inSessions.map { " WHERE session_id \($0)" } ?? ""))
             }
             try withReceptionRows(where: inSessions.map { "s.session_id \($0)" } ?? "1", arguments: [], db) { rows in
                 try db.execute(sql: CoverageSQL.rebuildCells(from: rows))
+                if keepsPlaces { try db.execute(sql: CoverageSQL.rebuildMovedCells(from: rows)) }
                 try db.execute(sql: CoverageSQL.rebuildLeftOut(from: rows))
                 if sessions == nil && gateways == nil {
                     try db.execute(sql: "DELETE FROM coverage_reach")
@@ -47,11 +59,12 @@ extension Store {
 
     /// Gives `body` a temporary table of the reception rows `condition` selects, read once for
     /// all the aggregates made from them.
-    private static func withReceptionRows(where condition: String, arguments: [String], _ db: Database, _ body: (String) throws -> Void) throws {
+    static func withReceptionRows(where condition: String, arguments: [String], _ db: Database, _ body: (String) throws -> Void) throws {
+        let movedAt = try db.tableExists("gateway_places") ? CoverageSQL.movedAt : "NULL"
         try db.execute(sql: "DROP TABLE IF EXISTS temp.coverage_rows")
         try db.execute(sql: """
             CREATE TEMP TABLE coverage_rows AS
-            SELECT \(CoverageSQL.receptionColumns)
+            SELECT \(CoverageSQL.receptionColumns), \(movedAt) AS moved_at
             FROM samples s JOIN receptions r ON r.uplink_id = s.uplink_id JOIN uplinks u ON u.id = s.uplink_id
             WHERE s.uplink_id IS NOT NULL AND s.lat IS NOT NULL AND s.lon IS NOT NULL AND \(condition)
             """, arguments: StatementArguments(arguments))
@@ -336,24 +349,38 @@ extension StoreCoverage {
         _ filter: CoverageFilter, zoom: Int = MapTile.cellZoom, within range: TileRange? = nil, perSpreadingFactor: Bool = false,
         _ body: (GatewayCell) throws -> Void
     ) throws {
+        try forEachGatewayCell(filter, zoom: zoom, within: range, perSpreadingFactor: perSpreadingFactor, moved: false, body)
+    }
+
+    /// The zoom-19 cells of the places gateways moved from (`GatewayMove`), per antenna and move:
+    /// their history, in no other view.
+    public func forEachMovedCell(_ filter: CoverageFilter, _ body: (GatewayCell) throws -> Void) throws {
+        try forEachGatewayCell(filter, zoom: MapTile.cellZoom, within: nil, perSpreadingFactor: false, moved: true, body)
+    }
+
+    private func forEachGatewayCell(
+        _ filter: CoverageFilter, zoom: Int, within range: TileRange?, perSpreadingFactor: Bool, moved: Bool, _ body: (GatewayCell) throws -> Void
+    ) throws {
         precondition((0...MapTile.cellZoom).contains(zoom))
         let shift = MapTile.cellZoom - zoom
         let condition = Store.coverageCondition(filter, table: "c", gateway: true)
         let (inRange, rangeArguments) = Store.tileBounds(range, table: "c")
         let sf = perSpreadingFactor ? "c.sf" : "NULL"
+        let movedAt = moved ? "c.moved_at" : "NULL"
         try read { db in
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT c.x >> \(shift) AS tx, c.y >> \(shift) AS ty, c.network, c.gateway, c.antenna, \(sf) AS sf, \(CoverageSQL.bucketSums("c")),
-                       MAX(c.best) AS best, MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at
-                FROM coverage_cells c WHERE \(condition.sql)\(inRange)
-                GROUP BY tx, ty, c.network, c.gateway, c.antenna, \(sf) ORDER BY ty, tx, c.gateway, c.network, c.antenna, \(sf)
+                       MAX(c.best) AS best, MIN(c.first_at) AS first_at, MAX(c.last_at) AS last_at, \(movedAt) AS moved_at
+                FROM \(moved ? "coverage_cells_moved" : "coverage_cells") c WHERE \(condition.sql)\(inRange)
+                GROUP BY tx, ty, c.network, c.gateway, c.antenna, \(sf), \(movedAt) ORDER BY ty, tx, c.gateway, c.network, c.antenna, \(sf), \(movedAt)
                 """, arguments: StatementArguments(condition.arguments + rangeArguments))
             while let row = try rows.next() {
                 try body(GatewayCell(
                     tile: MapTile(zoom: zoom, x: row[CoverageQueryColumns.tx], y: row[CoverageQueryColumns.ty]), network: row[CoverageQueryColumns.network], gateway: row[CoverageQueryColumns.gateway],
                     antenna: row[CoverageQueryColumns.antenna], spreadingFactor: row[CoverageQueryColumns.sf], buckets: (0..<SignalBucket.allCases.count).map { row[6 + $0] },
                     best: row[CoverageQueryColumns.best], firstAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.firstAt]),
-                    lastAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt])))
+                    lastAt: Timestamp(nanosecondsSinceEpoch: row[CoverageQueryColumns.lastAt]),
+                    movedAt: (row[CoverageQueryColumns.movedAt] as Int64?).map(Timestamp.init(nanosecondsSinceEpoch:))))
             }
         }
     }

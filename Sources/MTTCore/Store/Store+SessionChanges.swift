@@ -91,6 +91,7 @@ extension StoreSessions {
                 "DELETE FROM node_states WHERE session_id = ?1",
                 "DELETE FROM sessions WHERE id = ?1",
                 "DELETE FROM coverage_cells WHERE session_id = ?1",
+                "DELETE FROM coverage_cells_moved WHERE session_id = ?1",
                 "DELETE FROM coverage_attempts WHERE session_id = ?1",
                 "DELETE FROM coverage_linkchecks WHERE session_id = ?1",
                 "DELETE FROM coverage_left_out WHERE session_id = ?1",

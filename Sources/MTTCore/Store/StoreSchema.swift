@@ -301,6 +301,13 @@ enum StoreSchema {
                 CREATE INDEX IF NOT EXISTS uplinks_by_time ON uplinks(received_at);
                 """)
         }
+        migrator.registerMigration("14") { db in
+            // Gateways that moved more than 100 m (`GatewayMove`): their places, read from the
+            // receptions already stored, and the cells from before a move kept apart as history.
+            try db.execute(sql: CoverageSQL.movesTables)
+            try Store.rebuildCoverage(sessions: nil, gateways: nil, db)
+            try Store.rebuildCoverageTotals(db)
+        }
         return migrator
     }
 }

@@ -56,7 +56,10 @@ struct CoverageSummaryCommand: ParsableCommand {
         }
         var summary = try store.coverage.coverageSummary(CoverageFilter(window: try window.filter(), gateway: gateway, spreadingFactor: sf))
         // One gateway asked about: whether the position it reports agrees with its receptions.
-        if gateway != nil { summary.positionChecks = try GatewayPositionCheck.checks(store, CoverageFilter(window: try window.filter(), gateway: gateway)) }
+        if let gateway {
+            summary.positionChecks = try GatewayPositionCheck.checks(store, CoverageFilter(window: try window.filter(), gateway: gateway))
+            summary.moves = try store.coverage.gatewayMoves(of: gateway)
+        }
         if output.json {
             try JSONLine.print(summary)
         } else {

@@ -29,9 +29,17 @@ enum CoverageText {
             if let far = g.farthest {
                 line += (g.position == nil ? "\n    " : "; ") + "farthest \(String(format: "%.2f", far.metres / 1000)) km at \(Int(far.bearing))° (\(Self.place(far.at)), \(RFC3339.string(far.time, fractionDigits: 0)))"
             }
+            for move in s.moves ?? [] where move.gateway == g.gateway && move.network == g.network {
+                line += "\n    moved \(Self.distance(move.metres)) on \(RFC3339.string(move.movedAt, fractionDigits: 0)) from \(Self.place(move.from));"
+                    + " its cells from before are history (mtt export --format geojson --layer moved)"
+            }
             lines.append(line)
         }
         return lines.joined(separator: "\n")
+    }
+
+    static func distance(_ metres: Double) -> String {
+        metres < 1_000 ? "\(Int(metres.rounded())) m" : String(format: "%.2f km", metres / 1000)
     }
 
     static func place(_ p: GeoPoint) -> String {

@@ -210,6 +210,45 @@ struct CoverageAggregateTests {
         try expectRebuildKeeps(store)
     }
 
+    /// A gateway that reports a place 2 km from where it was has its coverage from the receptions
+    /// since, its cells from before kept as history; a reception older than the move that comes
+    /// late goes to the history, and a GPS's few metres are no move. Deleting the session that
+    /// heard it at its new place leaves it where it was, with all its cells again.
+    @Test func aGatewayThatMovedKeepsItsOldCellsAsHistory() throws {
+        let store = try store()
+        let old = here.offset(metres: 3_000, bearing: 0)
+        let new = old.offset(metres: 2_000, bearing: 90)
+        func gateway(at place: GeoPoint) -> GatewayReception { GatewayReception(gatewayID: "gw-moving", rssi: -100, snr: 4, location: place) }
+        let before = try store.sessions.startSession(mode: .listener, at: start, SessionDescription(network: "ttn"))
+        for i in 0..<3 { try heard(store, before, at: here.offset(metres: Double(i) * 200, bearing: 90), seconds: Double(i * 10), [gateway(at: old)]) }
+        let after = try store.sessions.startSession(mode: .listener, at: start.adding(seconds: 600), SessionDescription(network: "ttn"))
+        for i in 0..<2 { try heard(store, after, at: here.offset(metres: Double(i) * 200, bearing: 180), seconds: 600 + Double(i * 10), [gateway(at: new)]) }
+        // A few metres of a GPS: the same place.
+        try heard(store, after, at: here.offset(metres: 400, bearing: 180), seconds: 620, [gateway(at: new.offset(metres: 30, bearing: 10))])
+
+        let moves = try store.coverage.gatewayMoves()
+        #expect(moves.map(\.gateway) == ["gw-moving"] && moves.first?.movedAt == start.adding(seconds: 600), "\(moves)")
+        #expect(abs((moves.first?.metres ?? 0) - old.distance(to: new)) < 0.01)
+        var summary = try store.coverage.coverageSummary(CoverageFilter())
+        #expect(summary.gateways.map(\.cells) == [3] && summary.gateways.map(\.receptions) == [3], "only what it heard since the move")
+        #expect(try store.coverage.coverageTables()["coverage_cells_moved"]?.count == 3, "the cells from before, kept")
+        try expectRebuildKeeps(store)
+
+        // Heard at its old place before the move, stored after it: history, not coverage.
+        try heard(store, before, at: here.offset(metres: 900, bearing: 0), seconds: 300, [gateway(at: old)])
+        summary = try store.coverage.coverageSummary(CoverageFilter())
+        #expect(summary.gateways.map(\.cells) == [3] && summary.gateways.map(\.receptions) == [3])
+        #expect(try store.coverage.coverageTables()["coverage_cells_moved"]?.count == 4)
+        try expectRebuildKeeps(store)
+
+        #expect(try store.sessions.deleteSession(after) != nil)
+        #expect(try store.coverage.gatewayMoves().isEmpty)
+        summary = try store.coverage.coverageSummary(CoverageFilter())
+        #expect(summary.gateways.map(\.cells) == [4] && summary.gateways.map(\.receptions) == [4], "its old cells are its coverage again")
+        #expect(try store.coverage.coverageTables()["coverage_cells_moved"]?.isEmpty == true)
+        try expectRebuildKeeps(store)
+    }
+
     /// A tracker's frames nobody heard count in their cells apart from measured attempts: a cell
     /// with only those is "not heard, estimated", one with a measured attempt too stays "not heard";
     /// the kept counts are what a rebuild makes, and a deleted session takes them.
@@ -278,7 +317,7 @@ struct CoverageAggregateTests {
             }
             for table in [
                 "coverage_cells", "coverage_attempts", "coverage_left_out", "coverage_reach", "coverage_totals", "estimated_attempts", "field_test_replies",
-                "coverage_linkchecks",
+                "coverage_linkchecks", "gateway_places", "coverage_cells_moved",
             ] {
                 try db.execute(sql: "DROP TABLE \(table)")
             }

@@ -173,6 +173,19 @@ struct GeoPackageWriter: ExportWriter {
                 s.map { SignalBucket(signal: $0.signal).band.hexColor },
             ])
         }
+
+        try file.addLayer("moved_cells", .polygon, columns: [
+            C(name: "x", type: "INTEGER"), C(name: "y", type: "INTEGER"), C(name: "gateway", type: "TEXT"), C(name: "network", type: "TEXT"),
+            C(name: "antenna", type: "INTEGER"), C(name: "moved_at", type: "DATETIME"),
+        ] + bucketColumns + [C(name: "best", type: "REAL"), C(name: "first", type: "DATETIME"), C(name: "last", type: "DATETIME")],
+                          description: "History: zoom-19 cells of the places gateways moved more than 100 m from, per gateway antenna and move; in no other layer")
+        try store.coverage.forEachMovedCell(coverage) { cell in
+            try file.insert(into: "moved_cells", .polygon([cell.tile.ring]), [
+                cell.tile.x, cell.tile.y, cell.gateway, cell.network, cell.antenna, cell.movedAt.map { RFC3339.string($0, fractionDigits: 3) },
+            ] + cell.buckets.map { $0 as (any DatabaseValueConvertible)? } + [
+                cell.best, RFC3339.string(cell.firstAt, fractionDigits: 3), RFC3339.string(cell.lastAt, fractionDigits: 3),
+            ])
+        }
         return records
     }
 }

@@ -36,6 +36,7 @@ enum CoverageQueryColumns: String, ColumnExpression {
     case maxLat = "max_lat"
     case maxLon = "max_lon"
     case maxAt = "max_at"
+    case movedAt = "moved_at"
     case lat
     case lon
     case signal
