@@ -86,6 +86,23 @@ struct MapTheThingsNodeTests {
         await fake.node.close()
     }
 
+    /// A node with no airtime sends its TX result right behind the write's answer, as a real
+    /// node's reaches a machine that stalled longer than the airtime: read from the link in one
+    /// go, the result can come before the send waits for it, and must not be lost (CI saw one such
+    /// send of twenty time out beside a second suite).
+    @Test func aResultBeforeItsSendWaitsIsNotLost() async throws {
+        let fake = try await EmulatedNode.start(sendTimeout: 10)
+        await fake.emulator.configure { $0.airtime = 0 }
+        var counters: [UInt32?] = []
+        for _ in 0..<100 {
+            let result = try await fake.node.send(Self.payload)
+            let counter: UInt32? = if case .confirmed(let c) = result.outcome { c } else { nil }
+            counters.append(counter)
+        }
+        #expect(counters == (0..<100).map { UInt32($0) })
+        await fake.node.close()
+    }
+
     @Test func aResultThatNeverComesIsAFailedAttempt() async throws {
         let fake = try await EmulatedNode.start(sendTimeout: 0.4)
         await fake.emulator.configure { $0.failures = 1 }

@@ -17,6 +17,11 @@ public actor MapTheThingsNode: NodeLink {
     private var sequence = BLESequence()
     private var sends = TurnQueue()
     private var awaiting: AwaitedResult?
+    /// Results that came before their send waited for them: after a stall (a loaded machine, a
+    /// slow Pi) the write's answer and the TX result are read from the link in one go, and the
+    /// result can reach this actor first. Emptied as each send starts, so only the current send's
+    /// can be here; a late result of an earlier send has another `ble_seq`.
+    private var earlyResults: [UInt8: TXResult] = [:]
     private var waitsStarted: UInt64 = 0
     private var battery: Int?
     private var logAssembler = LogLineAssembler()
@@ -104,6 +109,7 @@ public actor MapTheThingsNode: NodeLink {
         }
         let seq = sequence.take()
         let handle = try handleOf(MapTheThingsProfile.sendPacketWithAck)
+        earlyResults.removeAll()
         do {
             try await overTheLink { try await gatt.write(handle: handle, value: [seq] + payload) }
         } catch let error as GATTError {
@@ -205,6 +211,7 @@ public actor MapTheThingsNode: NodeLink {
     }
 
     private func waitForResult(_ seq: UInt8) async -> TXResult? {
+        if let early = earlyResults.removeValue(forKey: seq) { return early }
         let timeout = sendTimeout
         waitsStarted += 1
         let wait = waitsStarted
@@ -237,8 +244,14 @@ public actor MapTheThingsNode: NodeLink {
                 logger.warning("\(name): ignoring a malformed TX result \(Hex.string(n.value))")
                 return
             }
+            guard let a = awaiting else {
+                // The current send's, before it waits (a late one of an earlier send is never taken:
+                // its ble_seq differs).
+                if sends.isTaken { earlyResults[result.bleSequence] = result }
+                return
+            }
             // A late result of an earlier, timed-out send matches nothing and is dropped.
-            guard let a = awaiting, a.sequence == result.bleSequence else { return }
+            guard a.sequence == result.bleSequence else { return }
             endWait(a.wait, with: result)
         case characteristics[MapTheThingsProfile.batteryLevel]?.valueHandle:
             battery = n.value.first.map(Int.init)
