@@ -115,6 +115,54 @@ struct CommunityMapTests {
         }
     }
 
+    /// The community's predicted layer (issue 45), fitted to the cells the map's role reads: where
+    /// a local database with both drives predicts, the community does too, within what the cells'
+    /// 5 dB buckets cost (the models' own test holds the fits to each other).
+    @Test func theCommunityMapPredictsFromItsCells() async throws {
+        let c = try await Self.community()
+        defer { withExtendedLifetime(c.server) {} }
+        let (community, communityPort) = try await Self.serveCommunity(c)
+        defer { community.kill() }
+        let (local, localPort) = try await Self.serve(c.merged, db: c.merged.database)
+        defer { local.kill() }
+        let path = "/api/predicted?z=14&bbox=5.0,52.0,5.3,52.2"
+        let answer = try await Self.get(communityPort, path)
+        #expect(answer.status == 200, "\(answer.text)")
+        func signals(_ port: Int) async throws -> [String: Double] {
+            var signals: [String: Double] = [:]
+            for feature in try await CoverageMapTests.features(port: port, path) {
+                let p = feature["properties"] as? [String: Any] ?? [:]
+                if let signal = p["signal"] as? Double { signals["\(p["x"] as? Int ?? -1)/\(p["y"] as? Int ?? -1)"] = signal }
+            }
+            return signals
+        }
+        let (ours, theirs) = (try await signals(communityPort), try await signals(localPort))
+        #expect(ours.count > 20 && theirs.count > 20, "community \(ours.count) predicted tiles, local \(theirs.count)")
+        let both = Set(ours.keys).intersection(theirs.keys)
+        #expect(Double(both.count) >= 0.9 * Double(max(ours.count, theirs.count)), "\(both.count) tiles in both of \(ours.count) and \(theirs.count)")
+        let differences = both.map { abs(ours[$0]! - theirs[$0]!) }.sorted()
+        #expect(differences.last ?? 99 < 1, "the community's predictions differ from the local ones by up to \(differences.last ?? -1) dB")
+
+        // mtt coverage predict and plan read the community as its map does.
+        let viewer = MTTCommand(), password = ["PGPASSWORD": c.viewer.password]
+        let place = MapTestData.here.offset(metres: 1_000, bearing: 90)
+        let at = "\(place.latitude),\(place.longitude)"
+        func predicted(_ result: ChildProcess.Result) throws -> Double? {
+            let point = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            let gateways = point?["gateways"] as? [[String: Any]] ?? []
+            return gateways.first { $0["gateway_id"] as? String == MapTestData.driveGateways.start }?["signal"] as? Double
+        }
+        let shared = try await viewer.run(["coverage", "predict", "--at", at, "--json", "--db", c.viewer.url], environment: password)
+        let own = try await c.merged.run(["coverage", "predict", "--at", at, "--json", "--db", c.merged.database])
+        let (sharedSignal, ownSignal) = (try predicted(shared), try predicted(own))
+        #expect(shared.status == 0 && sharedSignal != nil && ownSignal != nil, "\(shared.stdout)\(shared.stderr)")
+        #expect(abs((sharedSignal ?? 0) - (ownSignal ?? 99)) < 1, "community \(String(describing: sharedSignal)), local \(String(describing: ownSignal))")
+        let plan = try await viewer.run(["coverage", "plan", "--grid", "--top", "3", "--json", "--db", c.viewer.url], environment: password)
+        #expect(plan.status == 0 && plan.stdout.split(separator: "\n").count == 3, "\(plan.stdout)\(plan.stderr)")
+        let windowed = try await viewer.run(["coverage", "predict", "--at", at, "--since", "1d", "--db", c.viewer.url], environment: password)
+        #expect(windowed.status != 0 && windowed.stderr.contains("no sessions and no time window"), "\(windowed.stderr)")
+    }
+
     /// Each mapper's totals in the status, as their own databases count them; and where the map opens.
     @Test func theStatusCountsEachMappersRecords() async throws {
         let c = try await Self.community()

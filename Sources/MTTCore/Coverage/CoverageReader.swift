@@ -10,6 +10,9 @@ public protocol CoverageReader: Sendable {
     func reach(gateway: String?) throws -> [GatewayReach]
     /// The gateway antennas of the selection, most cells first.
     func coverageGateways(_ filter: CoverageFilter) throws -> [CoverageSummary.Gateway]
+    /// What the prediction models are fitted to: each antenna's receptions and misses (`filter`'s
+    /// gateway, when given, is the only antenna kept).
+    func predictionData(_ filter: CoverageFilter) throws -> [AntennaData]
 }
 
 extension StoreCoverage: CoverageReader {}

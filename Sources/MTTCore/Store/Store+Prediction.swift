@@ -17,14 +17,16 @@ extension StoreCoverage {
             // `complete`: the uplink lists every gateway that heard it (the network's own metadata,
             // live or fetched); an imported data set may keep the best gateway only, and then a
             // gateway missing from it says nothing.
-            var places: [(point: GeoPoint, network: String, sf: Int, complete: Bool, heardBy: [AntennaKey: Double])] = []
+            // `heardBefore`: antennas that heard it from a place their gateway has since moved from
+            // (`GatewayMove`): neither heard nor unheard where the gateway stands now.
+            var places: [(point: GeoPoint, network: String, sf: Int, complete: Bool, heardBy: [AntennaKey: Double], heardBefore: Set<AntennaKey>)] = []
             var lastUplink: Int64?
             var euis: [String: String] = [:]
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT s.uplink_id AS uplink, s.lat, s.lon, COALESCE(u.network_id, '') AS network, COALESCE(u.spreading_factor, 12) AS sf,
                        (SELECT mode != 'imported' FROM sessions WHERE id = s.session_id) AS complete,
                        r.gateway_id AS gateway, r.gateway_eui AS eui, COALESCE(r.antenna_index, 0) AS antenna, \(CoverageSQL.signal) AS signal,
-                       mtt_left_out(s.lat, s.lon, r.rssi, r.lat, r.lon) AS left_out
+                       mtt_left_out(s.lat, s.lon, r.rssi, r.lat, r.lon) AS left_out, \(CoverageSQL.movedAt) AS moved_at
                 FROM samples s JOIN uplinks u ON u.id = s.uplink_id LEFT JOIN receptions r ON r.uplink_id = s.uplink_id
                 WHERE s.uplink_id IS NOT NULL AND s.lat IS NOT NULL AND s.lon IS NOT NULL AND mtt_position_counts(s.lat, s.lon) AND \(scoped("s"))
                 ORDER BY s.uplink_id
@@ -34,13 +36,17 @@ extension StoreCoverage {
                 if uplink != lastUplink {
                     lastUplink = uplink
                     places.append((GeoPoint(latitude: row[PredictionQueryColumns.lat], longitude: row[PredictionQueryColumns.lon]),
-                                   row[PredictionQueryColumns.network], row[PredictionQueryColumns.sf], row[PredictionQueryColumns.complete], [:]))
+                                   row[PredictionQueryColumns.network], row[PredictionQueryColumns.sf], row[PredictionQueryColumns.complete], [:], []))
                 }
                 guard let gateway: String = row[PredictionQueryColumns.gateway], let signal: Double = row[PredictionQueryColumns.signal],
                       (row[PredictionQueryColumns.leftOut] as String?) == nil
                 else { continue }
                 if let eui: String = row[PredictionQueryColumns.eui] { euis[gateway] = eui }
                 let key = AntennaKey(network: row[PredictionQueryColumns.network], gateway: gateway, antenna: row[PredictionQueryColumns.antenna])
+                if (row[PredictionQueryColumns.movedAt] as Int64?) != nil {
+                    places[places.count - 1].heardBefore.insert(key)
+                    continue
+                }
                 places[places.count - 1].heardBy[key] = max(places[places.count - 1].heardBy[key] ?? -.infinity, signal)
             }
             // Sent where nobody heard: attempts the network side of is known (or a link check went
@@ -75,7 +81,7 @@ extension StoreCoverage {
                 let reach = receptions.map { position.distance(to: $0.point) / 1000 }.max() ?? 0
                 let limit = AntennaModel.limit(reach: reach) * 1000
                 var observations = receptions
-                for place in places where place.complete && place.network == key.network && place.heardBy[key] == nil && position.distance(to: place.point) <= limit {
+                for place in places where place.complete && place.network == key.network && place.heardBy[key] == nil && !place.heardBefore.contains(key) && position.distance(to: place.point) <= limit {
                     observations.append(AntennaObservation(point: place.point, signal: nil, spreadingFactor: place.sf))
                 }
                 for place in unheard where position.distance(to: place.point) <= limit {

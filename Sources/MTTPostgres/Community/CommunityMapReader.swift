@@ -120,6 +120,19 @@ public final class CommunityMapReader: CommunityCoverageReader {
         }
     }
 
+    /// Fitted to the cells (`CellObservations`): the map's role reads no receptions.
+    public func predictionData(_ filter: CoverageFilter) throws -> [AntennaData] {
+        var cells: [GatewayCell] = []
+        try forEachGatewayCell(CoverageFilter(), zoom: MapTile.cellZoom, within: nil, perSpreadingFactor: true) { cells.append($0) }
+        let unheard = try rows("""
+            SELECT x, y, sf, sum(attempts - heard)::bigint FROM mtt.attempt_rows WHERE network_known AND attempts > heard GROUP BY x, y, sf
+            """).map { row in
+            let values = Values(row)
+            return CellObservations.Unheard(tile: MapTile(zoom: MapTile.cellZoom, x: values.int(0), y: values.int(1)), spreadingFactor: values.int(2), count: values.int(3))
+        }
+        return CellObservations.antennaData(cells: cells, unheard: unheard, gateways: try coverageGateways(CoverageFilter()), only: filter.gateway)
+    }
+
     public func reach(gateway: String?) throws -> [GatewayReach] {
         var reaches: [GatewayReach] = []
         for row in try rows("""

@@ -125,6 +125,19 @@ public final class MapServer: Sendable {
                     if let days = silent.silentDays(cell.gateway) { feature.properties["silent_days"] = .number(days) }
                     return [feature]
                 }
+            // The tiles nobody measured in the view, predicted at zoom 17 (`z` is ignored but for a
+            // view too wide: under 12 the answer is empty, as the layer would be a smear).
+            case "/api/predicted":
+                let query = try coverageQuery(items, .cells)
+                guard let range = query.range, range.zoom >= 12 else { return Self.geoJSON([PredictedTile](), holding: heavy.turn()) { [CoverageLayer.feature($0)] } }
+                let turn = heavy.turn()
+                let nw = MapTile(zoom: range.zoom, x: range.minX, y: range.minY).northWest, se = MapTile(zoom: range.zoom, x: range.maxX, y: range.maxY).southEast
+                let view = TileRange(zoom: PredictedTile.zoom, west: nw.longitude, south: se.latitude, east: se.longitude, north: nw.latitude)
+                // The mapped tiles near the view: those whose margin reaches into it.
+                let near = TileRange(zoom: PredictedTile.zoom, minX: view.minX - 16, minY: view.minY - 16, maxX: view.maxX + 16, maxY: view.maxY + 16)
+                let mapped = Set(try coverage.coverageCells(query.filter, zoom: PredictedTile.zoom, within: near).map(\.tile))
+                let tiles = try predictions.model(coverage, query.filter, version: try recordsVersion()).predictedTiles(around: mapped, within: view)
+                return Self.geoJSON(tiles, holding: turn) { [CoverageLayer.feature($0)] }
             case "/api/reach":
                 let query = try coverageQuery(items, .reach)
                 let turn = heavy.turn()
@@ -156,6 +169,14 @@ public final class MapServer: Sendable {
         }
     }
 
+    /// What the prediction models were fitted to, as far as it can be known: a local store's newest
+    /// records; nil for a community's database, whose models are fitted again after a while.
+    private func recordsVersion() throws -> [Int64]? {
+        guard case .local(let store, _) = source else { return nil }
+        let newest = try store.records.newestRecordIDs()
+        return [newest.sample, newest.attempt]
+    }
+
     /// A coverage route's query; a community's has no sessions and no time window to choose.
     private func coverageQuery(_ items: [(name: String, value: String)], _ kind: CoverageQuery.Kind) throws(MapQuery.Invalid) -> CoverageQuery {
         let query = try CoverageQuery(items, kind)
@@ -175,7 +196,7 @@ public final class MapServer: Sendable {
             return try Self.json(try store.sessions.sessions(since: Timestamp(nanosecondsSinceEpoch: 0)))
         case "/api/gateways":
             var gateways = try store.coverage.gatewaySummaries(try MapQuery(items).filter)
-            let suspect = try predictions.suspectPositions(store)
+            let suspect = try predictions.suspectPositions(coverage, version: try recordsVersion())
             let silent = try silence.silent(store.coverage, days: SilentGateways.defaultDays)
             for i in gateways.indices {
                 gateways[i].positionCheck = suspect[gateways[i].gateway]
@@ -191,19 +212,6 @@ public final class MapServer: Sendable {
         case "/api/events":
             _ = try MapQuery(items)
             return .events(live.subscribe())
-        // The tiles nobody measured in the view, predicted at zoom 17 (`z` is ignored but for a
-        // view too wide: under 12 the answer is empty, as the layer would be a smear).
-        case "/api/predicted":
-            let query = try coverageQuery(items, .cells)
-            guard let range = query.range, range.zoom >= 12 else { return Self.geoJSON([PredictedTile](), holding: heavy.turn()) { [CoverageLayer.feature($0)] } }
-            let turn = heavy.turn()
-            let nw = MapTile(zoom: range.zoom, x: range.minX, y: range.minY).northWest, se = MapTile(zoom: range.zoom, x: range.maxX, y: range.maxY).southEast
-            let view = TileRange(zoom: PredictedTile.zoom, west: nw.longitude, south: se.latitude, east: se.longitude, north: nw.latitude)
-            // The mapped tiles near the view: those whose margin reaches into it.
-            let near = TileRange(zoom: PredictedTile.zoom, minX: view.minX - 16, minY: view.minY - 16, maxX: view.maxX + 16, maxY: view.maxY + 16)
-            let mapped = Set(try store.coverage.coverageCells(query.filter, zoom: PredictedTile.zoom, within: near).map(\.tile))
-            let tiles = try predictions.model(store, query.filter).predictedTiles(around: mapped, within: view)
-            return Self.geoJSON(tiles, holding: turn) { [CoverageLayer.feature($0)] }
         // What changed since a time (`mtt coverage diff`): the zoom-19 cells newly heard and those
         // heard before and mapped again since without being heard.
         case "/api/diff":

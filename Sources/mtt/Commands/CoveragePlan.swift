@@ -10,7 +10,9 @@ struct CoveragePlan: ParsableCommand {
             Each site is judged by a network-wide model: the median line of your antennas' fits (mtt \
             coverage predict), raised 20·log10(h / 10 m) for a site h metres high and by --gain for a \
             better antenna. Ranked by the expected number of your cells mapped and never heard that it \
-            would hear, then by the cells mapped at all it would cover (P(heard) ≥ 50 %).
+            would hear, then by the cells mapped at all it would cover (P(heard) ≥ 50 %). With --db \
+            postgresql://USER@HOST/DATABASE (a role mtt community grant-map made): from a community's \
+            shared coverage.
             """)
 
     @Option(help: ArgumentHelp("A CSV file of lat,lon[,height in metres] lines (a header line is skipped), or - for standard input.", valueName: "file"))
@@ -46,12 +48,12 @@ struct CoveragePlan: ParsableCommand {
     }
 
     func run() throws {
-        let store = try database.openStore(.readOnly)
-        guard var plan = GatewayPlan(CoverageModel(try store.coverage.predictionData(CoverageFilter()))) else {
+        let source = try database.openCoverage()
+        guard var plan = GatewayPlan(CoverageModel(try source.coverage.predictionData(CoverageFilter()))) else {
             throw RuntimeFailure("no antenna has a model yet (mtt coverage predict says why): nothing to judge a site by")
         }
         plan.gain = gain
-        let cells = try store.coverage.coverageCells(CoverageFilter())
+        let cells = try source.coverage.coverageCells(CoverageFilter(), zoom: MapTile.cellZoom, within: nil)
         // Mapped and never heard: your attempts, and the frames trackers sent that nobody heard.
         let mapped = cells.map(\.tile.centre), unheard = cells.filter { $0.state == .notHeard || $0.state == .estimated }.map(\.tile.centre)
         var sites: [GatewayPlan.Site]
@@ -62,7 +64,7 @@ struct CoveragePlan: ParsableCommand {
         }
         let ranked = Array(plan.rank(sites, unheard: unheard, mapped: mapped).prefix(top))
         if let out {
-            if store.isOwnFile(out) { throw RuntimeFailure("--out \(out) is the database or one of its files; mtt will not overwrite it") }
+            if case .local(let store) = source, store.isOwnFile(out) { throw RuntimeFailure("--out \(out) is the database or one of its files; mtt will not overwrite it") }
             let interrupts = InterruptWatch.leavingOutputAsItWas(out)
             defer { interrupts.cancel() }
             let sink = try TextSink(path: out)

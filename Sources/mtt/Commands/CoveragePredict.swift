@@ -14,7 +14,10 @@ struct CoveragePredict: ParsableCommand {
             heard: the data are cut off below the receiver's sensitivity), and its receptions' residuals \
             spread between the places they were measured (simple kriging). The signal is RSSI + min(SNR, \
             0), as the cells count it. A place more than a quarter beyond an antenna's farthest reception \
-            gets no prediction from it, with the reason. mtt coverage validate says how far to trust it.
+            gets no prediction from it, with the reason. mtt coverage validate says how far to trust it. \
+            With --db postgresql://USER@HOST/DATABASE (a role mtt community grant-map made): from a \
+            community's shared coverage, fitted to its cells (each reception at its cell's centre, with \
+            its TTN Mapper bucket's signal).
             """)
 
     @Option(help: ArgumentHelp("A place to predict (repeatable).", valueName: "lat,lon"))
@@ -49,9 +52,8 @@ struct CoveragePredict: ParsableCommand {
     func run() throws {
         var places = at.compactMap { FixedPositionSource.point(parsing: $0) }
         if let points { places += try PointsFile.read(points) }
-        let store = try database.openStore(.readOnly)
-        try window.checkSession(in: store)
-        let model = CoverageModel(try store.coverage.predictionData(CoverageFilter(window: try window.filter(), gateway: gateway)))
+        let source = try database.openCoverage(window)
+        let model = CoverageModel(try source.coverage.predictionData(CoverageFilter(window: try window.filter(), gateway: gateway)))
         if model.models.isEmpty && !output.json && !csv {
             Console.error("mtt: no antenna has a model: " + (model.refused.isEmpty ? "nothing was heard with a position yet" : model.refused.map { "\($0.key.gateway): \($0.reason)" }.joined(separator: "; ")))
         }

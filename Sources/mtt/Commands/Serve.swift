@@ -39,12 +39,6 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOptions
 
-    func validate() throws {
-        if let url = database.path, DatabaseOptions.isCommunityURL(url), PostgresConnection.hasPassword(url) {
-            throw ValidationError("--db carries a password, which every user of this machine can read on a command line: put it in ~/.pgpass (mode 600) or PGPASSWORD")
-        }
-    }
-
     func run() async throws {
         var flags: [ConfigKey: ConfigValue] = [:]
         flags[.serveListen] = listen.map { .text($0) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MTTCore
+import MTTPostgres
 
 /// `--db` and `--config`: every command that reads the database reads the configuration too, so
 /// that the service's `[db] path` is the database of `mtt status`, `mtt serve` and the rest.
@@ -14,6 +15,9 @@ struct DatabaseOptions: ParsableArguments {
 
     func validate() throws {
         if path?.isEmpty == true { throw ValidationError("--db needs a file path") }
+        if let path, Self.isCommunityURL(path), PostgresConnection.hasPassword(path) {
+            throw ValidationError("--db carries a password, which every user of this machine can read on a command line: put it in ~/.pgpass (mode 600) or PGPASSWORD")
+        }
     }
 
     /// The command's settings: the file, the environment, then `flags` and `--db`; `hooks` are
@@ -30,7 +34,40 @@ struct DatabaseOptions: ParsableArguments {
         try Self.open(try (settings ?? self.settings()).text(.database), access)
     }
 
-    /// A community database's URL where a file was expected: only mtt serve reads one.
+    /// The coverage a command reads: this machine's database, or a community's shared coverage
+    /// (`--db postgresql://…` as a role mtt community grant-map made), which is everybody's and has
+    /// no sessions or time window.
+    enum CoverageSource {
+        case local(Store)
+        case community(CommunityMapReader)
+
+        var coverage: any CoverageReader {
+            switch self {
+            case .local(let store): store.coverage
+            case .community(let community): community
+            }
+        }
+    }
+
+    /// The coverage of `--db`; a community's refuses `window` when it narrows anything.
+    func openCoverage(_ window: TimeWindowOptions? = nil) throws -> CoverageSource {
+        let settings = try self.settings()
+        guard let url = settings.text(.database), Self.isCommunityURL(url) else {
+            let store = try openStore(.readOnly, in: settings)
+            try window?.checkSession(in: store)
+            return .local(store)
+        }
+        if let window, try window.filter() != ExportFilter() {
+            throw RuntimeFailure("a community database has no sessions and no time window: it gives everybody's coverage")
+        }
+        do {
+            return .community(try CommunityMapReader(url: url, timeout: settings.amount(.serveQueryTimeout)))
+        } catch {
+            throw RuntimeFailure("cannot read the community database: \(error)")
+        }
+    }
+
+    /// A community database's URL where a file was expected.
     static func isCommunityURL(_ path: String) -> Bool {
         path.hasPrefix("postgresql://") || path.hasPrefix("postgres://")
     }
@@ -38,7 +75,7 @@ struct DatabaseOptions: ParsableArguments {
     /// The store at `path` (or the default), with the flag to check added to errors about the path.
     static func open(_ path: String?, _ access: Store.Access) throws -> Store {
         if let path, isCommunityURL(path) {
-            throw RuntimeFailure("\(path) is a community database: mtt serve shows its map and mtt sync --target postgis uploads to it; this command reads a local database file (--db path)")
+            throw RuntimeFailure("\(path) is a community database: mtt serve shows its map, mtt coverage predict and plan read it, and mtt sync --target postgis uploads to it; this command reads a local database file (--db path)")
         }
         do {
             return try Store(explicitPath: path, access: access)
