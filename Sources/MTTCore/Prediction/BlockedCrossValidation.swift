@@ -1,4 +1,6 @@
+import Dispatch
 import Glibc
+import Synchronization
 
 /// How far to trust the predictions, measured as SPEC §11 asks: spatially blocked k-fold
 /// cross-validation. The mapped area is cut into squares (1 km by default) and each square goes
@@ -43,38 +45,34 @@ public struct BlockedCrossValidation: Sendable {
         enum CodingKeys: String, CodingKey { case folds, blockMetres = "block_m", antennas, receptions, places, model, baseline = "log_distance_baseline" }
     }
 
-    public func run(_ data: [AntennaData]) -> Report {
+    /// One antenna's held-out points over its folds.
+    private struct Held {
         var errors: [(model: Double, baseline: Double)] = []
         var inside = (model: 0, baseline: 0)
         var model: [(Double, Bool)] = [], baseline: [(Double, Bool)] = []
-        var antennas = Set<AntennaKey>()
+        var fitted = false
+    }
+
+    public func run(_ data: [AntennaData]) -> Report {
         let origin = data.compactMap(\.position).first ?? GeoPoint(latitude: 0, longitude: 0)
-        for antenna in data {
-            guard let position = antenna.position else { continue }
-            // Each place's fold once, not once for every fold.
-            let placed = antenna.observations.map { (fold: self.fold(of: $0.point, origin: origin), observation: $0) }
-            for fold in 0..<folds {
-                let training = placed.filter { $0.fold != fold }.map(\.observation)
-                let test = placed.filter { $0.fold == fold }.map(\.observation)
-                // The line beside the model reads the same floors from the same receptions.
-                guard !test.isEmpty, let fitted = try? AntennaModel(key: antenna.key, position: position, observations: training),
-                      let line = PathLossFit.fit(training.map { $0.fitPoint(from: position, floors: fitted.floors) }, censored: false)
-                else { continue }
-                antennas.insert(antenna.key)
-                for o in test {
-                    guard let p = try? fitted.predict(at: o.point, spreadingFactor: o.spreadingFactor) else { continue }
-                    let mean = line.mean(kilometres: position.distance(to: o.point) / 1000)
-                    let plain = SignalPrediction(
-                        signal: mean, low: mean - StandardNormal.z80 * line.sigma, high: mean + StandardNormal.z80 * line.sigma,
-                        pHeard: StandardNormal.cdf((mean - fitted.floors[o.spreadingFactor]) / line.sigma))
-                    model.append((p.pHeard, o.signal != nil))
-                    baseline.append((plain.pHeard, o.signal != nil))
-                    guard let signal = o.signal else { continue }
-                    errors.append((p.signal - signal, plain.signal - signal))
-                    if (p.low...p.high).contains(signal) { inside.model += 1 }
-                    if (plain.low...plain.high).contains(signal) { inside.baseline += 1 }
-                }
-            }
+        // Each antenna's folds apart, on every core: 100,000 uplinks' 2.9 million held-out points
+        // took a minute on one.
+        let held = Mutex([Held?](repeating: nil, count: data.count))
+        DispatchQueue.concurrentPerform(iterations: data.count) { i in
+            let one = self.hold(data[i], origin: origin)
+            held.withLock { $0[i] = one }
+        }
+        var errors: [(model: Double, baseline: Double)] = []
+        var inside = (model: 0, baseline: 0)
+        var model: [(Double, Bool)] = [], baseline: [(Double, Bool)] = []
+        var antennas = 0
+        for case let h? in held.withLock({ $0 }) {
+            errors += h.errors
+            inside.model += h.inside.model
+            inside.baseline += h.inside.baseline
+            model += h.model
+            baseline += h.baseline
+            if h.fitted { antennas += 1 }
         }
         func scores(_ e: [Double], _ inside: Int, _ ranked: [(Double, Bool)]) -> Scores {
             let n = Double(max(e.count, 1))
@@ -83,8 +81,38 @@ public struct BlockedCrossValidation: Sendable {
                 inside80: (Double(inside) / n).rounded(toPlaces: 3), auc: Self.auc(ranked).map { $0.rounded(toPlaces: 3) })
         }
         return Report(
-            folds: folds, blockMetres: blockMetres, antennas: antennas.count, receptions: errors.count, places: model.count,
+            folds: folds, blockMetres: blockMetres, antennas: antennas, receptions: errors.count, places: model.count,
             model: scores(errors.map(\.model), inside.model, model), baseline: scores(errors.map(\.baseline), inside.baseline, baseline))
+    }
+
+    private func hold(_ antenna: AntennaData, origin: GeoPoint) -> Held {
+        var held = Held()
+        guard let position = antenna.position else { return held }
+        // Each place's fold once, not once for every fold.
+        let placed = antenna.observations.map { (fold: self.fold(of: $0.point, origin: origin), observation: $0) }
+        for fold in 0..<folds {
+            let training = placed.filter { $0.fold != fold }.map(\.observation)
+            let test = placed.filter { $0.fold == fold }.map(\.observation)
+            // The line beside the model reads the same floors from the same receptions.
+            guard !test.isEmpty, let fitted = try? AntennaModel(key: antenna.key, position: position, observations: training),
+                  let line = PathLossFit.fit(training.map { $0.fitPoint(from: position, floors: fitted.floors) }, censored: false)
+            else { continue }
+            held.fitted = true
+            for o in test {
+                guard let p = try? fitted.predict(at: o.point, spreadingFactor: o.spreadingFactor) else { continue }
+                let mean = line.mean(kilometres: position.distance(to: o.point) / 1000)
+                let plain = SignalPrediction(
+                    signal: mean, low: mean - StandardNormal.z80 * line.sigma, high: mean + StandardNormal.z80 * line.sigma,
+                    pHeard: StandardNormal.cdf((mean - fitted.floors[o.spreadingFactor]) / line.sigma))
+                held.model.append((p.pHeard, o.signal != nil))
+                held.baseline.append((plain.pHeard, o.signal != nil))
+                guard let signal = o.signal else { continue }
+                held.errors.append((p.signal - signal, plain.signal - signal))
+                if (p.low...p.high).contains(signal) { held.inside.model += 1 }
+                if (plain.low...plain.high).contains(signal) { held.inside.baseline += 1 }
+            }
+        }
+        return held
     }
 
     /// The fold a place's block goes to: its square's coordinates hashed (SplitMix64), so that the

@@ -1,4 +1,6 @@
+import Dispatch
 import Glibc
+import Synchronization
 
 /// One tile of the predicted layer: a place nobody measured, within some antenna's reach, with the
 /// chance anyone hears you there and the antenna expected to hear you best.
@@ -34,13 +36,20 @@ extension CoverageModel {
                 }
             }
         }
-        var tiles: [PredictedTile] = []
-        for tile in candidates.subtracting(mapped).sorted(by: { ($0.y, $0.x) < ($1.y, $1.x) }) {
-            let point = predict(at: tile.centre)
-            guard let best = point.gateways.filter({ $0.prediction != nil }).max(by: { $0.prediction!.pHeard < $1.prediction!.pHeard }) else { continue }
-            tiles.append(PredictedTile(tile: tile, pHeardAny: point.pHeardAny, best: best))
+        let unmapped = candidates.subtracting(mapped).sorted(by: { ($0.y, $0.x) < ($1.y, $1.x) })
+        // In runs on every core, put back in order.
+        let runs = max(1, min(unmapped.count / 64, 64))
+        let predicted = Mutex([[PredictedTile]](repeating: [], count: runs))
+        DispatchQueue.concurrentPerform(iterations: runs) { run in
+            var tiles: [PredictedTile] = []
+            for tile in unmapped[(run * unmapped.count / runs)..<((run + 1) * unmapped.count / runs)] {
+                let point = predict(at: tile.centre)
+                guard let best = point.gateways.filter({ $0.prediction != nil }).max(by: { $0.prediction!.pHeard < $1.prediction!.pHeard }) else { continue }
+                tiles.append(PredictedTile(tile: tile, pHeardAny: point.pHeardAny, best: best))
+            }
+            predicted.withLock { $0[run] = tiles }
         }
-        return tiles
+        return predicted.withLock { $0 }.flatMap { $0 }
     }
 }
 

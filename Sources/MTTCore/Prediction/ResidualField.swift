@@ -12,14 +12,12 @@ struct ResidualField: Sendable {
     private let origin: GeoPoint
     /// The covariance's partial sill (dB²), nugget (dB²) and range (m).
     let sill: Double, nugget: Double, range: Double
-    /// Indices of the places by grid square, `squareSize` metres a side (a quarter of the range,
-    /// 25 m to 500 m): a search for the nearest looks at a few squares, dense or sparse.
-    private let squares: [SquareKey: [Int32]]
-    private let squareSize: Double
+    /// The places by grid square, `squareSize` metres a side (a quarter of the range, 25 m to
+    /// 500 m): a search for the nearest looks at a few squares, dense or sparse.
+    private let grid: SquareGrid
+    private var squareSize: Double { grid.size }
     /// Neighbours used per prediction: 16 is where adding more stopped changing the answer.
     private static let neighbours = 16
-
-    struct SquareKey: Hashable { var x: Int32, y: Int32 }
 
     /// `variance` is the scatter about the line the fit found (its σ²): the sill and nugget share it.
     init(points: [GeoPoint], residuals: [Double], variance: Double, origin: GeoPoint) {
@@ -40,10 +38,7 @@ struct ResidualField: Sendable {
         self.nugget = nugget
         self.sill = total - nugget
         self.range = range
-        squareSize = min(max(range / 4, 25), 500)
-        var squares: [SquareKey: [Int32]] = [:]
-        for i in xs.indices { squares[Self.square(xs[i], ys[i], squareSize), default: []].append(Int32(i)) }
-        self.squares = squares
+        grid = SquareGrid(xs: xs, ys: ys, size: min(max(range / 4, 25), 500))
     }
 
     /// An equirectangular projection about `origin`: metres east and north, good to a few parts in
@@ -52,35 +47,42 @@ struct ResidualField: Sendable {
         ((p.longitude - origin.longitude) * 111_320 * cos(origin.latitude * .pi / 180), (p.latitude - origin.latitude) * 110_574)
     }
 
-    private static func square(_ x: Double, _ y: Double, _ size: Double) -> SquareKey {
-        SquareKey(x: Int32((x / size).rounded(.down)), y: Int32((y / size).rounded(.down)))
-    }
-
     /// The residual expected at `point` and the variance of a reception there about the prediction
     /// (the nugget included): the whole scatter where no measurement is near.
     func estimate(at point: GeoPoint) -> (residual: Double, variance: Double) {
         let (x, y) = Self.metres(point, from: origin)
-        let home = Self.square(x, y, squareSize)
+        let (column, row) = grid.square(x, y)
         // The nearest places, ring by ring of squares outwards, until no nearer one can come;
         // three ranges out the covariance is 5 % of the sill, and further places add nothing.
         var near: [(distance: Double, index: Int)] = []
         near.reserveCapacity(Self.neighbours + 1)
         let reach = 3 * range
-        var ring: Int32 = 0
-        while Double(max(ring - 1, 0)) * squareSize <= reach {
+        func consider(_ column: Int, _ row: Int) {
+            for i in grid.places(column, row) {
+                let px = xs[Int(i)] - x, py = ys[Int(i)] - y
+                let d = (px * px + py * py).squareRoot()
+                guard d <= reach, near.count < Self.neighbours || d < near[near.count - 1].distance else { continue }
+                // Kept sorted, nearest first: an insertion into at most 16.
+                var at = near.count
+                while at > 0 && near[at - 1].distance > d { at -= 1 }
+                near.insert((d, Int(i)), at: at)
+                if near.count > Self.neighbours { near.removeLast() }
+            }
+        }
+        var ring = 0
+        while Double(max(ring - 1, 0)) * squareSize <= reach, !grid.encloses(column, row, ring: ring) {
             if near.count == Self.neighbours, Double(ring - 1) * squareSize > near[near.count - 1].distance { break }
-            for dx in -ring...ring {
-                for dy in -ring...ring where max(abs(dx), abs(dy)) == ring {
-                    for i in squares[SquareKey(x: home.x + dx, y: home.y + dy)] ?? [] {
-                        let px = xs[Int(i)] - x, py = ys[Int(i)] - y
-                        let d = (px * px + py * py).squareRoot()
-                        guard d <= reach, near.count < Self.neighbours || d < near[near.count - 1].distance else { continue }
-                        // Kept sorted, nearest first: an insertion into at most 16.
-                        var at = near.count
-                        while at > 0 && near[at - 1].distance > d { at -= 1 }
-                        near.insert((d, Int(i)), at: at)
-                        if near.count > Self.neighbours { near.removeLast() }
-                    }
+            if ring == 0 {
+                consider(column, row)
+            } else {
+                // The ring's edge only: its top and bottom rows whole, its sides between them.
+                for dx in -ring...ring {
+                    consider(column + dx, row - ring)
+                    consider(column + dx, row + ring)
+                }
+                for dy in (1 - ring)..<ring {
+                    consider(column - ring, row + dy)
+                    consider(column + ring, row + dy)
                 }
             }
             ring += 1
@@ -178,5 +180,64 @@ struct ResidualField: Sendable {
             if error < best.error { best = (nugget, range, error) }
         }
         return (best.nugget, best.range)
+    }
+}
+
+/// Places' indices by square of a grid over their bounding box, each square's as one run of a
+/// single array (a dictionary of squares was most of a prediction's time: a search far from the
+/// data, as a cross-validation's held-out square is, looked up hundreds of empty squares).
+struct SquareGrid: Sendable {
+    /// Metres a side; larger than asked when the box would need more than `largest` squares.
+    let size: Double
+    private let minX: Double, minY: Double
+    private let columns: Int, rows: Int
+    /// Square k's places are `members[starts[k]..<starts[k + 1]]`, k = row · columns + column.
+    private let starts: [Int32]
+    private let members: [Int32]
+    /// 4 million squares: 16 MB of starts at most, for one antenna's field.
+    private static let largest = 4_000_000.0
+
+    init(xs: [Double], ys: [Double], size asked: Double) {
+        let minX = xs.min() ?? 0, minY = ys.min() ?? 0
+        let width = (xs.max() ?? 0) - minX, height = (ys.max() ?? 0) - minY
+        var size = asked
+        let needed = (width / size + 1) * (height / size + 1)
+        if needed > Self.largest { size *= (needed / Self.largest).squareRoot() * 1.01 }
+        let columns = Int(width / size) + 1, rows = Int(height / size) + 1
+        self.size = size
+        self.minX = minX
+        self.minY = minY
+        self.columns = columns
+        self.rows = rows
+        var counts = [Int32](repeating: 0, count: columns * rows + 1)
+        let squareOf = xs.indices.map { i in Int((ys[i] - minY) / size) * columns + Int((xs[i] - minX) / size) }
+        for k in squareOf { counts[k + 1] += 1 }
+        for k in 1..<counts.count { counts[k] += counts[k - 1] }
+        var next = counts
+        var members = [Int32](repeating: 0, count: xs.count)
+        for (i, k) in squareOf.enumerated() {
+            members[Int(next[k])] = Int32(i)
+            next[k] += 1
+        }
+        starts = counts
+        self.members = members
+    }
+
+    /// The square holding a place `x`, `y` metres from the origin (outside the grid for a place
+    /// outside the box).
+    func square(_ x: Double, _ y: Double) -> (column: Int, row: Int) {
+        (Int(((x - minX) / size).rounded(.down)), Int(((y - minY) / size).rounded(.down)))
+    }
+
+    func places(_ column: Int, _ row: Int) -> ArraySlice<Int32> {
+        guard (0..<columns).contains(column), (0..<rows).contains(row) else { return [] }
+        let k = row * columns + column
+        return members[Int(starts[k])..<Int(starts[k + 1])]
+    }
+
+    /// Whether the ring `ring` squares out from `column`, `row` passes outside the grid on every
+    /// side: it and every ring further out hold nothing.
+    func encloses(_ column: Int, _ row: Int, ring: Int) -> Bool {
+        column - ring < 0 && column + ring >= columns && row - ring < 0 && row + ring >= rows
     }
 }
