@@ -115,6 +115,8 @@ enum CoverageSQL {
             lon REAL NOT NULL,
             PRIMARY KEY (network, gateway, since)
         ) WITHOUT ROWID;
+        -- Where a gateway is now, asked by its name alone.
+        CREATE INDEX gateway_places_by_gateway ON gateway_places(gateway, since);
         CREATE TABLE coverage_cells_moved (
             \(cellKey)
             moved_at INTEGER NOT NULL,
@@ -141,6 +143,9 @@ enum CoverageSQL {
         ORDER BY 1, 2, 3, s.id, r.id
         """
     }
+
+    /// Each gateway that moved, with when it last did.
+    static let lastMoves = "SELECT network, gateway, MAX(since) FROM gateway_places WHERE since > 0 GROUP BY network, gateway"
 
     static let currentPlace = "SELECT since, lat, lon FROM gateway_places WHERE network = ? AND gateway = ? ORDER BY since DESC LIMIT 1"
     static let addPlace = "INSERT OR IGNORE INTO gateway_places (network, gateway, since, lat, lon) VALUES (?, ?, ?, ?, ?)"

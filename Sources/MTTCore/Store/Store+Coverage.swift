@@ -107,9 +107,13 @@ extension Store {
         return gateways
     }
 
-    /// Where a gateway said it is, the last time it did.
+    /// Where a gateway said it is, the last time it did; for one that moved (`GatewayMove`), the
+    /// place it moved to last, whatever a reception from before the move stored later says.
     static func reportedPosition(of gateway: String, _ db: Database) throws -> GeoPoint? {
-        try Row.fetchOne(db, sql: """
+        if let moved = try Row.fetchOne(db, sql: "SELECT lat, lon FROM gateway_places WHERE gateway = ? AND since > 0 ORDER BY since DESC LIMIT 1", arguments: [gateway]) {
+            return GeoPoint(latitude: moved[0], longitude: moved[1])
+        }
+        return try Row.fetchOne(db, sql: """
             SELECT lat, lon FROM receptions WHERE gateway_id = ? AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY id DESC LIMIT 1
             """, arguments: [gateway]).map { GeoPoint(latitude: $0[CoverageQueryColumns.lat], longitude: $0[CoverageQueryColumns.lon]) }
     }

@@ -21,12 +21,18 @@ extension StoreCoverage {
             // (`GatewayMove`): neither heard nor unheard where the gateway stands now.
             var places: [(point: GeoPoint, network: String, sf: Int, complete: Bool, heardBy: [AntennaKey: Double], heardBefore: Set<AntennaKey>)] = []
             var lastUplink: Int64?
+            // The last move of each gateway that moved: a few rows, read once rather than sought
+            // for every reception.
+            var moved: [AntennaKey: Int64] = [:]
+            for row in try Row.fetchAll(db, sql: CoverageSQL.lastMoves) {
+                moved[AntennaKey(network: row[0], gateway: row[1], antenna: 0)] = row[2]
+            }
             var euis: [String: String] = [:]
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT s.uplink_id AS uplink, s.lat, s.lon, COALESCE(u.network_id, '') AS network, COALESCE(u.spreading_factor, 12) AS sf,
                        (SELECT mode != 'imported' FROM sessions WHERE id = s.session_id) AS complete,
                        r.gateway_id AS gateway, r.gateway_eui AS eui, COALESCE(r.antenna_index, 0) AS antenna, \(CoverageSQL.signal) AS signal,
-                       mtt_left_out(s.lat, s.lon, r.rssi, r.lat, r.lon) AS left_out, \(CoverageSQL.movedAt) AS moved_at
+                       mtt_left_out(s.lat, s.lon, r.rssi, r.lat, r.lon) AS left_out, s.time AS time
                 FROM samples s JOIN uplinks u ON u.id = s.uplink_id LEFT JOIN receptions r ON r.uplink_id = s.uplink_id
                 WHERE s.uplink_id IS NOT NULL AND s.lat IS NOT NULL AND s.lon IS NOT NULL AND mtt_position_counts(s.lat, s.lon) AND \(scoped("s"))
                 ORDER BY s.uplink_id
@@ -43,7 +49,7 @@ extension StoreCoverage {
                 else { continue }
                 if let eui: String = row[PredictionQueryColumns.eui] { euis[gateway] = eui }
                 let key = AntennaKey(network: row[PredictionQueryColumns.network], gateway: gateway, antenna: row[PredictionQueryColumns.antenna])
-                if (row[PredictionQueryColumns.movedAt] as Int64?) != nil {
+                if let move = moved[AntennaKey(network: key.network, gateway: gateway, antenna: 0)], row[PredictionQueryColumns.time] < move {
                     places[places.count - 1].heardBefore.insert(key)
                     continue
                 }

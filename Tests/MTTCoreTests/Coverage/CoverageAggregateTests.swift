@@ -240,6 +240,9 @@ struct CoverageAggregateTests {
         #expect(summary.gateways.map(\.cells) == [3] && summary.gateways.map(\.receptions) == [3])
         #expect(try store.coverage.coverageTables()["coverage_cells_moved"]?.count == 4)
         try expectRebuildKeeps(store)
+        // Its model is fitted to where it stands now: neither heard nor missed before the move.
+        let data = try store.coverage.predictionData(CoverageFilter())
+        #expect(data.map(\.key.gateway) == ["gw-moving"] && data.first?.observations.count == 3 && data.first?.position == new, "\(data)")
 
         #expect(try store.sessions.deleteSession(after) != nil)
         #expect(try store.coverage.gatewayMoves().isEmpty)

@@ -13,5 +13,5 @@ enum PredictionQueryColumns: String, ColumnExpression {
     case signal
     case complete
     case leftOut = "left_out"
-    case movedAt = "moved_at"
+    case time
 }
