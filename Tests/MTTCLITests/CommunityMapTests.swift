@@ -220,6 +220,11 @@ struct CommunityMapTests {
         _ = try await page.evaluate("location.hash = '#view=\(MapTestData.here.latitude),\(MapTestData.here.longitude),18'")
         #expect(try await page.wait(until: "document.getElementById('drawn').dataset.cellZoom === '19'"))
         #expect(try await CoverageMapTests.drawn(page, "layer") == "cells")
+
+        // The predicted layer, offered and drawn from the community's cells.
+        #expect(try await page.evaluate("document.getElementById('predicted-choice').hidden") == "false")
+        _ = try await page.evaluate("document.getElementById('predicted').click()")
+        #expect(try await page.wait(until: "document.getElementById('drawn').dataset.predicted > 0"))
     }
 
     /// Nothing of anybody's drive is served, and a query a community map cannot answer says why.

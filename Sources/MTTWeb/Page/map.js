@@ -365,7 +365,7 @@
   function loadPredicted(asked) {
     predictedLayer.clearLayers();
     $('drawn').dataset.predicted = '0';
-    if (community || embedded || !$('predicted').checked || map.getZoom() < 12) return;
+    if (embedded || !$('predicted').checked || map.getZoom() < 12) return;
     getJSON('api/predicted', Object.assign({ z: Math.round(map.getZoom()), bbox: viewBox().join(',') }, state.filter, coverageFilter())).then(function (fc) {
       if (asked !== cellRequest) return;
       predictedLayer.clearLayers();
@@ -761,7 +761,7 @@
   legend();
   $('apply').addEventListener('click', function () { readFilter(); load(true); });
   ['colour', 'gateway-filter', 'sf-filter', 'fade', 'predicted', 'silent'].forEach(function (id) { $(id).addEventListener('change', coverageChanged); });
-  if (community || embedded) $('predicted-choice').hidden = true;
+  if (embedded) $('predicted-choice').hidden = true;
   if (embedded) $('silent-choice').hidden = true;
   if (community || embedded) $('diff-choice').hidden = true;
   $('diff-since').addEventListener('change', loadDiff);
