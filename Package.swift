@@ -26,6 +26,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // The configuration file's TOML (toml++ underneath, so it lives in an adapter, not in MTTCore).
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        // The map's vector tiles (MVT is protobuf); the messages are generated once and committed
+        // (scripts/generate-vector-tile), so no build runs the code generator.
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
     ],
     targets: [
         // C libraries from Debian's -dev packages. Each shim header stops the build with the
@@ -69,9 +72,11 @@ let package = Package(
                 "MTTCore",
                 "CMalloc",
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
-            // The map's script is a JavaScript file of its own, embedded at build time.
-            exclude: ["Page/map.js"],
+            // The map's script is a JavaScript file of its own, embedded at build time; the vector
+            // tile's schema is what its generated Swift was made from.
+            exclude: ["Page/map.js", "Tiles/vector_tile.proto"],
             plugins: ["EmbedText"]),
         .executableTarget(name: "EmbedTextTool"),
         .plugin(name: "EmbedText", capability: .buildTool(), dependencies: ["EmbedTextTool"]),

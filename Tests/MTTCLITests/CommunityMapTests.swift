@@ -46,6 +46,14 @@ struct CommunityMapTests {
         return (server, port)
     }
 
+    /// The community's map and the merged database's, each served: what the comparisons read.
+    static func servedBesideTheMergedDatabase() async throws -> (Community, community: Int, local: Int, [ChildProcess.Running]) {
+        let c = try await community()
+        let (community, communityPort) = try await serveCommunity(c)
+        let (local, localPort) = try await serve(c.merged, db: c.merged.database)
+        return (c, communityPort, localPort, [community, local])
+    }
+
     static func serveCommunity(_ c: Community) async throws -> (ChildProcess.Running, Int) {
         try await serve(MTTCommand(), db: c.viewer.url, environment: ["PGPASSWORD": c.viewer.password])
     }
@@ -62,12 +70,8 @@ struct CommunityMapTests {
     /// The community's cells, a cell's gateways and a gateway's reach, at the zooms the page asks
     /// for, are byte for byte what a local database holding both mappers' records serves.
     @Test func theCommunityMapServesWhatOneDatabaseWithBothDrivesWould() async throws {
-        let c = try await Self.community()
-        defer { withExtendedLifetime(c.server) {} }
-        let (community, communityPort) = try await Self.serveCommunity(c)
-        defer { community.kill() }
-        let (local, localPort) = try await Self.serve(c.merged, db: c.merged.database)
-        defer { local.kill() }
+        let (c, communityPort, localPort, servers) = try await Self.servedBesideTheMergedDatabase()
+        defer { servers.forEach { $0.kill() }; withExtendedLifetime(c.server) {} }
 
         let box = "bbox=5.0,52.0,5.3,52.2"
         var compared = 0
@@ -115,16 +119,30 @@ struct CommunityMapTests {
         }
     }
 
+    /// The community's vector tiles (issue 48) are the bytes a local database with both drives
+    /// serves: one encoder over the same aggregates.
+    @Test func theCommunitysVectorTilesAreTheLocalOnes() async throws {
+        let (c, communityPort, localPort, servers) = try await Self.servedBesideTheMergedDatabase()
+        defer { servers.forEach { $0.kill() }; withExtendedLifetime(c.server) {} }
+        var compared = 0
+        for zoom in [12, 14, 16] {
+            let tile = MapTile(containing: MapTestData.here.offset(metres: 1_000, bearing: 90), zoom: zoom)
+            for layer in ["cells", "unheard", "gateways"] {
+                let path = "/tiles/\(layer)/\(zoom)/\(tile.x)/\(tile.y).mvt"
+                let (ours, theirs) = (try await Self.get(communityPort, path), try await Self.get(localPort, path))
+                #expect(ours.status == 200 && ours.body == theirs.body && ours.headers["etag"] == theirs.headers["etag"], "\(path): \(ours.status), \(ours.body.count) bytes against \(theirs.body.count)")
+                compared += ours.body.count
+            }
+        }
+        #expect(compared > 1_000, "\(compared) bytes of tiles compared")
+    }
+
     /// The community's predicted layer (issue 45), fitted to the cells the map's role reads: where
     /// a local database with both drives predicts, the community does too, within what the cells'
     /// 5 dB buckets cost (the models' own test holds the fits to each other).
     @Test func theCommunityMapPredictsFromItsCells() async throws {
-        let c = try await Self.community()
-        defer { withExtendedLifetime(c.server) {} }
-        let (community, communityPort) = try await Self.serveCommunity(c)
-        defer { community.kill() }
-        let (local, localPort) = try await Self.serve(c.merged, db: c.merged.database)
-        defer { local.kill() }
+        let (c, communityPort, localPort, servers) = try await Self.servedBesideTheMergedDatabase()
+        defer { servers.forEach { $0.kill() }; withExtendedLifetime(c.server) {} }
         let path = "/api/predicted?z=14&bbox=5.0,52.0,5.3,52.2"
         let answer = try await Self.get(communityPort, path)
         #expect(answer.status == 200, "\(answer.text)")

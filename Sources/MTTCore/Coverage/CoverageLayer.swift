@@ -172,7 +172,9 @@ public enum CoverageLayer: String, Sendable, CaseIterable {
             "gateway": .text(g.gateway), "network": .text(g.network), "antenna": .int(g.antenna), "estimated": .bool(g.estimated),
             "cells": .int(g.cells), "receptions": .int(g.receptions), "best": .number(g.best),
             "first_heard": .text(RFC3339.string(g.firstHeard, fractionDigits: 0)), "last_heard": .text(RFC3339.string(g.lastHeard, fractionDigits: 0)),
-            "farthest_m": g.farthest.map { .number($0.metres) } ?? .null,
+            // To the centimetre: a community's PostgreSQL computes it with sines that differ from
+            // Swift's in the last bits, and a tile or a file is then the same bytes from either.
+            "farthest_m": g.farthest.map { .number($0.metres.rounded(toPlaces: 2)) } ?? .null,
         ])
     }
 

@@ -121,12 +121,5 @@ public struct SimulatedNetwork: Sendable {
 
 extension String {
     /// FNV-1a: Swift's own hash is seeded per process, and the network must answer the same every run.
-    var hashValueStable: UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01B3
-        }
-        return hash
-    }
+    var hashValueStable: UInt64 { FNV1a.of(utf8) }
 }

@@ -73,7 +73,13 @@ public final class MapServer: Sendable {
             "/", "/api/status", "/api/sessions", "/api/samples.geojson", "/api/track.geojson", "/api/gateways", "/api/cells", "/api/cell", "/api/reach",
             "/api/predicted", "/api/diff", "/api/events", "/metrics",
         ]
-        guard known.contains(request.path) else { return .text(404, "no such page: \(request.path)\n") }
+        let tile: VectorTileRequest?
+        do {
+            tile = try VectorTileRequest(path: request.path)
+        } catch {
+            return .text(400, error.description + "\n")
+        }
+        guard tile != nil || known.contains(request.path) else { return .text(404, "no such page: \(request.path)\n") }
         if request.query.count(where: { $0.name == "token" }) > 1 { return .text(400, "token is given twice\n") }
         guard access.allows(authorization: request.headers["authorization"], queryToken: request.query("token")) else {
             return .whole(
@@ -83,6 +89,7 @@ public final class MapServer: Sendable {
         }
         let items = request.query.filter { $0.name != "token" }
         do {
+            if let tile { return try vectorTile(tile, ifNoneMatch: request.headers["if-none-match"]) }
             switch request.path {
             case "/":
                 return .whole(
@@ -168,6 +175,48 @@ public final class MapServer: Sendable {
             try withExtendedLifetime(turn) { _ = try CoverageLayer.write(items.lazy.flatMap(features), to: sink) }
         }
     }
+
+    /// A vector tile of the coverage everybody sees by default (the gateways silent for days left
+    /// out, as `/api/cells` leaves them); its ETag is its bytes' hash, so a cache asks again and
+    /// is told 304 while nothing in it changed.
+    private func vectorTile(_ request: VectorTileRequest, ifNoneMatch: String?) throws -> MapResponse {
+        let turn = heavy.turn()
+        var layer = VectorTileLayer(name: request.layer.rawValue, tile: request.tile)
+        switch request.layer {
+        case .cells, .unheard:
+            var filter = CoverageFilter()
+            filter.hiddenGateways = try silence.silent(coverage, days: SilentGateways.defaultDays).ids
+            for cell in try coverage.coverageCells(filter, zoom: request.cells.zoom, within: request.cells)
+            where request.layer == .cells || cell.state == .notHeard || cell.state == .estimated {
+                layer.add(CoverageLayer.feature(cell))
+            }
+        case .reach:
+            for feature in try coverage.reach(gateway: nil).flatMap(CoverageLayer.features) where request.meets(feature.geometry) { layer.add(feature) }
+        case .gateways:
+            for gateway in try coverage.coverageGateways(CoverageFilter()) {
+                if let feature = CoverageLayer.feature(gateway), request.meets(feature.geometry) { layer.add(feature) }
+            }
+        case .predicted:
+            guard request.tile.zoom >= 12 else { break }
+            let nw = request.tile.northWest, se = request.tile.southEast
+            let view = TileRange(zoom: PredictedTile.zoom, west: nw.longitude, south: se.latitude, east: se.longitude, north: nw.latitude)
+            let near = TileRange(zoom: PredictedTile.zoom, minX: view.minX - 16, minY: view.minY - 16, maxX: view.maxX + 16, maxY: view.maxY + 16)
+            let mapped = Set(try coverage.coverageCells(CoverageFilter(), zoom: PredictedTile.zoom, within: near).map(\.tile))
+            for predicted in try predictions.model(coverage, CoverageFilter(), version: try recordsVersion()).predictedTiles(around: mapped, within: view) {
+                layer.add(CoverageLayer.feature(predicted))
+            }
+        }
+        let body = try [layer].encoded()
+        withExtendedLifetime(turn) {}
+        let etag = "\"" + String(FNV1a.of(body), radix: 16) + "\""
+        let headers = ["ETag": etag, "Cache-Control": "public, max-age=\(Self.tileMaxAge)"]
+        if ifNoneMatch == etag { return .whole(status: 304, type: "application/vnd.mapbox-vector-tile", body: [], headers: headers) }
+        return .whole(status: 200, type: "application/vnd.mapbox-vector-tile", body: body, headers: headers)
+    }
+
+    /// Seconds a cache may serve a tile without asking: a live run adds cells every few seconds,
+    /// a community's mappers after their drives.
+    private static let tileMaxAge = 60
 
     /// What the prediction models were fitted to, as far as it can be known: a local store's newest
     /// records; nil for a community's database, whose models are fitted again after a while.
