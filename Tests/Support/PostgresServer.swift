@@ -38,6 +38,30 @@ public final class PostgresServer: @unchecked Sendable {
         try start()
     }
 
+    /// A hot standby of this server on a port of its own: a base backup streamed from it
+    /// (`pg_basebackup -R`, which writes the standby's connection to this server into it), started
+    /// and following it. Roles and passwords are this server's.
+    public func standby() async throws -> PostgresServer {
+        try await offThePool { try PostgresServer(standbyOf: self) }
+    }
+
+    private init(standbyOf primary: PostgresServer) throws {
+        binaries = primary.binaries
+        port = LoopbackPort.free()
+        folder = TemporaryDirectory("mtt-postgres-standby")
+        chmod(folder.path, 0o755)
+        if geteuid() == 0 {
+            let owned = try ChildProcess.runBlocking("/bin/chown", ["-R", "postgres:postgres", folder.path])
+            guard owned.status == 0 else { throw PostgresServerError.setup("chown: \(owned.stderr)") }
+        }
+        try Self.run("/usr/bin/env", [
+            "PGPASSWORD=\(Self.adminPassword)", binaries + "/pg_basebackup", "-h", "127.0.0.1", "-p", String(primary.port), "-U", Self.admin,
+            // A fast checkpoint: the default spreads it over most of checkpoint_timeout (4.5 min).
+            "-D", folder.file("data"), "-R", "-X", "stream", "--checkpoint=fast", "--no-sync",
+        ])
+        try start()
+    }
+
     /// Starts the server (again, after `stop()`), on the same port and data: the postmaster itself
     /// is the child (pg_ctl's daemon would outlive the test), and it is up once it listens.
     public func start() throws {

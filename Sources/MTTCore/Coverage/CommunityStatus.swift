@@ -34,7 +34,31 @@ public struct CommunityStatus: Sendable, Hashable, Encodable {
         }
     }
 
+    /// A standby's view of how fresh its copy is.
+    public struct Replica: Sendable, Hashable, Encodable {
+        /// Seconds the copy is behind the primary: 0 when it has replayed all it received, else
+        /// since the last transaction it replayed was committed on the primary (nil before any).
+        public var lagSeconds: Double?
+        /// When the last transaction it replayed was committed on the primary.
+        public var replayedAt: Timestamp?
+
+        public init(lagSeconds: Double?, replayedAt: Timestamp?) {
+            self.lagSeconds = lagSeconds
+            self.replayedAt = replayedAt
+        }
+
+        enum CodingKeys: String, CodingKey { case lagSeconds = "lag_s", replayedAt = "replayed_at" }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(lagSeconds.map { $0.rounded(toPlaces: 1) }, forKey: .lagSeconds)
+            try c.encode(replayedAt.map { RFC3339.string($0, fractionDigits: 0) }, forKey: .replayedAt)
+        }
+    }
+
     public var mappers: [Mapper]
+    /// Nil on the primary; a standby's freshness.
+    public var replica: Replica?
     /// Zoom-19 cells mapped (heard, or sent from), and heard.
     public var cells: Int
     public var heardCells: Int
@@ -42,8 +66,9 @@ public struct CommunityStatus: Sendable, Hashable, Encodable {
     /// West, south, east, north of the mapped cells: where the map opens. Nil when none.
     public var bounds: [Double]?
 
-    public init(mappers: [Mapper], cells: Int, heardCells: Int, gateways: Int, bounds: [Double]?) {
+    public init(mappers: [Mapper], cells: Int, heardCells: Int, gateways: Int, bounds: [Double]?, replica: Replica? = nil) {
         self.mappers = mappers
+        self.replica = replica
         self.cells = cells
         self.heardCells = heardCells
         self.gateways = gateways
@@ -51,6 +76,6 @@ public struct CommunityStatus: Sendable, Hashable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case mappers, cells, heardCells = "heard_cells", gateways, bounds
+        case mappers, cells, heardCells = "heard_cells", gateways, bounds, replica
     }
 }

@@ -211,7 +211,30 @@ public final class CommunityMapReader: CommunityCoverageReader {
                 southEast.map(\.longitude).max()!, northWest.map(\.latitude).max()!,
             ]
         }
-        return CommunityStatus(mappers: mappers, cells: area.int(0), heardCells: area.int(1), gateways: area.int(2), bounds: bounds)
+        return CommunityStatus(mappers: mappers, cells: area.int(0), heardCells: area.int(1), gateways: area.int(2), bounds: bounds, replica: try replica())
+    }
+
+    /// On a standby, how far behind the primary its copy is, as the standby reports it; nil on
+    /// the primary. Caught up once it has replayed all it received: "received equals replayed"
+    /// read as behind for minutes after a start, when the receiver reports the start of the WAL
+    /// segment it streams from, short of the last record replayed.
+    public func replica() throws -> CommunityStatus.Replica? {
+        let row = Values(try rows("""
+            SELECT pg_is_in_recovery(),
+                   CASE WHEN pg_last_wal_receive_lsn() <= pg_last_wal_replay_lsn() THEN 0
+                        ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp()) END,
+                   \(Self.micros("pg_last_xact_replay_timestamp()"))
+            """).first ?? [])
+        guard row.row.count == 3, row.bool(0) else { return nil }
+        return CommunityStatus.Replica(lagSeconds: row.row[1].flatMap(Double.init), replayedAt: row.row[2] == nil ? nil : row.time(2))
+    }
+
+    /// The standbys streaming from this server, as `pg_stat_replication` shows them to this role
+    /// (their state and lag only to a superuser or a member of pg_monitor); empty on a standby.
+    public func standbys() throws -> [(name: String, state: String?, replayLag: Double?)] {
+        try rows("SELECT application_name, state, extract(epoch FROM replay_lag) FROM pg_stat_replication ORDER BY application_name").map { row in
+            (row[0] ?? "", row[1], row[2].flatMap(Double.init))
+        }
     }
 
     /// A timestamptz as microseconds since 1970 (PostgreSQL keeps microseconds).

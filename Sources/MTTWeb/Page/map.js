@@ -661,6 +661,11 @@
     });
     lines.push(['Mapped', s.cells + ' cells · ' + s.heard_cells + ' heard · ' + s.gateways + ' gateways']);
     lines.push(['Updated', new Date().toISOString().slice(0, 19) + 'Z']);
+    // Served from a standby: how fresh its copy is.
+    if (s.replica) {
+      lines.push(['Copy', s.replica.lag_s === 0 ? 'a standby, up to date' : s.replica.lag_s === null ? 'a standby, nothing replayed yet'
+        : 'a standby, ' + Math.round(s.replica.lag_s) + ' s behind (as of ' + (s.replica.replayed_at || '?') + ')']);
+    }
     var samples = s.mappers.reduce(function (n, m) { return n + m.samples; }, 0);
     $('summary').textContent = [s.mappers.length + ' mappers', samples + ' samples', s.cells + ' cells', s.gateways + ' gateways'].join(' · ');
     var box = $('status');
@@ -668,6 +673,7 @@
     box.dataset.updates = String(Number(box.dataset.updates || 0) + 1);
     box.dataset.mappers = String(s.mappers.length);
     box.dataset.samples = String(samples);
+    box.dataset.lag = s.replica ? String(s.replica.lag_s) : '';
     if (fit && s.bounds) map.fitBounds([[s.bounds[1], s.bounds[0]], [s.bounds[3], s.bounds[2]]], { padding: [20, 20], maxZoom: 16 });
   }
 

@@ -18,7 +18,7 @@ struct Community: ParsableCommand {
             else the PG* environment, a service file; the password comes from ~/.pgpass or \
             PGPASSWORD, never from the command line.
             """,
-        subcommands: [Initialize.self, AddMapper.self, GrantMap.self])
+        subcommands: [Initialize.self, AddMapper.self, GrantMap.self, Status.self])
 
     struct ConnectionOptions: ParsableArguments {
         @Option(help: ArgumentHelp(
@@ -130,5 +130,50 @@ struct Community: ParsableCommand {
           in ~/.pgpass (chmod 600 ~/.pgpass):
             \(account.pgpassLine)
         """
+    }
+
+    struct Status: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Say what the community database holds and, on a standby, how far behind the primary it is.",
+            discussion: """
+                Each mapper's totals and the area mapped, as the community map shows them. On a standby \
+                (a hot standby streaming from the primary, which mtt serve can read), how many seconds \
+                its copy is behind, as the standby reports it: 0 once it has replayed all it received. \
+                On the primary, the standbys streaming from it (their lag only to a superuser or a \
+                member of pg_monitor). Any role that may read the map's views may ask.
+                """)
+
+        @OptionGroup var connection: ConnectionOptions
+        @OptionGroup var output: OutputOptions
+
+        func run() throws {
+            let reader: CommunityMapReader
+            do {
+                reader = try CommunityMapReader(url: connection.url)
+            } catch {
+                throw RuntimeFailure("cannot read the community database: \(error)")
+            }
+            let status = try reader.communityStatus()
+            let standbys = status.replica == nil ? try reader.standbys() : []
+            if output.json {
+                try JSONLine.print(status)
+                return
+            }
+            for m in status.mappers {
+                Console.out("\(m.name): \(m.samples) samples, \(m.attempts) attempts (\(m.heard) heard), \(m.sessions) sessions"
+                    + (m.lastRecord.map { ", last \(RFC3339.string($0, fractionDigits: 0))" } ?? ""))
+            }
+            Console.out("Mapped     \(status.cells) cells, \(status.heardCells) heard, \(status.gateways) gateways")
+            if let replica = status.replica {
+                let lag = replica.lagSeconds.map { $0 == 0 ? "up to date" : "\(Int($0.rounded())) s behind the primary" } ?? "nothing replayed yet"
+                Console.out("Server     a standby, \(lag)" + (replica.replayedAt.map { " (last replayed commit \(RFC3339.string($0, fractionDigits: 0)))" } ?? ""))
+            } else {
+                Console.out("Server     the primary" + (standbys.isEmpty ? ", no standby streaming from it" : ""))
+                for s in standbys {
+                    Console.out("  standby \(s.name.isEmpty ? "(unnamed)" : s.name): \(s.state ?? "state not shown to this role")"
+                        + (s.replayLag.map { ", \(Int($0.rounded())) s behind" } ?? ""))
+                }
+            }
+        }
     }
 }
