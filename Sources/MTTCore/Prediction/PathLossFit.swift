@@ -48,24 +48,37 @@ public struct PathLossFit: Sendable, Hashable, Encodable {
     public static func fit(_ points: [Point], censored: Bool) -> PathLossFit? {
         // Points grouped by distance (steps of 1/200 of a decade, 1.2 %: 0.2 dB of a steep line)
         // and, not heard, by floor: each EM round then costs the groups, not the points (a drive of
-        // 100,000 places has a few thousand groups).
-        var heardGroups: [Int: (n: Double, sum: Double, squares: Double)] = [:]
-        var censoredGroups: [Int64: Double] = [:]
-        var floors: [Int64: (x: Double, floor: Double)] = [:]
-        for p in points {
-            let bin = Int((p.x * 200).rounded())
+        // 100,000 places has a few thousand groups). The groups are arrays indexed by bin, the
+        // floors a short list (one per SF): hashing a key for each point was most of a fit.
+        let lowest = Int((log10(nearest) * 200).rounded())
+        let bins = points.map { Int(($0.x * 200).rounded()) - lowest }
+        let width = (bins.max() ?? 0) + 1
+        var heardGroups = [(n: Double, sum: Double, squares: Double)](repeating: (0, 0, 0), count: width)
+        var floorValues: [Double] = []
+        var censoredGroups: [[Double]] = []
+        for (p, bin) in zip(points, bins) {
             if p.heard {
-                heardGroups[bin, default: (0, 0, 0)].n += 1
-                heardGroups[bin]!.sum += p.value
-                heardGroups[bin]!.squares += p.value * p.value
+                heardGroups[bin].n += 1
+                heardGroups[bin].sum += p.value
+                heardGroups[bin].squares += p.value * p.value
             } else if censored {
-                let key = Int64(bin) << 32 | Int64(UInt32(bitPattern: Int32((p.value * 10).rounded())))
-                censoredGroups[key, default: 0] += 1
-                floors[key] = (Double(bin) / 200, p.value)
+                // Floors a tenth of a dB apart are one floor.
+                let floor = (p.value * 10).rounded() / 10
+                let f = floorValues.firstIndex(of: floor) ?? floorValues.count
+                if f == floorValues.count {
+                    floorValues.append(floor)
+                    censoredGroups.append([Double](repeating: 0, count: width))
+                }
+                censoredGroups[f][bin] += 1
             }
         }
-        let heard = heardGroups.map { (x: Double($0.key) / 200, n: $0.value.n, sum: $0.value.sum, squares: $0.value.squares) }
-        let below = censoredGroups.map { (x: floors[$0.key]!.x, floor: floors[$0.key]!.floor, n: $0.value) }
+        let heard = heardGroups.enumerated().filter { $0.element.n > 0 }.map {
+            (x: Double($0.offset + lowest) / 200, n: $0.element.n, sum: $0.element.sum, squares: $0.element.squares)
+        }
+        var below: [(x: Double, floor: Double, n: Double)] = []
+        for (f, groups) in censoredGroups.enumerated() {
+            for (bin, n) in groups.enumerated() where n > 0 { below.append((Double(bin + lowest) / 200, floorValues[f], n)) }
+        }
         let count = heard.map(\.n).reduce(0, +)
         guard count >= 3 else { return nil }
         /// The residual sum of squares of the heard points about a line.

@@ -1,4 +1,5 @@
 import GRDB
+import Glibc
 
 /// What the coverage prediction is fitted to: per antenna with a reported position, each reception
 /// (where it was heard, and how well) and each mapped place in its reach it did not hear.
@@ -16,10 +17,12 @@ extension StoreCoverage {
             // Each placed uplink once, with the antennas that heard it (those TTN Mapper's rules keep).
             // `complete`: the uplink lists every gateway that heard it (the network's own metadata,
             // live or fetched); an imported data set may keep the best gateway only, and then a
-            // gateway missing from it says nothing.
-            // `heardBefore`: antennas that heard it from a place their gateway has since moved from
-            // (`GatewayMove`): neither heard nor unheard where the gateway stands now.
-            var places: [(point: GeoPoint, network: String, sf: Int, complete: Bool, heardBy: [AntennaKey: Double], heardBefore: Set<AntennaKey>)] = []
+            // gateway missing from it says nothing. Antennas and networks are numbered as they
+            // come: every antenna is then matched against every place by number (a key of two
+            // texts hashed for each pair was 40 % of a predicted layer's instructions).
+            var places: [Place] = []
+            var antennaKeys: [AntennaKey] = [], antennaIndex: [AntennaKey: Int] = [:]
+            var networks: [String: Int] = [:]
             var lastUplink: Int64?
             // The last move of each gateway that moved: a few rows, read once rather than sought
             // for every reception.
@@ -39,21 +42,29 @@ extension StoreCoverage {
                 """, arguments: StatementArguments(arguments))
             while let row = try rows.next() {
                 let uplink: Int64 = row[PredictionQueryColumns.uplink]
+                let network: String = row[PredictionQueryColumns.network]
                 if uplink != lastUplink {
                     lastUplink = uplink
-                    places.append((GeoPoint(latitude: row[PredictionQueryColumns.lat], longitude: row[PredictionQueryColumns.lon]),
-                                   row[PredictionQueryColumns.network], row[PredictionQueryColumns.sf], row[PredictionQueryColumns.complete], [:], []))
+                    let number = networks[network] ?? networks.count
+                    networks[network] = number
+                    places.append(Place(
+                        point: GeoPoint(latitude: row[PredictionQueryColumns.lat], longitude: row[PredictionQueryColumns.lon]), network: number,
+                        sf: row[PredictionQueryColumns.sf], complete: row[PredictionQueryColumns.complete]))
                 }
                 guard let gateway: String = row[PredictionQueryColumns.gateway], let signal: Double = row[PredictionQueryColumns.signal],
                       (row[PredictionQueryColumns.leftOut] as String?) == nil
                 else { continue }
                 if let eui: String = row[PredictionQueryColumns.eui] { euis[gateway] = eui }
-                let key = AntennaKey(network: row[PredictionQueryColumns.network], gateway: gateway, antenna: row[PredictionQueryColumns.antenna])
-                if let move = moved[AntennaKey(network: key.network, gateway: gateway, antenna: 0)], row[PredictionQueryColumns.time] < move {
-                    places[places.count - 1].heardBefore.insert(key)
-                    continue
+                let key = AntennaKey(network: network, gateway: gateway, antenna: row[PredictionQueryColumns.antenna])
+                let antenna = antennaIndex[key] ?? antennaKeys.count
+                if antenna == antennaKeys.count {
+                    antennaKeys.append(key)
+                    antennaIndex[key] = antenna
                 }
-                places[places.count - 1].heardBy[key] = max(places[places.count - 1].heardBy[key] ?? -.infinity, signal)
+                // Heard from a place its gateway has since moved from (`GatewayMove`): neither
+                // heard nor missed where the gateway stands now.
+                let before = moved[AntennaKey(network: network, gateway: gateway, antenna: 0)].map { (row[PredictionQueryColumns.time] as Int64) < $0 } ?? false
+                places[places.count - 1].hear(antenna, signal: before ? nil : signal)
             }
             // Sent where nobody heard: attempts the network side of is known (or a link check went
             // unanswered), and trackers' frames missing from their counters.
@@ -69,14 +80,16 @@ extension StoreCoverage {
                 unheard.append((GeoPoint(latitude: row[PredictionQueryColumns.lat], longitude: row[PredictionQueryColumns.lon]), row[PredictionQueryColumns.sf]))
             }
 
-            var heard: [AntennaKey: [AntennaObservation]] = [:]
+            var heard = [[AntennaObservation]](repeating: [], count: antennaKeys.count)
             for place in places {
-                for (key, signal) in place.heardBy where filter.gateway == nil || key.gateway == filter.gateway {
-                    heard[key, default: []].append(AntennaObservation(point: place.point, signal: signal, spreadingFactor: place.sf))
+                for (antenna, signal) in place.heardBy {
+                    guard let signal, filter.gateway == nil || antennaKeys[antenna].gateway == filter.gateway else { continue }
+                    heard[antenna].append(AntennaObservation(point: place.point, signal: signal, spreadingFactor: place.sf))
                 }
             }
             var antennas: [AntennaData] = []
-            for (key, receptions) in heard {
+            for (antenna, receptions) in heard.enumerated() where !receptions.isEmpty {
+                let key = antennaKeys[antenna]
                 // A gateway that never said where it is stands where its strongest receptions were
                 // heard from (as the map estimates it), and says so.
                 let reported = try Store.reportedPosition(of: key.gateway, db)
@@ -86,19 +99,64 @@ extension StoreCoverage {
                 }
                 let reach = receptions.map { position.distance(to: $0.point) / 1000 }.max() ?? 0
                 let limit = AntennaModel.limit(reach: reach) * 1000
+                let near = NearTest(position, metres: limit)
                 var observations = receptions
-                for place in places where place.complete && place.network == key.network && place.heardBy[key] == nil && !place.heardBefore.contains(key) && position.distance(to: place.point) <= limit {
+                let network = networks[key.network]
+                for place in places where place.complete && place.network == network && !place.heard(antenna) && near.holds(place.point) {
                     observations.append(AntennaObservation(point: place.point, signal: nil, spreadingFactor: place.sf))
                 }
-                for place in unheard where position.distance(to: place.point) <= limit {
+                for place in unheard where near.holds(place.point) {
                     observations.append(AntennaObservation(point: place.point, signal: nil, spreadingFactor: place.sf))
                 }
-                var antenna = AntennaData(key: key, eui: euis[key.gateway], position: position, observations: observations)
-                antenna.positionEstimated = reported == nil
-                antennas.append(antenna)
+                var data = AntennaData(key: key, eui: euis[key.gateway], position: position, observations: observations)
+                data.positionEstimated = reported == nil
+                antennas.append(data)
             }
             return antennas.sorted { $0.key < $1.key }
         }
+    }
+}
+
+/// A placed uplink as the models read it: where, on which network and SF, and which antennas
+/// heard it (their numbers, with the signal; nil for one heard from a place its gateway has since
+/// moved from). A few antennas hear each: a list, not a dictionary.
+private struct Place {
+    var point: GeoPoint
+    var network: Int
+    var sf: Int
+    var complete: Bool
+    var heardBy: [(antenna: Int, signal: Double?)] = []
+
+    mutating func hear(_ antenna: Int, signal: Double?) {
+        if let i = heardBy.firstIndex(where: { $0.antenna == antenna }) {
+            // The best of an antenna's receptions of one uplink (its two radios, a repeat).
+            if let signal { heardBy[i].signal = max(heardBy[i].signal ?? -.infinity, signal) }
+        } else {
+            heardBy.append((antenna, signal))
+        }
+    }
+
+    func heard(_ antenna: Int) -> Bool { heardBy.contains { $0.antenna == antenna } }
+}
+
+/// Whether a place lies within `metres` of `centre`: a box in degrees first, the great circle
+/// only for what is inside it (a gateway's tens of thousands of places, most far away).
+private struct NearTest {
+    let centre: GeoPoint, metres: Double, dLat: Double, dLon: Double
+
+    init(_ centre: GeoPoint, metres: Double) {
+        self.centre = centre
+        self.metres = metres
+        // A degree of latitude is 110.6 km at least; one of longitude that times cos(lat), taken
+        // at the box's edge nearest the pole, with a margin.
+        dLat = metres / 110_000 * 1.01
+        let edge = min(abs(centre.latitude) + dLat, 89.9)
+        dLon = metres / (111_320 * cos(edge * .pi / 180)) * 1.01
+    }
+
+    func holds(_ p: GeoPoint) -> Bool {
+        let east = abs(p.longitude - centre.longitude)
+        return abs(p.latitude - centre.latitude) <= dLat && min(east, 360 - east) <= dLon && centre.distance(to: p) <= metres
     }
 }
 
