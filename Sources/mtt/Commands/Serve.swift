@@ -19,12 +19,16 @@ struct Serve: AsyncParsableCommand {
             API: /api/status (as mtt status --json), /api/sessions, /api/samples.geojson and \
             /api/track.geojson (?session=N&since=TIME&until=TIME), /api/gateways, /api/cells \
             (?z=ZOOM&bbox=W,S,E,N, coverage tiles), /api/cell (?z=&x=&y=, its gateways), /api/reach \
-            (?gateway=ID), /api/events (Server-Sent Events), /metrics (Prometheus).
+            (?gateway=ID), /api/predicted (?z=&bbox=, from zoom 12), /api/diff (?since=TIME), \
+            /api/events (Server-Sent Events), /metrics (Prometheus). Vector tiles for QGIS and caches: \
+            /tiles/LAYER/Z/X/Y.mvt, LAYER one of cells, unheard, reach, gateways, predicted.
 
             A community's map: --db postgresql://USER@HOST/DATABASE serves the coverage of a \
             community database (mtt community) as a role made by mtt community grant-map, whose \
             password comes from ~/.pgpass or PGPASSWORD. The page draws everybody's cells at every \
-            zoom, the gateways and their reach, and each mapper's totals; nobody's drive.
+            zoom, the gateways and their reach, the predicted layer and each mapper's totals; \
+            nobody's drive. A hot standby of the database serves it as well (a host list with \
+            ?target_session_attrs=prefer-standby takes whichever answers, the standby first).
             """)
 
     @Option(help: ArgumentHelp("\(ConfigKey.serveListen.help) (default \(ConfigKey.serveListen.defaultText))", valueName: "host:port"))
