@@ -23,11 +23,14 @@ enum CoverageText {
             if let p = g.position {
                 line += "\n    " + (g.estimated ? "position estimated" : "at") + " \(Self.place(p))"
             }
+            // The farthest reception follows the position on its line, unless a check came between.
+            var afterPosition = g.position != nil
             if let check = s.positionChecks?.first(where: { $0.key.gateway == g.gateway && $0.key.antenna == g.antenna && $0.key.network == g.network }) {
                 line += "\n    " + (check.contradicted ? "POSITION? " : "") + check.text
+                afterPosition = false
             }
             if let far = g.farthest {
-                line += (g.position == nil ? "\n    " : "; ") + "farthest \(String(format: "%.2f", far.metres / 1000)) km at \(Int(far.bearing))° (\(Self.place(far.at)), \(RFC3339.string(far.time, fractionDigits: 0)))"
+                line += (afterPosition ? "; " : "\n    ") + "farthest \(String(format: "%.2f", far.metres / 1000)) km at \(Int(far.bearing))° (\(Self.place(far.at)), \(RFC3339.string(far.time, fractionDigits: 0)))"
             }
             for move in s.moves ?? [] where move.gateway == g.gateway && move.network == g.network {
                 line += "\n    moved \(Self.distance(move.metres)) on \(RFC3339.string(move.movedAt, fractionDigits: 0)) from \(Self.place(move.from));"
