@@ -194,6 +194,10 @@ struct CollectCommandTests {
     @Test func aStopWhileTheNodeTransmitsEndsTheRunAtOnce() async throws {
         let child = try mtt.start(["collect", "--mode", "active", "--node", "fake?fail=1", "--gps", "fixed:52.09,5.12", "--every", "1s", "--db", mtt.database])
         #expect(await child.waitForOutput(timeout: 30) { $0.contains("attempt 1 by fake:1") })
+        // Stopped while an attempt waits for its result (stored as pending): not in the second
+        // between one attempt's 25 s and the next (a loaded machine's test once saw "attempt 1" only
+        // after it had failed, and stopped the run between two).
+        #expect(await eventually { (try? Store(path: mtt.database, access: .readOnly).records.attempts(session: 1).last?.attempt.state) == .pending })
         let stopped = ContinuousClock.now
         child.signal(SIGTERM)
         #expect(await child.wait(timeout: 30))
