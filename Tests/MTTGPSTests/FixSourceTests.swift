@@ -61,4 +61,31 @@ struct FixSourceTests {
         #expect(zip(fixes, fixes.dropFirst()).allSatisfy { $1.time.seconds(since: $0.time) >= 1 })
         #expect(fixes.allSatisfy { $0.source == "fake:3" })
     }
+
+    /// The time of the last fix or no-fix report.
+    static func lastReport(_ events: [FixEvent]) -> Timestamp? {
+        events.compactMap { event -> Timestamp? in
+            switch event {
+            case .fix(let fix): fix.time
+            case .noFix(let time): time
+            default: nil
+            }
+        }.last
+    }
+
+    /// A machine that stalls (a suite beside another, --speed 20) must not leave the drive behind
+    /// the run's clock: after 30 s of the clock in one step, the drive's reports reach the clock's
+    /// now, one for each second. Before, it gave one report and went on a second behind for every
+    /// stall, until every fix was too old for an active run to send on.
+    @Test func aStalledDriveCatchesUpWithItsClock() async {
+        let clock = ManualClock()
+        let recorder = EventRecorder<FixEvent>()
+        await recorder.record(SimulatedFixSource(seed: 3, clock: clock).events())
+        #expect(await eventually { clock.sleepers == 1 }, "the drive waits for its second report")
+        clock.advance(by: 30)
+        let now = clock.now()
+        let caughtUp = await recorder.wait(timeout: 60) { events in Self.lastReport(events) == now }
+        #expect(caughtUp, "the drive's last report is not at the clock's now")
+        await recorder.stop()
+    }
 }

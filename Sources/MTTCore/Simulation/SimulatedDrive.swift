@@ -86,7 +86,9 @@ extension SimulatedDrive {
         while !Task.isCancelled {
             for i in drives.indices { each(i, second, drives[i].next()) }
             second += 1
-            do { try await clock.sleep(seconds: 1) } catch { return }
+            // Until the next second's deadline, not a second from now: a stalled machine's drive
+            // catches up instead of falling ever further behind the clock.
+            do { try await clock.sleep(until: startTime.adding(seconds: Double(second))) } catch { return }
         }
     }
 }
