@@ -215,9 +215,9 @@ public final class CommunityMapReader: CommunityCoverageReader {
     }
 
     /// On a standby, how far behind the primary its copy is, as the standby reports it; nil on
-    /// the primary. Caught up once it has replayed all it received: "received equals replayed"
-    /// read as behind for minutes after a start, when the receiver reports the start of the WAL
-    /// segment it streams from, short of the last record replayed.
+    /// the primary. Caught up once it has replayed all it received ("at most", not "equal": the
+    /// receiver's position can be the start of the WAL segment it streams from, short of the last
+    /// record replayed).
     public func replica() throws -> CommunityStatus.Replica? {
         let row = Values(try rows("""
             SELECT pg_is_in_recovery(),
