@@ -86,15 +86,15 @@ public enum CellObservations {
                 continue
             }
             let reach = receptions.map { position.at.distance(to: $0.point) / 1000 }.max() ?? 0
-            let limit = AntennaModel.limit(reach: reach) * 1000
+            let near = NearTest(position.at, metres: AntennaModel.limit(reach: reach) * 1000)
             var observations = receptions
-            for (place, uplinks) in sent where place.network == key.network && position.at.distance(to: place.tile.centre) <= limit {
+            for (place, uplinks) in sent where place.network == key.network && near.holds(place.tile.centre) {
                 let missed = uplinks - (heardAt[place]?[key] ?? 0)
                 for _ in 0..<max(missed, 0) {
                     observations.append(AntennaObservation(point: place.tile.centre, signal: nil, spreadingFactor: place.sf))
                 }
             }
-            for cell in unheard where position.at.distance(to: cell.tile.centre) <= limit {
+            for cell in unheard where near.holds(cell.tile.centre) {
                 for _ in 0..<cell.count {
                     observations.append(AntennaObservation(point: cell.tile.centre, signal: nil, spreadingFactor: Self.spreadingFactor(cell.spreadingFactor)))
                 }

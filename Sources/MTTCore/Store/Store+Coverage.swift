@@ -17,7 +17,7 @@ extension Store {
         let keepsPlaces = try db.tableExists("gateway_places")
         if keepsPlaces {
             if sessions == nil && gateways == nil {
-                try db.execute(sql: "DELETE FROM gateway_places")
+                // Read again for every gateway: those no reception names any more are deleted.
                 try readGatewayPlaces(of: nil, db)
             } else if let gateways {
                 try regroupCoverage(of: try readGatewayPlaces(of: gateways, db), db)

@@ -8,7 +8,7 @@ extension Store {
     static func readGatewayPlaces(of gateways: Set<String>?, _ db: Database) throws -> Set<String> {
         let names = gateways?.sorted() ?? []
         if gateways != nil && names.isEmpty { return [] }
-        let condition = gateways == nil ? "1" : "r.gateway_id IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))"
+        let condition = gateways == nil ? "1" : "r.gateway_id IN (\(databaseQuestionMarks(count: names.count)))"
         var read: [GatewayKey: [GatewayMove.Place]] = [:]
         var positions: [(time: Int64, at: GeoPoint)] = []
         var current: GatewayKey?
@@ -46,7 +46,7 @@ extension Store {
 
     private static func storedGatewayPlaces(of names: [String]?, _ db: Database) throws -> [GatewayKey: [GatewayMove.Place]] {
         var stored: [GatewayKey: [GatewayMove.Place]] = [:]
-        let condition = names.map { "WHERE gateway IN (\(Array(repeating: "?", count: $0.count).joined(separator: ",")))" } ?? ""
+        let condition = names.map { "WHERE gateway IN (\(databaseQuestionMarks(count: $0.count)))" } ?? ""
         for row in try Row.fetchAll(db, sql: "SELECT network, gateway, since, lat, lon FROM gateway_places \(condition) ORDER BY network, gateway, since",
                                     arguments: StatementArguments(names ?? [])) {
             stored[GatewayKey(network: row[0], gateway: row[1]), default: []].append(GatewayMove.Place(since: row[2], at: GeoPoint(latitude: row[3], longitude: row[4])))
@@ -60,7 +60,7 @@ extension Store {
     static func regroupCoverage(of gateways: Set<String>, _ db: Database) throws {
         guard !gateways.isEmpty else { return }
         let names = gateways.sorted()
-        let inNames = "IN (\(Array(repeating: "?", count: names.count).joined(separator: ",")))"
+        let inNames = "IN (\(databaseQuestionMarks(count: names.count)))"
         let arguments = StatementArguments(names)
         try db.execute(sql: "DROP TABLE IF EXISTS temp.regrouped_cells")
         try db.execute(sql: "CREATE TEMP TABLE regrouped_cells AS SELECT DISTINCT x, y FROM coverage_cells WHERE gateway \(inNames)", arguments: arguments)
@@ -79,19 +79,11 @@ extension Store {
     }
 
     static func gatewayMoves(of gateway: String?, _ db: Database) throws -> [GatewayMove] {
-        let condition = gateway == nil ? "" : "WHERE gateway = ?"
-        var moves: [GatewayMove] = []
-        var previous: (key: GatewayKey, at: GeoPoint)?
-        for row in try Row.fetchAll(db, sql: "SELECT network, gateway, since, lat, lon FROM gateway_places \(condition) ORDER BY gateway, network, since",
-                                    arguments: StatementArguments(gateway.map { [$0] } ?? [])) {
-            let key = GatewayKey(network: row[0], gateway: row[1])
-            let at = GeoPoint(latitude: row[3], longitude: row[4])
-            if let previous, previous.key == key {
-                moves.append(GatewayMove(network: key.network, gateway: key.gateway, movedAt: Timestamp(nanosecondsSinceEpoch: row[2]), from: previous.at, to: at))
+        try storedGatewayPlaces(of: gateway.map { [$0] }, db).sorted { ($0.key.gateway, $0.key.network) < ($1.key.gateway, $1.key.network) }.flatMap { key, places in
+            zip(places, places.dropFirst()).map { from, to in
+                GatewayMove(network: key.network, gateway: key.gateway, movedAt: Timestamp(nanosecondsSinceEpoch: to.since), from: from.at, to: to.at)
             }
-            previous = (key, at)
         }
-        return moves
     }
 }
 

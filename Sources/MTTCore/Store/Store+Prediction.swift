@@ -1,5 +1,4 @@
 import GRDB
-import Glibc
 
 /// What the coverage prediction is fitted to: per antenna with a reported position, each reception
 /// (where it was heard, and how well) and each mapped place in its reach it did not hear.
@@ -26,9 +25,9 @@ extension StoreCoverage {
             var lastUplink: Int64?
             // The last move of each gateway that moved: a few rows, read once rather than sought
             // for every reception.
-            var moved: [AntennaKey: Int64] = [:]
+            var moved: [GatewayKey: Int64] = [:]
             for row in try Row.fetchAll(db, sql: CoverageSQL.lastMoves) {
-                moved[AntennaKey(network: row[0], gateway: row[1], antenna: 0)] = row[2]
+                moved[GatewayKey(network: row[0], gateway: row[1])] = row[2]
             }
             var euis: [String: String] = [:]
             let rows = try Row.fetchCursor(db, sql: """
@@ -63,7 +62,7 @@ extension StoreCoverage {
                 }
                 // Heard from a place its gateway has since moved from (`GatewayMove`): neither
                 // heard nor missed where the gateway stands now.
-                let before = moved[AntennaKey(network: network, gateway: gateway, antenna: 0)].map { (row[PredictionQueryColumns.time] as Int64) < $0 } ?? false
+                let before = moved[GatewayKey(network: network, gateway: gateway)].map { (row[PredictionQueryColumns.time] as Int64) < $0 } ?? false
                 places[places.count - 1].hear(antenna, signal: before ? nil : signal)
             }
             // Sent where nobody heard: attempts the network side of is known (or a link check went
@@ -137,27 +136,6 @@ private struct Place {
     }
 
     func heard(_ antenna: Int) -> Bool { heardBy.contains { $0.antenna == antenna } }
-}
-
-/// Whether a place lies within `metres` of `centre`: a box in degrees first, the great circle
-/// only for what is inside it (a gateway's tens of thousands of places, most far away).
-private struct NearTest {
-    let centre: GeoPoint, metres: Double, dLat: Double, dLon: Double
-
-    init(_ centre: GeoPoint, metres: Double) {
-        self.centre = centre
-        self.metres = metres
-        // A degree of latitude is 110.6 km at least; one of longitude that times cos(lat), taken
-        // at the box's edge nearest the pole, with a margin.
-        dLat = metres / 110_000 * 1.01
-        let edge = min(abs(centre.latitude) + dLat, 89.9)
-        dLon = metres / (111_320 * cos(edge * .pi / 180)) * 1.01
-    }
-
-    func holds(_ p: GeoPoint) -> Bool {
-        let east = abs(p.longitude - centre.longitude)
-        return abs(p.latitude - centre.latitude) <= dLat && min(east, 360 - east) <= dLon && centre.distance(to: p) <= metres
-    }
 }
 
 /// One antenna's data for a model: where its gateway says it is (nil when it never said), and what

@@ -138,12 +138,9 @@ public final class MapServer: Sendable {
                 let query = try coverageQuery(items, .cells)
                 guard let range = query.range, range.zoom >= 12 else { return Self.geoJSON([PredictedTile](), holding: heavy.turn()) { [CoverageLayer.feature($0)] } }
                 let turn = heavy.turn()
-                let nw = MapTile(zoom: range.zoom, x: range.minX, y: range.minY).northWest, se = MapTile(zoom: range.zoom, x: range.maxX, y: range.maxY).southEast
-                let view = TileRange(zoom: PredictedTile.zoom, west: nw.longitude, south: se.latitude, east: se.longitude, north: nw.latitude)
-                // The mapped tiles near the view: those whose margin reaches into it.
-                let near = TileRange(zoom: PredictedTile.zoom, minX: view.minX - 16, minY: view.minY - 16, maxX: view.maxX + 16, maxY: view.maxY + 16)
-                let mapped = Set(try coverage.coverageCells(query.filter, zoom: PredictedTile.zoom, within: near).map(\.tile))
-                let tiles = try predictions.model(coverage, query.filter, version: try recordsVersion()).predictedTiles(around: mapped, within: view)
+                let tiles = try predictedTiles(
+                    from: MapTile(zoom: range.zoom, x: range.minX, y: range.minY).northWest, to: MapTile(zoom: range.zoom, x: range.maxX, y: range.maxY).southEast,
+                    query.filter)
                 return Self.geoJSON(tiles, holding: turn) { [CoverageLayer.feature($0)] }
             case "/api/reach":
                 let query = try coverageQuery(items, .reach)
@@ -198,11 +195,7 @@ public final class MapServer: Sendable {
             }
         case .predicted:
             guard request.tile.zoom >= 12 else { break }
-            let nw = request.tile.northWest, se = request.tile.southEast
-            let view = TileRange(zoom: PredictedTile.zoom, west: nw.longitude, south: se.latitude, east: se.longitude, north: nw.latitude)
-            let near = TileRange(zoom: PredictedTile.zoom, minX: view.minX - 16, minY: view.minY - 16, maxX: view.maxX + 16, maxY: view.maxY + 16)
-            let mapped = Set(try coverage.coverageCells(CoverageFilter(), zoom: PredictedTile.zoom, within: near).map(\.tile))
-            for predicted in try predictions.model(coverage, CoverageFilter(), version: try recordsVersion()).predictedTiles(around: mapped, within: view) {
+            for predicted in try predictedTiles(from: request.tile.northWest, to: request.tile.southEast, CoverageFilter()) {
                 layer.add(CoverageLayer.feature(predicted))
             }
         }
@@ -212,6 +205,15 @@ public final class MapServer: Sendable {
         let headers = ["ETag": etag, "Cache-Control": "public, max-age=\(Self.tileMaxAge)"]
         if ifNoneMatch == etag { return .whole(status: 304, type: "application/vnd.mapbox-vector-tile", body: [], headers: headers) }
         return .whole(status: 200, type: "application/vnd.mapbox-vector-tile", body: body, headers: headers)
+    }
+
+    /// The tiles nobody measured between `northWest` and `southEast`, predicted at zoom 17 from
+    /// the mapped tiles near them (those whose margin reaches in): the map's layer and the tiles'.
+    private func predictedTiles(from northWest: GeoPoint, to southEast: GeoPoint, _ filter: CoverageFilter) throws -> [PredictedTile] {
+        let view = TileRange(zoom: PredictedTile.zoom, west: northWest.longitude, south: southEast.latitude, east: southEast.longitude, north: northWest.latitude)
+        let near = TileRange(zoom: PredictedTile.zoom, minX: view.minX - 16, minY: view.minY - 16, maxX: view.maxX + 16, maxY: view.maxY + 16)
+        let mapped = Set(try coverage.coverageCells(filter, zoom: PredictedTile.zoom, within: near).map(\.tile))
+        return try predictions.model(coverage, filter, version: try recordsVersion()).predictedTiles(around: mapped, within: view)
     }
 
     /// Seconds a cache may serve a tile without asking: a live run adds cells every few seconds,
