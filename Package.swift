@@ -88,7 +88,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
-        .target(name: "TestSupport", dependencies: ["MTTCore", "MTTSerial"], path: "Tests/Support"),
+        .target(name: "TestSupport", dependencies: ["MTTCore", "MTTSerial", "MTTPostgres"], path: "Tests/Support"),
         .testTarget(
             name: "MTTCoreTests",
             dependencies: [

@@ -14,7 +14,7 @@ let package = Package(
         // this package: the main package ships no test library.
         .target(
             name: "TestSupport",
-            dependencies: [.product(name: "MTTCore", package: "mtt"), .product(name: "MTTSerial", package: "mtt")],
+            dependencies: [.product(name: "MTTCore", package: "mtt"), .product(name: "MTTSerial", package: "mtt"), .product(name: "MTTPostgres", package: "mtt")],
             path: "Benchmarks/TestSupport",
             swiftSettings: [.swiftLanguageMode(.v6)]),
         .executableTarget(

@@ -48,8 +48,8 @@ struct CommunityDatabaseTests {
         let aliceURL = server.connectionString(user: "alice", password: alice.password, database: "coverage")
         let store = try Store(path: TemporaryDirectory("mtt-community").file("alice.sqlite"))
         try MapTestData.drive(store)
-        try await Self.upload(Array(1...20), of: store, as: aliceURL, kind: .sample)
-        try await Self.upload(Array(1...30), of: store, as: aliceURL, kind: .attempt)
+        try OlderCommunityUpload.upload(Array(1...20), of: store, as: aliceURL, kind: .sample)
+        try OlderCommunityUpload.upload(Array(1...30), of: store, as: aliceURL, kind: .attempt)
         #expect(try community.migrate() == (from: 1, to: CommunityDatabase.latestSchemaVersion))
         func totals() throws -> String? {
             try community.connection.execute("SELECT concat_ws(' ', sessions, attempts, heard, samples, last_record) FROM mtt.mappers WHERE mapper = 'alice'").value

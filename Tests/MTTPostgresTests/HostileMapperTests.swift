@@ -19,8 +19,12 @@ struct HostileMapperTests {
         let store: Store
         let database: String
 
+        /// The schema version it was made at (nil: the latest).
+        let version: Int?
+
         init(on server: PostgresServer, database: String, through version: Int? = nil) throws {
             self.server = server
+            self.version = version
             self.database = database
             try server.createDatabase(database)
             admin = CommunityDatabase(try PostgresConnection(server.connectionString(database: database)))
@@ -34,8 +38,13 @@ struct HostileMapperTests {
         }
 
         func uploadAlicesDrive() async throws {
-            try await CommunityDatabaseTests.upload(Array(1...40), of: store, as: aliceURL, kind: .sample)
-            try await CommunityDatabaseTests.upload(Array(1...60), of: store, as: aliceURL, kind: .attempt)
+            for (kind, ids) in [(SyncRecordKind.sample, Array(Int64(1)...40)), (.attempt, Array(1...60))] {
+                if let version, version < 4 {
+                    try OlderCommunityUpload.upload(ids, of: store, as: aliceURL, kind: kind)
+                } else {
+                    try await CommunityDatabaseTests.upload(ids, of: store, as: aliceURL, kind: kind)
+                }
+            }
         }
     }
 
@@ -87,19 +96,19 @@ struct HostileMapperTests {
         try await attacked.uploadAlicesDrive()
         #expect(try attacked.alice.execute("SELECT count(*) FROM mtt.samples").value == "40", "Alice's uploads were dropped as repeats")
         // Receptions on Alice's samples, and probing for her rows.
-        Self.refused(m, "INSERT INTO mtt.receptions (db, sample_id, n, gateway, rssi) VALUES ('\(alicesDB)', 3, 9, 'gw-fake', -40)",
+        Self.refused(m, "INSERT INTO mtt.receptions (db, sample_id, time, n, gateway, rssi) VALUES ('\(alicesDB)', 3, now(), 9, 'gw-fake', -40)",
                      "receptions of samples that are not stored")
         #expect(try m.execute("SELECT count(*) FROM mtt.samples WHERE db = '\(alicesDB)' AND id = 3").value == "0")
 
         // Values no radio gives, each poisoning an aggregate for good before.
         try Self.mallorysSample(m, db: own, id: 1)
         for (value, check) in [("'NaN'", "receptions_rssi_range"), ("1e308", "receptions_rssi_range"), ("'-Infinity'", "receptions_rssi_range")] {
-            Self.refused(m, "INSERT INTO mtt.receptions (db, sample_id, n, gateway, rssi, snr) VALUES ('\(own)', 1, 0, 'gw-start', \(value), 5)",
+            Self.refused(m, "INSERT INTO mtt.receptions (db, sample_id, time, n, gateway, rssi, snr) VALUES ('\(own)', 1, now(), 0, 'gw-start', \(value), 5)",
                          "violates check constraint \"\(check)\"")
         }
-        Self.refused(m, "INSERT INTO mtt.receptions (db, sample_id, n, gateway, rssi, snr) VALUES ('\(own)', 1, 0, 'gw-start', -90, -1e308)",
+        Self.refused(m, "INSERT INTO mtt.receptions (db, sample_id, time, n, gateway, rssi, snr) VALUES ('\(own)', 1, now(), 0, 'gw-start', -90, -1e308)",
                      "violates check constraint \"receptions_snr_range\"")
-        Self.refused(m, "INSERT INTO mtt.receptions (db, sample_id, n, gateway, rssi, gateway_geom) VALUES ('\(own)', 1, 0, 'gw-start', -90, ST_SetSRID(ST_MakePoint(500, 91), 4326))",
+        Self.refused(m, "INSERT INTO mtt.receptions (db, sample_id, time, n, gateway, rssi, gateway_geom) VALUES ('\(own)', 1, now(), 0, 'gw-start', -90, ST_SetSRID(ST_MakePoint(500, 91), 4326))",
                      "violates check constraint \"receptions_gateway_geom_range\"")
         #expect(throws: PostgresError.self) { try Self.mallorysSample(m, db: own, id: 2, sf: "2000000000") }
         #expect(throws: PostgresError.self) { try Self.mallorysSample(m, db: own, id: 3, time: "'2099-01-01T00:00:00Z'") }
@@ -116,7 +125,10 @@ struct HostileMapperTests {
         let north = "SELECT ST_AsText(geom) FROM mtt.gateways WHERE gateway = 'gw-north'"
         let before = try m.execute(north).value
         try Self.mallorysSample(m, db: own, id: 4)
-        try m.execute("INSERT INTO mtt.receptions (db, sample_id, n, gateway, rssi, snr, gateway_geom) VALUES ('\(own)', 4, 0, 'gw-north', -100, 1, ST_SetSRID(ST_MakePoint(2.35, 48.85), 4326))")
+        try m.execute("""
+            INSERT INTO mtt.receptions (db, sample_id, time, n, gateway, rssi, snr, gateway_geom)
+            SELECT db, id, time, 0, 'gw-north', -100, 1, ST_SetSRID(ST_MakePoint(2.35, 48.85), 4326) FROM mtt.samples WHERE db = '\(own)' AND id = 4
+            """)
         #expect(try m.execute(north).value == before)
         #expect(before?.hasPrefix("POINT(5.12") == true, "\(before ?? "nil")")
     }

@@ -111,11 +111,17 @@ public final class PostgresServer: @unchecked Sendable {
     /// Runs `sql` as the administrator through psql; returns its output (unaligned, tuples only).
     @discardableResult
     public func psql(_ sql: String, database: String = "postgres") throws -> String {
+        try client("psql", ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql], database: database)
+    }
+
+    /// Runs one of PostgreSQL's client programs (psql, pg_dump, pg_restore) as the administrator
+    /// on `database`; returns its output.
+    @discardableResult
+    public func client(_ tool: String, _ arguments: [String], database: String) throws -> String {
         let result = try ChildProcess.runBlocking("/usr/bin/env", [
-            "PGPASSWORD=\(Self.adminPassword)", binaries + "/psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
-            "-h", "127.0.0.1", "-p", String(port), "-U", Self.admin, "-d", database, "-c", sql,
-        ])
-        guard result.status == 0 else { throw PostgresServerError.setup("psql: \(result.stderr)") }
+            "PGPASSWORD=\(Self.adminPassword)", binaries + "/" + tool, "-h", "127.0.0.1", "-p", String(port), "-U", Self.admin, "-d", database,
+        ] + arguments)
+        guard result.status == 0 else { throw PostgresServerError.setup("\(tool): \(result.stderr)") }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -68,13 +68,13 @@ public enum SyncTestData {
     /// from a track of fixes made by `quality` (index → fix figures).
     @discardableResult
     public static func addListenerSamples(
-        _ count: Int, to store: Store, mode: CollectionMode = .listener,
+        _ count: Int, to store: Store, mode: CollectionMode = .listener, from first: Timestamp = start,
         quality: (Int) -> (satellites: Int?, hdop: Double?, eph: Double?) = { _ in (9, 0.9, 4.2) }
     ) throws -> [Int64] {
-        let session = try store.sessions.startSession(mode: mode, at: start)
+        let session = try store.sessions.startSession(mode: mode, at: first)
         return try store.batch { batch in
             try (0..<count).map { i in
-                let time = start.adding(seconds: Double(i))
+                let time = first.adding(seconds: Double(i))
                 let q = quality(i)
                 let lat = 52.09 + Double(i) * 0.0001, lon = 5.12 + Double(i) * 0.0001
                 try batch.record(fix(at: time, lat: lat, lon: lon, satellites: q.satellites, hdop: q.hdop, eph: q.eph), session: session)

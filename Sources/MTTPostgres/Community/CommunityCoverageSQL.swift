@@ -166,12 +166,16 @@ enum CommunityCoverageSQL {
     /// samples: the statistics of tables being filled lag behind them (autovacuum analyzes them
     /// later), and the plan made on them hashed the whole table for every batch: 60 % of an
     /// upload's time, growing with the table.
-    static var triggerFunctions: String {
-        """
+    ///
+    /// Where the raw tables are kept a month a partition (`monthly`, schema version 4), a
+    /// reception carries its sample's time, and the lookup by it reads that month's partition only.
+    static func triggerFunctions(monthly: Bool) -> String {
+        let sameMonth = monthly ? " AND s.time = r.time" : ""
+        return """
         CREATE OR REPLACE FUNCTION mtt.count_receptions() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
             SET search_path = mtt, public SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off AS $$
         BEGIN
-            IF EXISTS (SELECT 1 FROM new_rows r WHERE NOT EXISTS (SELECT 1 FROM mtt.samples s WHERE s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id)) THEN
+            IF EXISTS (SELECT 1 FROM new_rows r WHERE NOT EXISTS (SELECT 1 FROM mtt.samples s WHERE s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id\(sameMonth))) THEN
                 RAISE EXCEPTION 'receptions of samples that are not stored' USING ERRCODE = 'foreign_key_violation';
             END IF;
             -- One statement (no temporary table, which a mapper's session could have shadowed).
@@ -179,7 +183,7 @@ enum CommunityCoverageSQL {
                 SELECT r.sample_id, r.n, r.mapper, s.network, r.gateway, r.antenna, COALESCE(s.sf, 0) AS sf, s.time, s.geom,
                        ST_Y(s.geom) AS lat, ST_X(s.geom) AS lon, ST_Y(r.gateway_geom) AS glat, ST_X(r.gateway_geom) AS glon,
                        r.rssi, r.rssi + LEAST(COALESCE(r.snr, 0), 0) AS signal
-                FROM new_rows r JOIN mtt.samples s ON s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id),
+                FROM new_rows r JOIN mtt.samples s ON s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id\(sameMonth)),
             -- Each rule and formula once per reception.
             measured AS MATERIALIZED (
                 SELECT *, mtt.distance(glat, glon, lat, lon) AS d, mtt.azimuth(glat, glon, lat, lon) AS azimuth FROM located),
@@ -246,7 +250,7 @@ enum CommunityCoverageSQL {
             -- one above cannot see the reports it writes.)
             WITH touched AS (
                 SELECT DISTINCT s.network, r.gateway, r.antenna
-                FROM new_rows r JOIN mtt.samples s ON s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id
+                FROM new_rows r JOIN mtt.samples s ON s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id\(sameMonth)
                 WHERE r.gateway_geom IS NOT NULL),
             votes AS (
                 SELECT g.network, g.gateway, g.antenna, ST_X(g.geom) AS lon, ST_Y(g.geom) AS lat,
@@ -305,8 +309,7 @@ enum CommunityCoverageSQL {
                     RETURN NULL;
                 END
                 $$;
-                CREATE TRIGGER count_mapper_\(table) AFTER INSERT ON mtt.\(table) REFERENCING NEW TABLE AS new_rows
-                    FOR EACH STATEMENT EXECUTE FUNCTION mtt.count_mapper_\(table)();
+                \(mapperTotalsTrigger(table))
                 """
         }
         return """
@@ -319,6 +322,14 @@ enum CommunityCoverageSQL {
             \(counting("samples", [("samples", "count(*)"), ("last_record", "max(time)")]))
             \(fillMapperTotals)
             """
+    }
+
+    /// What counts `table`'s rows into each mapper's totals.
+    static func mapperTotalsTrigger(_ table: String) -> String {
+        """
+        CREATE TRIGGER count_mapper_\(table) AFTER INSERT ON mtt.\(table) REFERENCING NEW TABLE AS new_rows
+            FOR EACH STATEMENT EXECUTE FUNCTION mtt.count_mapper_\(table)();
+        """
     }
 
     /// The mappers' totals counted from the rows there are.

@@ -21,19 +21,19 @@ enum CommunitySchema {
 
     /// Migration n is `migrations[n - 1]`.
     static func migrations(_ roles: Roles) -> [String] {
-        [version1(roles), version2(roles), version3(roles)]
+        [version1(roles), version2(roles), version3(roles), version4(roles)]
     }
 
-    /// A raw table as MTTCore declares it (`CommunityTable`), which the postgis target uploads into.
-    static func creation(_ table: CommunityTable) -> String {
-        "CREATE TABLE \(table.name) (\(table.columns.map(\.definition).joined(separator: ", ")), PRIMARY KEY (\(table.primaryKey.joined(separator: ", "))));"
+    /// A raw table as the first version made it: the columns MTTCore declares (`CommunityTable`)
+    /// that it had.
+    static func firstCreation(_ table: CommunityTable) -> String {
+        "CREATE TABLE \(table.name) (\(table.columns.filter { $0.since == 1 }.map(\.definition).joined(separator: ", ")), PRIMARY KEY (\(table.primaryKey.joined(separator: ", "))));"
     }
 
     static var latest: Int { migrations(Roles(mapper: "", map: "", mapperSQL: "", mapSQL: "")).count }
 
     private static func version1(_ r: Roles) -> String {
-        let raw = CommunityTable.raw.map(\.unqualifiedName)
-        return """
+        """
             CREATE EXTENSION IF NOT EXISTS postgis;
             DO $$ BEGIN
                 IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = \(quote(r.mapper))) THEN CREATE ROLE \(r.mapperSQL) NOLOGIN; END IF;
@@ -44,10 +44,8 @@ enum CommunitySchema {
                 name name PRIMARY KEY,
                 added_at timestamptz NOT NULL DEFAULT now()
             );
-            \(CommunityTable.raw.map(Self.creation).joined(separator: "\n"))
-            CREATE INDEX attempts_geom ON mtt.attempts USING gist (geom);
-            CREATE INDEX samples_geom ON mtt.samples USING gist (geom);
-            CREATE INDEX tracks_geom ON mtt.tracks USING gist (geom);
+            \(CommunityTable.raw.map(Self.firstCreation).joined(separator: "\n"))
+            \(CommunityTable.raw.map(Self.geometryIndex).joined(separator: "\n"))
             -- Where each gateway antenna last said it is.
             CREATE TABLE mtt.gateway_positions (
                 network text NOT NULL, gateway text NOT NULL, antenna integer NOT NULL,
@@ -58,7 +56,7 @@ enum CommunitySchema {
 
             \(CommunityCoverageSQL.functions)
             \(CommunityCoverageSQL.tables)
-            \(CommunityCoverageSQL.triggerFunctions)
+            \(CommunityCoverageSQL.triggerFunctions(monthly: false))
             \(CommunityCoverageSQL.triggers)
 
             -- What QGIS and the map read: everybody's coverage, nobody's drive.
@@ -113,12 +111,7 @@ enum CommunitySchema {
 
             -- Security in the database: a mapper inserts rows under its own name only, reads only its
             -- own raw rows, changes and deletes nothing; the map reads only the views.
-            \(raw.map { table in """
-                ALTER TABLE mtt.\(table) ENABLE ROW LEVEL SECURITY;
-                CREATE POLICY own_rows_in ON mtt.\(table) FOR INSERT TO \(r.mapperSQL) WITH CHECK (mapper = current_user);
-                CREATE POLICY own_rows_out ON mtt.\(table) FOR SELECT TO \(r.mapperSQL) USING (mapper = current_user);
-                GRANT SELECT, INSERT ON mtt.\(table) TO \(r.mapperSQL);
-                """ }.joined(separator: "\n"))
+            \(CommunityTable.raw.map { ownRowsOnly($0, r) }.joined(separator: "\n"))
             GRANT USAGE ON SCHEMA mtt TO \(r.mapperSQL), \(r.mapSQL);
             GRANT SELECT ON mtt.mapper_accounts TO \(r.mapperSQL);
             GRANT SELECT ON mtt.cells, mtt.gateway_cells, mtt.unheard_cells, mtt.gateways, mtt.reach, mtt.reach_beams, mtt.mappers
@@ -136,7 +129,7 @@ enum CommunitySchema {
     private static func version2(_ r: Roles) -> String {
         """
             \(CommunityCoverageSQL.functions)
-            \(CommunityCoverageSQL.triggerFunctions)
+            \(CommunityCoverageSQL.triggerFunctions(monthly: false))
             \(CommunityCoverageSQL.totalsTables)
             \(CommunityCoverageSQL.rebuildTotals)
             \(cellsView)
@@ -191,7 +184,7 @@ enum CommunitySchema {
         return """
             \(CommunityCoverageSQL.functions)
             \(CommunityCoverageSQL.gatewayReports)
-            \(CommunityCoverageSQL.triggerFunctions)
+            \(CommunityCoverageSQL.triggerFunctions(monthly: false))
             \(raw.map { t in
                 "ALTER TABLE \(t.name) DROP CONSTRAINT \(t.unqualifiedName)_pkey, ADD PRIMARY KEY (\(t.primaryKey.joined(separator: ", ")));"
             }.joined(separator: "\n"))
@@ -226,6 +219,152 @@ enum CommunitySchema {
                        date_trunc('day', max_at) AS max_at
                 FROM mtt.coverage_reach;
             """
+    }
+
+    /// The raw tables kept a month a partition (issue 48): a year of a country's uploads is
+    /// hundreds of millions of rows nobody reads again once counted, and a month detached is
+    /// dumped and dropped while the aggregates keep what it counted (docs/community.md,
+    /// "Archiving a month"). Each table is made anew, partitioned by its time, and its rows are
+    /// copied in before its triggers exist: the aggregates are not counted again, they stay as
+    /// they are. A reception takes its sample's time.
+    ///
+    /// The months are made as rows arrive: each upload first calls `mtt.add_months` with the
+    /// months of its rows, which makes a month's partitions where they are missing (a mapper may not make
+    /// tables; the function runs as its owner, and only within the times the checks allow). A row
+    /// of a month not made yet (an INSERT of one's own that did not call it) lands in the table's
+    /// default partition and moves to its month when the month is made. A month archived is not
+    /// made again: its rows would be counted twice.
+    ///
+    /// And a mapper may read the schema's version: an upload says plainly that the database is
+    /// older or newer than this mtt, not what a missing column makes of it.
+    private static func version4(_ r: Roles) -> String {
+        let before = "mtt_before_months"
+        let tables = CommunityTable.partitioned
+        func month(_ expression: String) -> String { "date_trunc('month', \(expression) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'" }
+        func create(_ t: CommunityTable) -> String {
+            let by = t.partitionedBy!
+            let parts = t.columns.map(\.definition) + ["PRIMARY KEY (\((t.primaryKey + [by]).joined(separator: ", ")))"]
+                + t.checks.map { "CONSTRAINT \($0.name) CHECK (\($0.condition))" }
+            return """
+                CREATE TABLE \(t.name) (\(parts.joined(separator: ", "))) PARTITION BY RANGE (\(by));
+                CREATE TABLE \(t.name)_default PARTITION OF \(t.name) DEFAULT;
+                """
+        }
+        func copy(_ t: CommunityTable) -> String {
+            let names = t.columns.map(\.name)
+            let from = t.name == CommunityTable.receptions.name
+                ? "SELECT \(names.map { $0 == "time" ? "s.time" : "r.\($0)" }.joined(separator: ", ")) FROM \(before).receptions r "
+                    + "JOIN \(before).samples s ON s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id"
+                : "SELECT \(names.joined(separator: ", ")) FROM \(before).\(t.unqualifiedName)"
+            return """
+                INSERT INTO \(t.name) (\(names.joined(separator: ", "))) \(from);
+                DO $$ BEGIN
+                    IF (SELECT count(*) FROM \(t.name)) <> (SELECT count(*) FROM \(before).\(t.unqualifiedName)) THEN
+                        RAISE EXCEPTION '\(t.name): the rows kept by month are not the rows there were; nothing is changed';
+                    END IF;
+                END $$;
+                """
+        }
+        /// Makes one table's partition of the month from `starts` to `ends`, taking its rows out of the default partition.
+        func addMonth(_ t: CommunityTable) -> String {
+            let by = t.partitionedBy!, name = t.unqualifiedName
+            return """
+                IF to_regclass('\(t.name)' || suffix) IS NULL THEN
+                    EXECUTE format('CREATE TABLE mtt.%I (LIKE \(t.name) INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', '\(name)' || suffix);
+                    EXECUTE format('WITH moved AS (DELETE FROM \(t.name)_default WHERE \(by) >= %L AND \(by) < %L RETURNING *) INSERT INTO mtt.%I SELECT * FROM moved',
+                                   starts, ends, '\(name)' || suffix);
+                    EXECUTE format('ALTER TABLE \(t.name) ATTACH PARTITION mtt.%I FOR VALUES FROM (%L) TO (%L)', '\(name)' || suffix, starts, ends);
+                END IF;
+                """
+        }
+        return """
+            CREATE SCHEMA \(before);
+            \(tables.map { "ALTER TABLE \($0.name) SET SCHEMA \(before);" }.joined(separator: "\n"))
+            \(tables.map(create).joined(separator: "\n"))
+
+            CREATE TABLE mtt.archived_months (month date PRIMARY KEY, archived_at timestamptz NOT NULL DEFAULT now());
+            -- The month of each time made where it is not (UTC months, named _YYYY_MM), within the
+            -- times the checks allow.
+            CREATE FUNCTION mtt.add_months(times timestamptz[]) RETURNS void LANGUAGE plpgsql SECURITY DEFINER
+                SET search_path = mtt, public AS $$
+            DECLARE
+                m timestamp;
+                starts timestamptz;
+                ends timestamptz;
+                suffix text;
+            BEGIN
+                FOR m IN SELECT DISTINCT \(month("t")) AT TIME ZONE 'UTC' FROM unnest(times) AS t
+                         WHERE t BETWEEN '\(RFC3339.string(PhysicalLimits.earliest))' AND now() + interval '\(Int(PhysicalLimits.aheadOfNow)) seconds' ORDER BY 1 LOOP
+                    -- Asked first: an archived month's tables may be back, restored from its dump.
+                    IF EXISTS (SELECT 1 FROM mtt.archived_months a WHERE a.month = m::date) THEN
+                        RAISE EXCEPTION 'records of % arrive after the community archived that month: they are not taken, as they would be counted twice', to_char(m, 'YYYY-MM')
+                            USING ERRCODE = 'check_violation';
+                    END IF;
+                    suffix := to_char(m, '"_"YYYY_MM');
+                    IF \(tables.map { "to_regclass('\($0.name)' || suffix) IS NULL" }.joined(separator: " OR ")) THEN
+                        -- Two uploads making the same month: one waits, then finds it made.
+                        PERFORM pg_advisory_xact_lock(hashtext('mtt months'));
+                        starts := m AT TIME ZONE 'UTC';
+                        ends := (m + interval '1 month') AT TIME ZONE 'UTC';
+                        \(tables.map(addMonth).joined(separator: "\n"))
+                    END IF;
+                END LOOP;
+            END
+            $$;
+            REVOKE ALL ON FUNCTION mtt.add_months(timestamptz[]) FROM PUBLIC;
+            GRANT EXECUTE ON FUNCTION mtt.add_months(timestamptz[]) TO \(r.mapperSQL);
+            -- The owner's first step of archiving a month: its partitions detached (then dumped and
+            -- dropped, docs/community.md), and the month not made again.
+            CREATE FUNCTION mtt.detach_month(first_day date) RETURNS SETOF text LANGUAGE plpgsql SET search_path = mtt, public AS $$
+            DECLARE
+                suffix text := to_char(first_day, '"_"YYYY_MM');
+            BEGIN
+                IF first_day <> date_trunc('month', first_day)::date OR first_day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date THEN
+                    RAISE EXCEPTION '% is not the first day of a month before this one', first_day;
+                END IF;
+                INSERT INTO mtt.archived_months (month) VALUES (first_day);
+                \(tables.map { t in """
+                    IF to_regclass('\(t.name)' || suffix) IS NOT NULL THEN
+                        EXECUTE format('ALTER TABLE \(t.name) DETACH PARTITION mtt.%I', '\(t.unqualifiedName)' || suffix);
+                        RETURN NEXT '\(t.name)' || suffix;
+                    END IF;
+                    """ }.joined(separator: "\n"))
+            END
+            $$;
+            REVOKE ALL ON FUNCTION mtt.detach_month(date) FROM PUBLIC;
+
+            SELECT mtt.add_months(array_agg(m)) FROM (
+                \(tables.filter { $0.name != CommunityTable.receptions.name }.map { "SELECT DISTINCT \(month($0.partitionedBy!)) AS m FROM \(before).\($0.unqualifiedName)" }.joined(separator: " UNION "))
+            ) months;
+            \(tables.map(copy).joined(separator: "\n"))
+            \(tables.map { "DROP TABLE \(before).\($0.unqualifiedName);" }.joined(separator: "\n"))
+            DROP SCHEMA \(before);
+
+            \(tables.map(geometryIndex).joined(separator: "\n"))
+            \(tables.map { ownRowsOnly($0, r) }.joined(separator: "\n"))
+            \(CommunityCoverageSQL.triggerFunctions(monthly: true))
+            \(CommunityCoverageSQL.triggers)
+            \(CommunityCoverageSQL.mapperTotalsTrigger("attempts"))
+            \(CommunityCoverageSQL.mapperTotalsTrigger("samples"))
+            GRANT SELECT ON mtt.schema_version TO \(r.mapperSQL), \(r.mapSQL);
+            """
+    }
+
+    /// Security in the database: a mapper inserts rows under its own name only, reads only its own
+    /// raw rows, changes and deletes nothing.
+    private static func ownRowsOnly(_ table: CommunityTable, _ r: Roles) -> String {
+        """
+        ALTER TABLE \(table.name) ENABLE ROW LEVEL SECURITY;
+        CREATE POLICY own_rows_in ON \(table.name) FOR INSERT TO \(r.mapperSQL) WITH CHECK (mapper = current_user);
+        CREATE POLICY own_rows_out ON \(table.name) FOR SELECT TO \(r.mapperSQL) USING (mapper = current_user);
+        GRANT SELECT, INSERT ON \(table.name) TO \(r.mapperSQL);
+        """
+    }
+
+    /// Where a table has a place, QGIS and the map's area queries want it indexed.
+    private static func geometryIndex(_ table: CommunityTable) -> String {
+        guard table.columns.contains(where: { $0.name == "geom" }) else { return "" }
+        return "CREATE INDEX \(table.unqualifiedName)_geom ON \(table.name) USING gist (geom);"
     }
 
     /// Every cell heard, from its totals: QGIS's layer and the unfiltered map.

@@ -11,12 +11,15 @@ public struct CommunityTable: Sendable {
         /// What a value must be (`PhysicalLimits`), as an SQL condition on the column; nil when
         /// anything of its type will do.
         public let check: String?
+        /// The schema version that added it: the first migration makes the tables as they were.
+        public let since: Int
 
-        init(_ name: String, _ type: String, _ constraint: String = "", check: Check? = nil) {
+        init(_ name: String, _ type: String, _ constraint: String = "", check: Check? = nil, since: Int = 1) {
             self.name = name
             self.type = type
             self.constraint = constraint
             self.check = check?.sql(name)
+            self.since = since
         }
 
         /// The database's own copy of mtt's range rules: a mapper's INSERT that breaks one is
@@ -55,6 +58,17 @@ public struct CommunityTable: Sendable {
     public var unqualifiedName: String { String(name.dropFirst("mtt.".count)) }
     public let columns: [Column]
     public let primaryKey: [String]
+    /// The time its rows are kept by, one partition a month (schema version 4): a month of raw
+    /// rows can be detached and archived while the aggregates keep what they counted. PostgreSQL
+    /// holds a partitioned table's keys to each partition, so the column is in its key there.
+    public let partitionedBy: String?
+
+    init(name: String, columns: [Column], primaryKey: [String], partitionedBy: String? = nil) {
+        self.name = name
+        self.columns = columns
+        self.primaryKey = primaryKey
+        self.partitionedBy = partitionedBy
+    }
 
     /// What an upload sends, in the columns' order: every column the database does not fill, a
     /// point as its longitude and latitude.
@@ -73,6 +87,8 @@ public struct CommunityTable: Sendable {
 
     /// The raw tables, in the order they are created.
     public static let raw: [CommunityTable] = [.sessions, .attempts, .samples, .receptions, .tracks]
+    /// Those kept a month a partition.
+    public static var partitioned: [CommunityTable] { raw.filter { $0.partitionedBy != nil } }
 
     public static let sessions = CommunityTable(name: "mtt.sessions", columns: [
         .init("db", "uuid", "NOT NULL"), .init("id", "bigint", "NOT NULL"), .mapper,
@@ -84,27 +100,29 @@ public struct CommunityTable: Sendable {
         .init("sent_at", "timestamptz", "NOT NULL", check: .time), .init("state", "text", "NOT NULL"), .init("heard", "boolean", "NOT NULL"),
         .init("network_known", "boolean", "NOT NULL"),
         .init("node", "text"), .init("dev_eui", "text"), .init("f_cnt", "bigint"), .init("sf", "integer", check: .whole(PhysicalLimits.spreadingFactor)), .init("geom", Column.point, "NOT NULL", check: .place),
-    ], primaryKey: ["db", "mapper", "id"])
+    ], primaryKey: ["db", "mapper", "id"], partitionedBy: "sent_at")
 
     public static let samples = CommunityTable(name: "mtt.samples", columns: [
         .init("db", "uuid", "NOT NULL"), .init("id", "bigint", "NOT NULL"), .mapper, .init("session_id", "bigint", "NOT NULL"),
         .init("time", "timestamptz", "NOT NULL", check: .time), .init("method", "text", "NOT NULL"), .init("geom", Column.point, "NOT NULL", check: .place),
         .init("network", "text", "NOT NULL DEFAULT ''"), .init("device_id", "text"), .init("dev_eui", "text"), .init("f_cnt", "bigint"),
         .init("sf", "integer", check: .whole(PhysicalLimits.spreadingFactor)), .init("frequency", "bigint"),
-    ], primaryKey: ["db", "mapper", "id"])
+    ], primaryKey: ["db", "mapper", "id"], partitionedBy: "time")
 
     /// No foreign key to samples: its check per row cost more than the row; the aggregates'
-    /// trigger joins each reception to its sample and refuses an orphan.
+    /// trigger joins each reception to its sample and refuses an orphan. `time` is its sample's:
+    /// it keeps a reception in its sample's month, and finds the sample in that month's partition.
     public static let receptions = CommunityTable(name: "mtt.receptions", columns: [
-        .init("db", "uuid", "NOT NULL"), .init("sample_id", "bigint", "NOT NULL"), .init("n", "integer", "NOT NULL"), .mapper,
+        .init("db", "uuid", "NOT NULL"), .init("sample_id", "bigint", "NOT NULL"), .init("time", "timestamptz", "NOT NULL", since: 4),
+        .init("n", "integer", "NOT NULL"), .mapper,
         .init("gateway", "text", "NOT NULL"), .init("gateway_eui", "text"), .init("antenna", "integer", "NOT NULL DEFAULT 0"),
         .init("rssi", "double precision", check: .within(PhysicalLimits.rssi)), .init("snr", "double precision", check: .within(PhysicalLimits.snr)),
         .init("gateway_geom", Column.point, check: .place),
-    ], primaryKey: ["db", "mapper", "sample_id", "n"])
+    ], primaryKey: ["db", "mapper", "sample_id", "n"], partitionedBy: "time")
 
     public static let tracks = CommunityTable(name: "mtt.tracks", columns: [
         .init("db", "uuid", "NOT NULL"), .init("id", "bigint", "NOT NULL"), .mapper, .init("session_id", "bigint", "NOT NULL"),
         .init("time", "timestamptz", "NOT NULL", check: .time), .init("geom", Column.point, "NOT NULL", check: .place), .init("eph", "double precision"),
         .init("satellites", "integer"),
-    ], primaryKey: ["db", "mapper", "id"])
+    ], primaryKey: ["db", "mapper", "id"], partitionedBy: "time")
 }

@@ -39,6 +39,7 @@ public struct PostGISDestination: SyncDestination {
         var statements: [DatabaseBatch.Statement] = []
         var settled: [Int64] = []
         var sessions = Set<Int64>()
+        var times: [Timestamp] = []
         switch kind {
         case .attempt:
             let attempts = try store.sync.queuedAttempts(ids)
@@ -52,6 +53,7 @@ public struct PostGISDestination: SyncDestination {
                 }))
             settled = attempts.map(\.id)
             sessions = Set(sendable.map(\.sessionID))
+            times = sendable.map(\.sentAt)
         case .sample:
             let queued = try store.sync.queuedSamples(ids)
             let samples = queued.filter { Self.isPossible($0.time, $0.position) && $0.uplink.spreadingFactor.map(PhysicalLimits.spreadingFactor.contains) ?? true }
@@ -65,13 +67,14 @@ public struct PostGISDestination: SyncDestination {
                 }))
             let receptions = samples.flatMap { s in
                 s.uplink.screened(receptionLimit: .max).uplink.receptions.enumerated().map { n, r -> [String?] in
-                    [databaseID, String(s.id), String(n), r.gatewayID, r.gatewayEUI, String(r.antennaIndex ?? 0),
+                    [databaseID, String(s.id), Self.time(s.time), String(n), r.gatewayID, r.gatewayEUI, String(r.antennaIndex ?? 0),
                      r.rssi.map { String($0) }, r.snr.map { String($0) }, r.location.map { String($0.longitude) }, r.location.map { String($0.latitude) }]
                 }
             }
             statements.append(Self.insert(into: .receptions, rows: receptions))
             settled = queued.map(\.id)
             sessions = Set(samples.map(\.sessionID))
+            times = samples.map(\.time)
         case .fix:
             let fixes = try store.sync.queuedFixes(ids)
             let sendable = fixes.filter { Self.isPossible($0.fix.time, GeoPoint(latitude: $0.fix.latitude, longitude: $0.fix.longitude)) }
@@ -83,13 +86,18 @@ public struct PostGISDestination: SyncDestination {
                 }))
             settled = fixes.map(\.id)
             sessions = Set(sendable.map(\.sessionID))
+            times = sendable.map(\.fix.time)
         }
         guard !settled.isEmpty else { return [] }
         let known = try sessions.sorted().compactMap { try store.sessions.session($0) }.filter { PhysicalLimits.isPossible($0.startedAt) }
         let sessionRows = Self.insert(
             into: .sessions,
             rows: known.map { [databaseID, String($0.id), $0.mode.rawValue, Self.time($0.startedAt), $0.endedAt.map(Self.time), $0.name] })
-        return [.upload(SyncBatch(kind: kind, recordIDs: settled, request: DatabaseBatch(statements: (known.isEmpty ? [] : [sessionRows]) + statements)))]
+        // The months the rows are kept in (UTC: the text's year and month), made first where they
+        // are new (schema version 4).
+        let firstDays = Set(times.map { Self.time($0).prefix(7) + "-01T00:00:00Z" }).sorted()
+        let months = firstDays.isEmpty ? [] : [DatabaseBatch.Statement(sql: "SELECT mtt.add_months($1::timestamptz[])", parameters: [DatabaseBatch.Statement.arrayLiteral(firstDays.map { Optional(String($0)) })])]
+        return [.upload(SyncBatch(kind: kind, recordIDs: settled, request: DatabaseBatch(statements: months + (known.isEmpty ? [] : [sessionRows]) + statements)))]
     }
 
     /// Committed: the database refused nothing (a refusal is the transport's error).
