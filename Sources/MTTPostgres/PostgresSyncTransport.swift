@@ -2,9 +2,14 @@ import Dispatch
 import MTTCore
 import Synchronization
 
-/// The postgis target's transport: each batch in one transaction on one connection, made when
-/// first needed and made again after the server went away. libpq blocks, so the work runs on a
-/// queue of its own, never on Swift's cooperative threads.
+/// The postgis target's transport: each batch in one transaction on one of a few connections
+/// (lanes), each made when first needed and made again after the server went away. libpq blocks,
+/// so each lane's work runs on a queue of its own, never on Swift's cooperative threads.
+///
+/// Two lanes by default: with one, the server waited on mtt between batches (reading the queue,
+/// the round trips) and one mapper's upload stayed under 20,000 records/s; two keep it busy while
+/// each of fifty mappers at once still takes two of the server's 100 connections at most. A lane
+/// beyond the first that the server has no room for (too many clients) hands its work to the first.
 ///
 /// What the database says decides what the upload does: a connection that fails or drops, a
 /// server shutting down, a deadlock are worth retrying (`connectionFailed`); a refusal that a
@@ -19,12 +24,31 @@ public final class PostgresSyncTransport: SyncTransport, Sendable {
     /// Seconds a statement may run, and wait for a lock, before the server cancels it (the sync's
     /// request timeout): a mapper holding a transaction open held every other upload with no end.
     private let timeout: Double
-    private let connection = Mutex<PostgresConnection?>(nil)
-    private let queue = DispatchQueue(label: "mtt.postgres.sync")
+    private let lanes: [Lane]
+    private let turn = Mutex(0)
 
-    public init(_ url: String, timeout: Double = 20) {
+    /// One connection and the queue its batches run on, one after the other.
+    private final class Lane: Sendable {
+        let queue: DispatchQueue
+        let connection = Mutex<PostgresConnection?>(nil)
+        /// A lane beyond the first that could not connect: its batches go to the first.
+        let closed = Mutex(false)
+
+        init(_ index: Int) {
+            queue = DispatchQueue(label: "mtt.postgres.sync.\(index)")
+        }
+    }
+
+    /// One request's stop, seen by the lane that runs it.
+    private final class Cancelled: Sendable {
+        let flag = Mutex(false)
+        let lane = Mutex<Lane?>(nil)
+    }
+
+    public init(_ url: String, timeout: Double = 20, connections: Int = 2) {
         self.url = url
         self.timeout = timeout
+        lanes = (0..<max(1, connections)).map(Lane.init)
     }
 
     /// A stop request (the task cancelled) cancels the statement running on the server at once,
@@ -32,25 +56,45 @@ public final class PostgresSyncTransport: SyncTransport, Sendable {
     /// cancel, and the batch then waited on a lock for as long as the timeout allowed.
     public func send(_ request: DatabaseBatch) async throws {
         let cancelled = Cancelled()
+        let lane = turn.withLock { turn in
+            defer { turn += 1 }
+            let lane = lanes[turn % lanes.count]
+            return lane.closed.withLock { $0 } ? lanes[0] : lane
+        }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
-                queue.async {
-                    done.resume(with: Result { try self.run(request, cancelled: cancelled) })
+                lane.queue.async {
+                    do {
+                        done.resume(with: .success(try self.run(request, on: lane, cancelled: cancelled)))
+                    } catch is ExtraLaneRefused {
+                        let first = self.lanes[0]
+                        first.queue.async {
+                            done.resume(with: Result { try self.run(request, on: first, cancelled: cancelled) })
+                        }
+                    } catch {
+                        done.resume(throwing: error)
+                    }
                 }
             }
         } onCancel: {
             cancelled.flag.withLock { $0 = true }
-            connection.withLock { $0 }?.cancelRunningStatement()
+            cancelled.lane.withLock { $0 }?.connection.withLock { $0 }?.cancelRunningStatement()
         }
     }
 
-    /// One request's stop, seen by the queue that runs it.
-    private final class Cancelled: Sendable {
-        let flag = Mutex(false)
-    }
+    /// A lane beyond the first could not connect.
+    private struct ExtraLaneRefused: Error {}
 
-    private func run(_ batch: DatabaseBatch, cancelled: Cancelled) throws {
-        let c = try connected()
+    private func run(_ batch: DatabaseBatch, on lane: Lane, cancelled: Cancelled) throws {
+        cancelled.lane.withLock { $0 = lane }
+        let c: PostgresConnection
+        do {
+            c = try connected(lane)
+        } catch let error as SyncTransportError where lane !== lanes[0] {
+            guard case .connectionFailed = error else { throw error }
+            lane.closed.withLock { $0 = true }
+            throw ExtraLaneRefused()
+        }
         do throws(PostgresError) {
             try c.execute("BEGIN")
             for statement in batch.statements {
@@ -60,13 +104,13 @@ public final class PostgresSyncTransport: SyncTransport, Sendable {
             try c.execute("COMMIT")
         } catch {
             _ = try? c.execute("ROLLBACK")
-            if !c.isOpen { connection.withLock { $0 = nil } }
+            if !c.isOpen { lane.connection.withLock { $0 = nil } }
             throw Self.transportError(error, connected: c.isOpen)
         }
     }
 
-    private func connected() throws -> PostgresConnection {
-        if let open = connection.withLock({ $0 }), open.isOpen { return open }
+    private func connected(_ lane: Lane) throws -> PostgresConnection {
+        if let open = lane.connection.withLock({ $0 }), open.isOpen { return open }
         let fresh: PostgresConnection
         do {
             fresh = try PostgresConnection(url)
@@ -79,7 +123,7 @@ public final class PostgresSyncTransport: SyncTransport, Sendable {
             throw SyncTransportError.connectionFailed(error.message)
         }
         try Self.checkSchema(fresh)
-        connection.withLock { $0 = fresh }
+        lane.connection.withLock { $0 = fresh }
         return fresh
     }
 

@@ -9,10 +9,11 @@ import Testing
 /// a month is archived and the map keeps what it counted.
 @Suite("The community's months", .serialized)
 struct CommunityMonthsTests {
-    /// Every aggregate table, row by row as text: what the migration must leave as it was.
+    /// Every aggregate table, and the mappers' totals as their view sums them, row by row as text:
+    /// what the migrations must leave as it was.
     static func aggregates(_ c: PostgresConnection) throws -> String {
         let tables = ["coverage_cells", "coverage_attempts", "coverage_left_out", "coverage_reach", "coverage_totals",
-                      "coverage_cell_gateways", "gateway_positions", "gateway_reports", "mapper_totals"]
+                      "coverage_cell_gateways", "gateway_positions", "gateway_reports", "mappers"]
         return try tables.map { table in
             "\(table)\n" + (try c.execute("SELECT t::text FROM mtt.\(table) t ORDER BY 1").rows.map { $0[0] ?? "NULL" }.joined(separator: "\n"))
         }.joined(separator: "\n")
@@ -63,7 +64,7 @@ struct CommunityMonthsTests {
         let rows = "SELECT (SELECT count(*) FROM mtt.samples), (SELECT count(*) FROM mtt.receptions), (SELECT count(*) FROM mtt.attempts), (SELECT count(*) FROM mtt.tracks)"
         let counted = try admin.connection.execute(rows).rows
 
-        #expect(try admin.migrate() == (from: 3, to: 4))
+        #expect(try admin.migrate() == (from: 3, to: CommunityDatabase.latestSchemaVersion))
         // Every row is in its month (June 2026), none in the default partitions.
         #expect(try admin.connection.execute(rows).rows == counted)
         #expect(try admin.connection.execute("SELECT (SELECT count(*) FROM mtt.samples_2026_06) || ' ' || (SELECT count(*) FROM mtt.samples_default)").value
@@ -108,7 +109,7 @@ struct CommunityMonthsTests {
         let oldMapper = CommunitySyncTests.Mapper(account: try old.addMapper("dave"))
         try MapTestData.fill(try Store(path: oldMapper.mtt.database))
         let refused = try await oldMapper.sync()
-        #expect(refused.status != 0 && refused.stderr.contains("the community database's schema is older than this mtt uploads into (version 4)"),
+        #expect(refused.status != 0 && refused.stderr.contains("the community database's schema is older than this mtt uploads into (version \(CommunityDatabase.latestSchemaVersion))"),
                 "\(refused.stdout)\(refused.stderr)")
         #expect(try old.connection.execute("SELECT count(*) FROM mtt.sessions").value == "0")
 

@@ -296,31 +296,42 @@ enum CommunityCoverageSQL {
     /// statement triggers as the rows arrive (a row inserted twice is not in `new_rows` again),
     /// and made once from the rows already there.
     static var mapperTotals: String {
+        """
+        CREATE TABLE mtt.mapper_totals (
+            mapper name PRIMARY KEY, sessions bigint NOT NULL DEFAULT 0, attempts bigint NOT NULL DEFAULT 0,
+            heard bigint NOT NULL DEFAULT 0, samples bigint NOT NULL DEFAULT 0, last_record timestamptz
+        );
+        \(mapperTotalsFunctions(slots: nil))
+        \(["sessions", "attempts", "samples"].map(mapperTotalsTrigger).joined(separator: "\n"))
+        \(fillMapperTotals)
+        """
+    }
+
+    /// The functions that count each insert into the mappers' totals: into one row per mapper, or
+    /// (`slots`, schema version 5) into one of a few rows per mapper, chosen by the connection, so
+    /// the two connections of one mapper's upload do not wait for each other's row; the mappers'
+    /// view sums them.
+    static func mapperTotalsFunctions(slots: Int?) -> String {
         func counting(_ table: String, _ columns: [(name: String, value: String)]) -> String {
             let updates = columns.map { c in
                 c.name == "last_record" ? "last_record = GREATEST(t.last_record, excluded.last_record)" : "\(c.name) = t.\(c.name) + excluded.\(c.name)"
             }
+            let (key, slot) = slots.map { ("mapper, slot", ", pg_backend_pid() % \($0)") } ?? ("mapper", "")
             return """
-                CREATE FUNCTION mtt.count_mapper_\(table)() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = mtt, public AS $$
+                CREATE OR REPLACE FUNCTION mtt.count_mapper_\(table)() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = mtt, public AS $$
                 BEGIN
-                    INSERT INTO mtt.mapper_totals AS t (mapper, \(columns.map(\.name).joined(separator: ", ")))
-                    SELECT mapper, \(columns.map(\.value).joined(separator: ", ")) FROM new_rows GROUP BY mapper
-                    ON CONFLICT (mapper) DO UPDATE SET \(updates.joined(separator: ", "));
+                    INSERT INTO mtt.mapper_totals AS t (\(key), \(columns.map(\.name).joined(separator: ", ")))
+                    SELECT mapper\(slot), \(columns.map(\.value).joined(separator: ", ")) FROM new_rows GROUP BY mapper
+                    ON CONFLICT (\(key)) DO UPDATE SET \(updates.joined(separator: ", "));
                     RETURN NULL;
                 END
                 $$;
-                \(mapperTotalsTrigger(table))
                 """
         }
         return """
-            CREATE TABLE mtt.mapper_totals (
-                mapper name PRIMARY KEY, sessions bigint NOT NULL DEFAULT 0, attempts bigint NOT NULL DEFAULT 0,
-                heard bigint NOT NULL DEFAULT 0, samples bigint NOT NULL DEFAULT 0, last_record timestamptz
-            );
             \(counting("sessions", [("sessions", "count(*)")]))
             \(counting("attempts", [("attempts", "count(*)"), ("heard", "count(*) FILTER (WHERE heard)"), ("last_record", "max(sent_at)")]))
             \(counting("samples", [("samples", "count(*)"), ("last_record", "max(time)")]))
-            \(fillMapperTotals)
             """
     }
 

@@ -21,7 +21,7 @@ enum CommunitySchema {
 
     /// Migration n is `migrations[n - 1]`.
     static func migrations(_ roles: Roles) -> [String] {
-        [version1(roles), version2(roles), version3(roles), version4(roles)]
+        [version1(roles), version2(roles), version3(roles), version4(roles), version5(roles)]
     }
 
     /// A raw table as the first version made it: the columns MTTCore declares (`CommunityTable`)
@@ -348,6 +348,24 @@ enum CommunitySchema {
             \(CommunityCoverageSQL.mapperTotalsTrigger("samples"))
             GRANT SELECT ON mtt.schema_version TO \(r.mapperSQL), \(r.mapSQL);
             """
+    }
+
+    /// One mapper's upload on two connections (issue 48): each insert counted into one of a few
+    /// rows of the mapper's totals, chosen by the connection, not into one row both would wait
+    /// for until the other's transaction ends; `mtt.mappers` sums them.
+    private static func version5(_ r: Roles) -> String {
+        """
+        ALTER TABLE mtt.mapper_totals ADD COLUMN slot smallint NOT NULL DEFAULT 0;
+        ALTER TABLE mtt.mapper_totals DROP CONSTRAINT mapper_totals_pkey, ADD PRIMARY KEY (mapper, slot);
+        \(CommunityCoverageSQL.mapperTotalsFunctions(slots: 8))
+        CREATE OR REPLACE VIEW mtt.mappers AS
+            SELECT m.name AS mapper, m.added_at, COALESCE(t.sessions, 0)::bigint AS sessions, COALESCE(t.attempts, 0)::bigint AS attempts,
+                   COALESCE(t.samples, 0)::bigint AS samples, COALESCE(t.heard, 0)::bigint AS heard, t.last_record
+            FROM mtt.mapper_accounts m LEFT JOIN (
+                SELECT mapper, sum(sessions) AS sessions, sum(attempts) AS attempts, sum(samples) AS samples, sum(heard) AS heard,
+                       max(last_record) AS last_record
+                FROM mtt.mapper_totals GROUP BY mapper) t ON t.mapper = m.name;
+        """
     }
 
     /// Security in the database: a mapper inserts rows under its own name only, reads only its own

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// The time mtt stamps its records with and every wait it makes: the port that lets a test drive
 /// time by hand (TestSupport's `ManualClock`) and a simulated run go faster (`ScaledClock`), while
@@ -26,16 +27,64 @@ extension TimeSource {
     }
 
     /// Runs `operation`, and gives up on it after `seconds` of this clock: nil then, and the
-    /// operation is cancelled (it must end on cancellation for this to return).
+    /// operation is cancelled and left to end on its own. (Not a task group: a group waits for its
+    /// tasks to end, and an operation that does not end on cancellation — awaiting another task's
+    /// result — held a run's stop for as long as that task took, its grace no bound.)
     public func withTimeout<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable () async throws -> T) async throws -> T? {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await sleep(seconds: seconds)
-                return nil
+        let race = FirstToFinish<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.wait(continuation) {
+                    let work = Task {
+                        do { race.finish(.success(try await operation())) } catch { race.finish(.failure(error)) }
+                    }
+                    let timer = Task {
+                        guard (try? await sleep(seconds: seconds)) != nil else { return }
+                        race.finish(.success(nil))
+                    }
+                    return [work, timer]
+                }
             }
-            defer { group.cancelAll() }
-            return try await group.next() ?? nil
+        } onCancel: {
+            race.finish(.failure(CancellationError()))
         }
+    }
+}
+
+/// An operation and its timer, the first to finish answering the one who waits; both cancelled then.
+private final class FirstToFinish<T: Sendable>: Sendable {
+    private struct State {
+        var waiting: CheckedContinuation<T?, any Error>?
+        /// What finished before anyone waited (a cancellation before the wait began).
+        var early: Result<T?, any Error>?
+        var finished = false
+        var tasks: [Task<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+
+    func wait(_ continuation: CheckedContinuation<T?, any Error>, starting: () -> [Task<Void, Never>]) {
+        state.withLock { state in
+            if let early = state.early {
+                continuation.resume(with: early)
+                return
+            }
+            state.waiting = continuation
+            state.tasks = starting()
+        }
+    }
+
+    func finish(_ result: Result<T?, any Error>) {
+        let tasks = state.withLock { state -> [Task<Void, Never>] in
+            guard !state.finished else { return [] }
+            state.finished = true
+            if let waiting = state.waiting {
+                waiting.resume(with: result)
+                state.waiting = nil
+            } else {
+                state.early = result
+            }
+            return state.tasks
+        }
+        for task in tasks { task.cancel() }
     }
 }
