@@ -59,7 +59,9 @@ struct FieldEventsOnTheRoadTests {
         let dir = TemporaryDirectory()
         let store = try Store(path: dir.file("drive.sqlite"))
         let clock = ScaledClock(scale: 10)
-        let fake = try await EmulatedNode.start(sendTimeout: 1)
+        // 5 real seconds for a send's result: beside two suites, with 1 s, results came late, the
+        // attempts failed instead of going unheard, and the dead zone never counted three.
+        let fake = try await EmulatedNode.start(sendTimeout: 5)
         await fake.emulator.configure { $0.airtime = 0.01 }
         let info = try await fake.node.info()
         let feed = SimulatedUplinkFeed(network: SimulatedNetwork.around(GeoPoint(latitude: 52.09, longitude: 5.12)), clock: clock)

@@ -302,8 +302,11 @@ enum CommunitySchema {
                     END IF;
                     suffix := to_char(m, '"_"YYYY_MM');
                     IF \(tables.map { "to_regclass('\($0.name)' || suffix) IS NULL" }.joined(separator: " OR ")) THEN
-                        -- Two uploads making the same month: one waits, then finds it made.
-                        PERFORM pg_advisory_xact_lock(hashtext('mtt months'));
+                        -- Two uploads making the same month: one waits, then finds it made. A
+                        -- table's lock, not an advisory one: taking it reads the catalog's news, so
+                        -- the one that waited sees the other's tables (after an advisory lock it did
+                        -- not, and made them again).
+                        LOCK TABLE mtt.archived_months IN EXCLUSIVE MODE;
                         starts := m AT TIME ZONE 'UTC';
                         ends := (m + interval '1 month') AT TIME ZONE 'UTC';
                         \(tables.map(addMonth).joined(separator: "\n"))
