@@ -35,10 +35,12 @@ func communityDatabase(on server: PostgresServer, _ name: String, mappers: [Stri
     return (community, urls)
 }
 
-/// Uploads everything of `store` as the postgis target does; returns how many records it sent.
-func uploadToCommunity(_ store: Store, as url: String) async throws -> Int {
+/// Uploads everything of `store` as the postgis target does, on `connections` connections;
+/// returns how many records it sent.
+func uploadToCommunity(_ store: Store, as url: String, connections: Int = 2) async throws -> Int {
     let uploader = Uploader(
-        store: store, destination: PostGISDestination(server: "bench", databaseID: try store.databaseID()), transport: PostgresSyncTransport(url))
+        store: store, destination: PostGISDestination(server: "bench", databaseID: try store.databaseID()),
+        transport: PostgresSyncTransport(url, connections: connections))
     let summary = try await uploader.run()
     precondition(summary.failed == 0 && summary.rejected == 0, "\(summary)")
     return summary.sent
@@ -47,20 +49,23 @@ func uploadToCommunity(_ store: Store, as url: String) async throws -> Int {
 let communityBenchmarks: @Sendable () -> Void = {
     // Each iteration a fresh database; the records are a city's samples, each with its one to
     // three receptions (a sample and its receptions are one record, as the ledger counts).
-    Benchmark("sync of 100,000 city samples into PostGIS on loopback (triggers on)",
-              configuration: .init(metrics: [.wallClock, .cpuTotal], scalingFactor: .one, maxDuration: .seconds(600), maxIterations: 3)) { benchmark, server in
-        let folder = TemporaryDirectory("mtt-bench")
-        for iteration in benchmark.scaledIterations {
-            let name = "sync\(iteration)_\(UInt32.random(in: 0...UInt32.max))"
-            let (_, urls) = try communityDatabase(on: server, name, mappers: [name])
-            let store = try copyOfCityStore(100_000, seed: 28, into: folder, as: name)
-            benchmark.startMeasurement()
-            let sent = try await uploadToCommunity(store, as: urls[name]!)
-            benchmark.stopMeasurement()
-            precondition(sent == 100_000)
+    // On one connection, as before issue 48, and on the two the transport takes by default.
+    for connections in [1, 2, 3] {
+        Benchmark("sync of 100,000 city samples into PostGIS on loopback (triggers on), \(connections) connection(s)",
+                  configuration: .init(metrics: [.wallClock, .cpuTotal], scalingFactor: .one, maxDuration: .seconds(600), maxIterations: 3)) { benchmark, server in
+            let folder = TemporaryDirectory("mtt-bench")
+            for iteration in benchmark.scaledIterations {
+                let name = "sync\(iteration)_\(UInt32.random(in: 0...UInt32.max))"
+                let (_, urls) = try communityDatabase(on: server, name, mappers: [name])
+                let store = try copyOfCityStore(100_000, seed: 28, into: folder, as: name)
+                benchmark.startMeasurement()
+                let sent = try await uploadToCommunity(store, as: urls[name]!, connections: connections)
+                benchmark.stopMeasurement()
+                precondition(sent == 100_000)
+            }
+        } setup: {
+            try await PostgresServer.start()
         }
-    } setup: {
-        try await PostgresServer.start()
     }
 
     // Eight mappers, each a different walk, all uploading at once into one database: every record
