@@ -32,4 +32,10 @@ let package = Package(
             path: "Benchmarks/MTTBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        // The country's mappers of scripts/community-bench: their databases, written before it runs.
+        .executableTarget(
+            name: "CountryDrives",
+            dependencies: [.product(name: "MTTCore", package: "mtt")],
+            path: "Benchmarks/CountryDrives",
+            swiftSettings: [.swiftLanguageMode(.v6)]),
     ])

@@ -92,6 +92,26 @@ enum CommunityCoverageSQL {
         """
     }
 
+    /// The zoom of the coarser totals (schema version 6): a 256-pixel tile's cells at map zoom 9.
+    static let coarseZoom = 14
+
+    /// Each zoom-14 cell's totals (some 1.2 km a side), as the zoom-19 cells' add up: what the map
+    /// reads zoomed out, where summing a country's zoom-19 cells took most of a second a view.
+    /// `gateways` is the most any of its zoom-19 cells has, as the map's sum over cells gives it.
+    static var coarseTotals: String {
+        let shift = MapTile.cellZoom - coarseZoom
+        return """
+            CREATE TABLE mtt.coverage_totals_z\(coarseZoom) (
+                x integer NOT NULL, y integer NOT NULL, \(buckets.map { "\($0) integer NOT NULL DEFAULT 0" }.joined(separator: ", ")),
+                best double precision NOT NULL, gateways integer NOT NULL, first_at timestamptz NOT NULL, last_at timestamptz NOT NULL,
+                PRIMARY KEY (x, y)
+            );
+            INSERT INTO mtt.coverage_totals_z\(coarseZoom) (x, y, \(buckets.joined(separator: ", ")), best, gateways, first_at, last_at)
+            SELECT x >> \(shift), y >> \(shift), \(buckets.map { "sum(\($0))" }.joined(separator: ", ")), max(best), max(gateways), min(first_at), max(last_at)
+            FROM mtt.coverage_totals GROUP BY 1, 2;
+            """
+    }
+
     /// The totals made again from the cells.
     static var rebuildTotals: String {
         """
@@ -167,10 +187,26 @@ enum CommunityCoverageSQL {
     /// later), and the plan made on them hashed the whole table for every batch: 60 % of an
     /// upload's time, growing with the table.
     ///
-    /// Where the raw tables are kept a month a partition (`monthly`, schema version 4), a
-    /// reception carries its sample's time, and the lookup by it reads that month's partition only.
-    static func triggerFunctions(monthly: Bool) -> String {
-        let sameMonth = monthly ? " AND s.time = r.time" : ""
+    /// As each schema `version` has them: from version 4 the raw tables are kept a month a
+    /// partition, a reception carries its sample's time, and the lookup by it reads that month's
+    /// partition only; from version 6 the cells' totals are kept at zoom 14 as well
+    /// (`coarseTotals`).
+    static func triggerFunctions(version: Int) -> String {
+        let sameMonth = version >= 4 ? " AND s.time = r.time" : ""
+        let shift = MapTile.cellZoom - coarseZoom
+        let coarse = version < 6 ? "" : """
+            ,
+            -- The same at zoom 14, what a map zoomed out reads: sums added, and the most gateways
+            -- any of its cells has now (which only grows).
+            coarse AS (
+                INSERT INTO mtt.coverage_totals_z\(coarseZoom) AS t (x, y, \(buckets.joined(separator: ", ")), best, gateways, first_at, last_at)
+                SELECT r.x >> \(shift), r.y >> \(shift), \(bucketCounts), max(signal), COALESCE(max(g.gateways), 0), min(time), max(time)
+                FROM rows r LEFT JOIN totals g ON g.x = r.x AND g.y = r.y
+                WHERE why IS NULL GROUP BY 1, 2 ORDER BY 1, 2
+                ON CONFLICT (x, y) DO UPDATE SET
+                    \(buckets.map { "\($0) = t.\($0) + excluded.\($0)" }.joined(separator: ", ")), gateways = GREATEST(t.gateways, excluded.gateways),
+                    best = GREATEST(t.best, excluded.best), first_at = LEAST(t.first_at, excluded.first_at), last_at = GREATEST(t.last_at, excluded.last_at))
+            """
         return """
         CREATE OR REPLACE FUNCTION mtt.count_receptions() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
             SET search_path = mtt, public SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off AS $$
@@ -225,7 +261,8 @@ enum CommunityCoverageSQL {
                 WHERE why IS NULL GROUP BY r.x, r.y ORDER BY 1, 2
                 ON CONFLICT (x, y) DO UPDATE SET
                     \(buckets.map { "\($0) = t.\($0) + excluded.\($0)" }.joined(separator: ", ")), gateways = t.gateways + excluded.gateways,
-                    best = GREATEST(t.best, excluded.best), first_at = LEAST(t.first_at, excluded.first_at), last_at = GREATEST(t.last_at, excluded.last_at))
+                    best = GREATEST(t.best, excluded.best), first_at = LEAST(t.first_at, excluded.first_at), last_at = GREATEST(t.last_at, excluded.last_at)
+                RETURNING x, y, gateways)\(coarse)
             -- Per beam the farthest and second-farthest of the statement (the first stored of equally
             -- far ones stays the farthest), merged with what is kept as mtt's addBeam merges them.
             INSERT INTO mtt.coverage_reach AS r (network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd, max_geom, max_at)

@@ -5,22 +5,32 @@ import Synchronization
 /// reach and gateways as a local store gives, from the community database's views, as the map's
 /// role (which may read the views and nothing else), in a read-only session.
 ///
-/// One connection, one query at a time (libpq's way): a community map's few viewers at once wait
-/// milliseconds for each other. A connection the server dropped is made again on the next read.
+/// A few connections, each one query at a time (libpq's way), a read going to the one with the
+/// fewest waiting: with one, twenty viewers at once waited for each other's reads while the server
+/// had cores idle. A connection the server dropped is made again on the next read.
 public final class CommunityMapReader: CommunityCoverageReader {
     private let url: String
     /// Seconds a read may take, waiting for locks included, before the server cancels it and the
     /// map answers 503: behind another session's lock, requests hung 40 s and more.
     private let timeout: Double
-    private let connection: Mutex<PostgresConnection?>
+    /// The connections (nil until first needed, or after the server dropped one) and the reads on each.
+    private struct Pool {
+        var connections: [PostgresConnection?]
+        var reading: [Int]
+    }
+    private let pool: Mutex<Pool>
+    /// Whether the database keeps the zoom-14 totals (schema version 6): a map of an older one
+    /// sums its zoom-19 cells, as before.
+    private let keepsCoarseCells: Bool
 
     /// Connects and checks that this role may read the map's views: a wrong password, no server,
     /// no schema or a role without the right each stop here, in one line.
-    public init(url: String, timeout: Double = 10) throws(PostgresError) {
+    public init(url: String, timeout: Double = 10, connections: Int = 4) throws(PostgresError) {
         self.url = url
         self.timeout = timeout
         let first = try Self.connect(url, timeout: timeout)
-        connection = Mutex(first)
+        let count = max(1, connections)
+        pool = Mutex(Pool(connections: [first] + Array(repeating: nil, count: count - 1), reading: Array(repeating: 0, count: count)))
         do throws(PostgresError) {
             try first.execute("SELECT 1 FROM mtt.coverage_rows LIMIT 0; SELECT 1 FROM mtt.attempt_rows LIMIT 0; SELECT 1 FROM mtt.mappers LIMIT 0")
         } catch where error.state == "42P01" || error.state == "3F000" {
@@ -28,6 +38,7 @@ public final class CommunityMapReader: CommunityCoverageReader {
         } catch where error.state == "42501" {
             throw PostgresError("role \(first.endpoint.user) may not read the community map (\(error.message)): mtt community grant-map makes a role that may", state: error.state)
         }
+        keepsCoarseCells = try first.execute("SELECT to_regclass('mtt.cells_z\(CommunityCoverageSQL.coarseZoom)') IS NOT NULL").value == "t"
     }
 
     private static func connect(_ url: String, timeout: Double) throws(PostgresError) -> PostgresConnection {
@@ -38,9 +49,15 @@ public final class CommunityMapReader: CommunityCoverageReader {
         return c
     }
 
-    /// Runs a read on the connection, making it again once when the server had dropped it.
+    /// Runs a read on the connection with the fewest reads waiting, making it again once when the
+    /// server had dropped it.
     private func rows(_ sql: String, _ parameters: [String?] = []) throws(PostgresError) -> [[String?]] {
-        let current = connection.withLock { $0 }
+        let (slot, current) = pool.withLock { pool in
+            let slot = pool.reading.indices.min { pool.reading[$0] < pool.reading[$1] } ?? 0
+            pool.reading[slot] += 1
+            return (slot, pool.connections[slot])
+        }
+        defer { pool.withLock { $0.reading[slot] -= 1 } }
         if let current, current.isOpen {
             do throws(PostgresError) {
                 return try current.execute(sql, parameters).rows
@@ -51,7 +68,7 @@ public final class CommunityMapReader: CommunityCoverageReader {
             }
         }
         let fresh = try Self.connect(url, timeout: timeout)
-        connection.withLock { $0 = fresh }
+        pool.withLock { $0.connections[slot] = fresh }
         return try fresh.execute(sql, parameters).rows
     }
 
@@ -60,19 +77,22 @@ public final class CommunityMapReader: CommunityCoverageReader {
     public func coverageCells(_ filter: CoverageFilter, zoom: Int, within range: TileRange?) throws -> [CoverageCell] {
         precondition((0...MapTile.cellZoom).contains(zoom))
         let shift = MapTile.cellZoom - zoom
-        var heard = Condition(filter, range, gateway: true)
         let sums = CommunityCoverageSQL.buckets.map { "sum(\($0))::bigint" }.joined(separator: ", ")
         var cells: [MapTile: CoverageCell] = [:]
-        // Each zoom-19 cell's totals: kept for all gateways and SFs (mtt.cells), else summed from
-        // the rows the filter selects.
-        let perCell = filter == CoverageFilter() ? "SELECT * FROM mtt.cells WHERE \(heard.sql)" : """
+        // Each zoom-19 cell's totals: kept for all gateways and SFs (mtt.cells; at zoom 14 and
+        // out the zoom-14 cells', mtt.cells_z14), else summed from the rows the filter selects.
+        let coarse = CommunityCoverageSQL.coarseZoom
+        let unfiltered = filter == CoverageFilter()
+        let coordinates = keepsCoarseCells && unfiltered && zoom <= coarse ? coarse : MapTile.cellZoom
+        var heard = Condition(filter, range, gateway: true, coordinateZoom: coordinates)
+        let perCell = !unfiltered ? """
             SELECT x, y, \(CommunityCoverageSQL.buckets.map { "sum(\($0)) AS \($0)" }.joined(separator: ", ")), max(best) AS best,
                    count(DISTINCT gateway) AS gateways, min(first_at) AS first_at, max(last_at) AS last_at
             FROM mtt.coverage_rows WHERE \(heard.sql) GROUP BY x, y
-            """
+            """ : coordinates == coarse ? "SELECT * FROM mtt.cells_z\(coarse) WHERE \(heard.sql)" : "SELECT * FROM mtt.cells WHERE \(heard.sql)"
         for row in try rows("""
             WITH per_cell AS (\(perCell))
-            SELECT x >> \(shift), y >> \(shift), \(sums), max(best), max(gateways), \(Self.micros("min(first_at)")), \(Self.micros("max(last_at)"))
+            SELECT x >> \(coordinates - zoom), y >> \(coordinates - zoom), \(sums), max(best), max(gateways), \(Self.micros("min(first_at)")), \(Self.micros("max(last_at)"))
             FROM per_cell GROUP BY 1, 2
             """, heard.parameters) {
             let values = Values(row)
@@ -248,9 +268,10 @@ public final class CommunityMapReader: CommunityCoverageReader {
         var sql = "true"
         var parameters: [String?] = []
 
-        init(_ filter: CoverageFilter, _ range: TileRange?, gateway: Bool) {
+        /// `coordinateZoom`: the zoom of the rows' x and y.
+        init(_ filter: CoverageFilter, _ range: TileRange?, gateway: Bool, coordinateZoom: Int = MapTile.cellZoom) {
             if let range {
-                let k = MapTile.cellZoom - range.zoom
+                let k = coordinateZoom - range.zoom
                 add([range.minX << k, ((range.maxX + 1) << k) - 1]) { "x BETWEEN \($0[0]) AND \($0[1])" }
                 add([range.minY << k, ((range.maxY + 1) << k) - 1]) { "y BETWEEN \($0[0]) AND \($0[1])" }
             }

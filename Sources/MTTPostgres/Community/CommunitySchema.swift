@@ -21,7 +21,7 @@ enum CommunitySchema {
 
     /// Migration n is `migrations[n - 1]`.
     static func migrations(_ roles: Roles) -> [String] {
-        [version1(roles), version2(roles), version3(roles), version4(roles), version5(roles)]
+        [version1(roles), version2(roles), version3(roles), version4(roles), version5(roles), version6(roles)]
     }
 
     /// A raw table as the first version made it: the columns MTTCore declares (`CommunityTable`)
@@ -56,7 +56,7 @@ enum CommunitySchema {
 
             \(CommunityCoverageSQL.functions)
             \(CommunityCoverageSQL.tables)
-            \(CommunityCoverageSQL.triggerFunctions(monthly: false))
+            \(CommunityCoverageSQL.triggerFunctions(version: 1))
             \(CommunityCoverageSQL.triggers)
 
             -- What QGIS and the map read: everybody's coverage, nobody's drive.
@@ -129,7 +129,7 @@ enum CommunitySchema {
     private static func version2(_ r: Roles) -> String {
         """
             \(CommunityCoverageSQL.functions)
-            \(CommunityCoverageSQL.triggerFunctions(monthly: false))
+            \(CommunityCoverageSQL.triggerFunctions(version: 2))
             \(CommunityCoverageSQL.totalsTables)
             \(CommunityCoverageSQL.rebuildTotals)
             \(cellsView)
@@ -184,7 +184,7 @@ enum CommunitySchema {
         return """
             \(CommunityCoverageSQL.functions)
             \(CommunityCoverageSQL.gatewayReports)
-            \(CommunityCoverageSQL.triggerFunctions(monthly: false))
+            \(CommunityCoverageSQL.triggerFunctions(version: 3))
             \(raw.map { t in
                 "ALTER TABLE \(t.name) DROP CONSTRAINT \(t.unqualifiedName)_pkey, ADD PRIMARY KEY (\(t.primaryKey.joined(separator: ", ")));"
             }.joined(separator: "\n"))
@@ -345,7 +345,7 @@ enum CommunitySchema {
 
             \(tables.map(geometryIndex).joined(separator: "\n"))
             \(tables.map { ownRowsOnly($0, r) }.joined(separator: "\n"))
-            \(CommunityCoverageSQL.triggerFunctions(monthly: true))
+            \(CommunityCoverageSQL.triggerFunctions(version: 4))
             \(CommunityCoverageSQL.triggers)
             \(CommunityCoverageSQL.mapperTotalsTrigger("attempts"))
             \(CommunityCoverageSQL.mapperTotalsTrigger("samples"))
@@ -369,6 +369,25 @@ enum CommunitySchema {
                        max(last_record) AS last_record
                 FROM mtt.mapper_totals GROUP BY mapper) t ON t.mapper = m.name;
         """
+    }
+
+    /// The cells' totals kept at zoom 14 too (`CommunityCoverageSQL.coarseTotals`), filled from
+    /// the zoom-19 totals and kept by the receptions' trigger from now on: a map of a country
+    /// zoomed out reads thousands of rows, not a million. `mtt.cells_z14` shows them (QGIS's
+    /// layer for a country).
+    private static func version6(_ r: Roles) -> String {
+        let z = CommunityCoverageSQL.coarseZoom, shift = MapTile.cellZoom - z
+        return """
+            \(CommunityCoverageSQL.coarseTotals)
+            \(CommunityCoverageSQL.triggerFunctions(version: 6))
+            CREATE VIEW mtt.cells_z\(z) AS
+                SELECT x, y, ST_Envelope(ST_Collect(mtt.tile_polygon(x << \(shift), y << \(shift)),
+                                                    mtt.tile_polygon(((x + 1) << \(shift)) - 1, ((y + 1) << \(shift)) - 1)))::geometry(Polygon, 4326) AS geom,
+                       (\(CommunityCoverageSQL.buckets.joined(separator: " + ")))::bigint AS receptions,
+                       \(CommunityCoverageSQL.buckets.joined(separator: ", ")), best, gateways::bigint AS gateways, first_at, last_at
+                FROM mtt.coverage_totals_z\(z);
+            GRANT SELECT ON mtt.cells_z\(z) TO \(r.mapperSQL), \(r.mapSQL);
+            """
     }
 
     /// Security in the database: a mapper inserts rows under its own name only, reads only its own
