@@ -36,10 +36,24 @@ finding() {
         rc=$?
         if [ "$rc" = 0 ] || ! grep -q "no MapTheThings node advertised" /tmp/finding.out || [ "$attempt" = 3 ]; then
             cat /tmp/finding.out
+            [ "$rc" != 0 ] && grep -q "no MapTheThings node advertised" /tmp/finding.out && adapters
             return $rc
         fi
         echo "(attempt $attempt heard no advertisement; again)"
     done
+}
+# What each controller is doing, when a scan heard nobody three times (it happens beside two test
+# suites, rarely, and then every time): its settings, links and advertising instances, the fake
+# nodes' own words, and what BlueZ's own scan hears from hci0.
+adapters() {
+    for i in 0 1 2; do
+        echo "(hci$i: $(: | btmgmt --index $i info | grep -E 'current settings' | tr -s ' '))"
+        echo "(hci$i links: $(: | btmgmt --index $i con | tr '\n' ' '))"
+        echo "(hci$i advertising: $(: | btmgmt --index $i advinfo | tr '\n' ' '))"
+    done
+    echo "(hci1 node: $(tail -n 3 /tmp/node.log | tr '\n' ' '))"
+    echo "(hci2 node: $(tail -n 3 /tmp/random.log 2>/dev/null | tr '\n' ' '))"
+    echo "(btmgmt find on hci0: $( (sleep 8; echo quit) | btmgmt --index 0 find -l 2>&1 | grep -ciE 'dev_found|device found') reports)"
 }
 # How long mtt takes to start right now, for the step after it whose length a test bounds: under
 # emulation on a busy host that varies by seconds, and the test subtracts it.

@@ -199,6 +199,29 @@ struct CommunitySyncTests {
         #expect(try Store(path: mtt.database).queueCount(.postgis) > 0)
     }
 
+    /// A server with no room for the upload's second connection: the first takes its batches, and
+    /// every record arrives once.
+    @Test func aServerFullOfClientsTakesTheUploadOnOneConnection() async throws {
+        // Seven connections, three kept for superusers, one of them the administrator's below, two
+        // Bob's: one left for Alice's upload.
+        let server = try await PostgresServer.start(settings: ["max_connections=7", "superuser_reserved_connections=3"])
+        try server.createDatabase("coverage")
+        let community = CommunityDatabase(try PostgresConnection(server.connectionString(database: "coverage")))
+        try community.migrate()
+        let alice = Mapper(account: try community.addMapper("alice")), bob = try community.addMapper("bob")
+        let idle = try (0..<2).map { _ in try PostgresConnection(server.connectionString(user: "bob", password: bob.password, database: "coverage")) }
+        let store = try Store(path: alice.mtt.database)
+        try MapTestData.drive(store)
+        let queued = try store.queueCount(.postgis)
+        let fixes = try store.sync.syncQueue(.postgis, kind: .fix, after: 0, limit: .max, scope: SyncScope(includeSimulated: true)).count
+        let sync = try await alice.sync()
+        #expect(sync.status == 0 && sync.stdout.contains("\(queued) sent") && sync.stdout.contains(" 0 still queued"), "\(sync.stdout)\(sync.stderr)")
+        // Not a batch tried twice: the refused second connection handed its batches on at once.
+        #expect(!sync.stdout.contains("later try"), "\(sync.stdout)")
+        #expect(try community.connection.execute("SELECT samples + attempts FROM mtt.mappers WHERE mapper = 'alice'").value == String(queued - fixes))
+        withExtendedLifetime(idle) {}
+    }
+
     /// Another mapper's transaction holding a lock (issue 47, item 4): the upload waits no longer
     /// than the sync's timeout and says why, and a stop request ends a waiting upload at once.
     /// Either way the records stay queued.

@@ -13,11 +13,16 @@ public final class PostgresServer: @unchecked Sendable {
     private let binaries: String
     private var server: ChildProcess.Running?
 
-    public static func start() async throws -> PostgresServer {
-        try await offThePool { try PostgresServer() }
+    /// `settings`: the server's own, as `-c NAME=VALUE` (max_connections=6).
+    public static func start(settings: [String] = []) async throws -> PostgresServer {
+        try await offThePool { try PostgresServer(settings: settings) }
     }
 
-    private init() throws {
+    /// What this server was started with beyond the tests' own settings.
+    private let settings: [String]
+
+    private init(settings: [String]) throws {
+        self.settings = settings
         guard let version = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql"))?.compactMap(Int.init).max() else {
             throw PostgresServerError.setup("PostgreSQL is not installed: run ./scripts/setup")
         }
@@ -47,6 +52,7 @@ public final class PostgresServer: @unchecked Sendable {
 
     private init(standbyOf primary: PostgresServer) throws {
         binaries = primary.binaries
+        settings = primary.settings
         port = LoopbackPort.free()
         folder = TemporaryDirectory("mtt-postgres-standby")
         chmod(folder.path, 0o755)
@@ -70,7 +76,7 @@ public final class PostgresServer: @unchecked Sendable {
             // No fsync (a test's server need not survive the machine's crash), but every commit is in
             // the WAL before it is acknowledged: a server that goes away keeps what it said it stored.
             "-c", "fsync=off", "-c", "full_page_writes=off",
-        ])
+        ] + settings.flatMap { ["-c", $0] })
         let started = try ChildProcess.Running(tool, arguments, environment: [:])
         server = started
         // Listening is not yet accepting ("the database system is starting up"): pg_isready says when.
