@@ -9,7 +9,8 @@ import Synchronization
 /// Two lanes by default: with one, the server waited on mtt between batches (reading the queue,
 /// the round trips) and one mapper's upload stayed under 20,000 records/s; two keep it busy while
 /// each of fifty mappers at once still takes two of the server's 100 connections at most. A lane
-/// beyond the first that the server has no room for (too many clients) hands its work to the first.
+/// the server has no room for (too many clients) while another lane is connected closes, and hands
+/// its work to that one.
 ///
 /// What the database says decides what the upload does: a connection that fails or drops, a
 /// server shutting down, a deadlock are worth retrying (`connectionFailed`); a refusal that a
@@ -26,13 +27,17 @@ public final class PostgresSyncTransport: SyncTransport, Sendable {
     private let timeout: Double
     private let lanes: [Lane]
     private let turn = Mutex(0)
+    /// Held while a lane connects: one at a time, so a lane the server refuses knows whether
+    /// another one got in.
+    private let connecting = Mutex(())
 
     /// One connection and the queue its batches run on, one after the other.
     private final class Lane: Sendable {
         let queue: DispatchQueue
         let connection = Mutex<PostgresConnection?>(nil)
-        /// A lane beyond the first that could not connect: its batches go to the first.
+        /// A lane that could not connect while another was: its batches go to the others.
         let closed = Mutex(false)
+        var isConnected: Bool { connection.withLock { $0?.isOpen ?? false } }
 
         init(_ index: Int) {
             queue = DispatchQueue(label: "mtt.postgres.sync.\(index)")
@@ -58,18 +63,17 @@ public final class PostgresSyncTransport: SyncTransport, Sendable {
         let cancelled = Cancelled()
         let lane = turn.withLock { turn in
             defer { turn += 1 }
-            let lane = lanes[turn % lanes.count]
-            return lane.closed.withLock { $0 } ? lanes[0] : lane
+            let open = lanes.filter { !$0.closed.withLock { $0 } }
+            return open.isEmpty ? lanes[0] : open[turn % open.count]
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
                 lane.queue.async {
                     do {
                         done.resume(with: .success(try self.run(request, on: lane, cancelled: cancelled)))
-                    } catch is ExtraLaneRefused {
-                        let first = self.lanes[0]
-                        first.queue.async {
-                            done.resume(with: Result { try self.run(request, on: first, cancelled: cancelled) })
+                    } catch let refused as LaneRefused {
+                        refused.other.queue.async {
+                            done.resume(with: Result { try self.run(request, on: refused.other, cancelled: cancelled) })
                         }
                     } catch {
                         done.resume(throwing: error)
@@ -82,18 +86,20 @@ public final class PostgresSyncTransport: SyncTransport, Sendable {
         }
     }
 
-    /// A lane beyond the first could not connect.
-    private struct ExtraLaneRefused: Error {}
+    /// A lane could not connect; `other` is.
+    private struct LaneRefused: Error {
+        let other: Lane
+    }
 
     private func run(_ batch: DatabaseBatch, on lane: Lane, cancelled: Cancelled) throws {
         cancelled.lane.withLock { $0 = lane }
         let c: PostgresConnection
         do {
             c = try connected(lane)
-        } catch let error as SyncTransportError where lane !== lanes[0] {
-            guard case .connectionFailed = error else { throw error }
+        } catch let error as SyncTransportError {
+            guard case .connectionFailed = error, let other = lanes.first(where: { $0 !== lane && $0.isConnected }) else { throw error }
             lane.closed.withLock { $0 = true }
-            throw ExtraLaneRefused()
+            throw LaneRefused(other: other)
         }
         do throws(PostgresError) {
             try c.execute("BEGIN")
@@ -111,6 +117,10 @@ public final class PostgresSyncTransport: SyncTransport, Sendable {
 
     private func connected(_ lane: Lane) throws -> PostgresConnection {
         if let open = lane.connection.withLock({ $0 }), open.isOpen { return open }
+        return try connecting.withLock { _ in try connect(lane) }
+    }
+
+    private func connect(_ lane: Lane) throws -> PostgresConnection {
         let fresh: PostgresConnection
         do {
             fresh = try PostgresConnection(url)
