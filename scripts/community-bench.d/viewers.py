@@ -6,9 +6,11 @@ prints: requests p50_ms p95_ms p99_ms errors
 A view is 1280 x 800 pixels at the map's zoom, around one of the country's cities (zoom 6: the
 whole country), where people look. cells: the page's one /api/cells request for the view (cells of
 zoom + 5, at most 19). tiles: each vector tile of the view, as QGIS asks for them."""
-import http.client, math, random, sys, threading, time
+import http.client, math, os, random, sys, threading, time
 
 port, kind, zoom, viewers, seconds = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+# More of the query (SILENT_DAYS=N: the gateways silent for N days hidden, where the page hides 5).
+extra = "&silent_days=%s" % os.environ["SILENT_DAYS"] if os.environ.get("SILENT_DAYS") else ""
 cities = [(52.370, 4.895), (51.922, 4.479), (52.078, 4.300), (52.091, 5.121), (51.441, 5.470), (53.219, 6.567), (51.556, 5.091),
           (52.371, 5.222), (51.589, 4.776), (51.842, 5.853), (52.222, 6.894), (52.517, 6.083), (50.851, 5.691), (53.201, 5.800), (51.985, 5.899)]
 
@@ -33,8 +35,8 @@ def requests_for_a_view(rng):
     if kind == "cells":
         w, n = lonlat(left, top, zoom)
         e, s = lonlat(right, bottom, zoom)
-        return ["/api/cells?z=%d&bbox=%.6f,%.6f,%.6f,%.6f" % (min(19, zoom + 5), w, s, e, n)]
-    return ["/tiles/cells/%d/%d/%d.mvt" % (zoom, x, y)
+        return ["/api/cells?z=%d&bbox=%.6f,%.6f,%.6f,%.6f%s" % (min(19, zoom + 5), w, s, e, n, extra)]
+    return ["/tiles/cells/%d/%d/%d.mvt%s" % (zoom, x, y, extra.replace("&", "?", 1))
             for x in range(int(left // 256), int(right // 256) + 1) for y in range(int(top // 256), int(bottom // 256) + 1)]
 
 
