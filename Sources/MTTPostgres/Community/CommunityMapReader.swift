@@ -22,6 +22,8 @@ public final class CommunityMapReader: CommunityCoverageReader {
     /// Whether the database keeps the zoom-14 totals (schema version 6): a map of an older one
     /// sums its zoom-19 cells, as before.
     private let keepsCoarseCells: Bool
+    /// Whether it keeps each antenna's totals (version 7).
+    private let keepsAntennas: Bool
 
     /// Connects and checks that this role may read the map's views: a wrong password, no server,
     /// no schema or a role without the right each stop here, in one line.
@@ -39,6 +41,7 @@ public final class CommunityMapReader: CommunityCoverageReader {
             throw PostgresError("role \(first.endpoint.user) may not read the community map (\(error.message)): mtt community grant-map makes a role that may", state: error.state)
         }
         keepsCoarseCells = try first.execute("SELECT to_regclass('mtt.cells_z\(CommunityCoverageSQL.coarseZoom)') IS NOT NULL").value == "t"
+        keepsAntennas = try first.execute("SELECT to_regclass('mtt.antennas') IS NOT NULL").value == "t"
     }
 
     private static func connect(_ url: String, timeout: Double) throws(PostgresError) -> PostgresConnection {
@@ -179,13 +182,17 @@ public final class CommunityMapReader: CommunityCoverageReader {
     /// Gateways as a local store lists them, but a gateway that publishes no position has none
     /// here: estimating it takes the samples, which the map's role may not read.
     public func coverageGateways(_ filter: CoverageFilter) throws -> [CoverageSummary.Gateway] {
-        let condition = Condition(filter, nil, gateway: true)
+        // Unfiltered, each antenna's totals as kept (version 7); else summed from the cells.
+        let kept = keepsAntennas && filter == CoverageFilter()
+        let condition = kept ? Condition(CoverageFilter(), nil, gateway: false) : Condition(filter, nil, gateway: true)
+        let heard = kept ? "SELECT * FROM mtt.antennas" : """
+            SELECT network, gateway, antenna, count(DISTINCT (x, y)) AS cells,
+                   sum(\(CommunityCoverageSQL.buckets.joined(separator: " + "))) AS receptions, max(best) AS best,
+                   min(first_at) AS first_at, max(last_at) AS last_at
+            FROM mtt.coverage_rows WHERE \(condition.sql) GROUP BY network, gateway, antenna
+            """
         return try rows("""
-            WITH heard AS (
-                SELECT network, gateway, antenna, count(DISTINCT (x, y)) AS cells,
-                       sum(\(CommunityCoverageSQL.buckets.joined(separator: " + "))) AS receptions, max(best) AS best,
-                       min(first_at) AS first_at, max(last_at) AS last_at
-                FROM mtt.coverage_rows WHERE \(condition.sql) GROUP BY network, gateway, antenna)
+            WITH heard AS (\(heard))
             SELECT h.network, h.gateway, h.antenna, h.cells, h.receptions, h.best, \(Self.micros("h.first_at")), \(Self.micros("h.last_at")),
                    ST_Y(g.geom), ST_X(g.geom), f.distance_max, f.bearing, ST_Y(f.geom), ST_X(f.geom), \(Self.micros("f.max_at"))
             FROM heard h

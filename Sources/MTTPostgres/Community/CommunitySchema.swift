@@ -21,7 +21,7 @@ enum CommunitySchema {
 
     /// Migration n is `migrations[n - 1]`.
     static func migrations(_ roles: Roles) -> [String] {
-        [version1(roles), version2(roles), version3(roles), version4(roles), version5(roles), version6(roles)]
+        [version1(roles), version2(roles), version3(roles), version4(roles), version5(roles), version6(roles), version7(roles)]
     }
 
     /// A raw table as the first version made it: the columns MTTCore declares (`CommunityTable`)
@@ -388,6 +388,18 @@ enum CommunitySchema {
                 FROM mtt.coverage_totals_z\(z);
             GRANT SELECT ON mtt.cells_z\(z) TO \(r.mapperSQL), \(r.mapSQL);
             """
+    }
+
+    /// Each gateway antenna's cells and totals kept as rows arrive (`CommunityCoverageSQL
+    /// .antennaTotals`): the gateway list and the silent gateways the map asks for with every view
+    /// read one row an antenna, not a country's cell rows.
+    private static func version7(_ r: Roles) -> String {
+        """
+        \(CommunityCoverageSQL.antennaTotals)
+        \(CommunityCoverageSQL.triggerFunctions(version: 7))
+        CREATE VIEW mtt.antennas AS SELECT network, gateway, antenna, cells, receptions, best, first_at, last_at FROM mtt.coverage_antennas;
+        GRANT SELECT ON mtt.antennas TO \(r.mapperSQL), \(r.mapSQL);
+        """
     }
 
     /// Security in the database: a mapper inserts rows under its own name only, reads only its own
