@@ -152,7 +152,7 @@ public final class PostgresSyncTransport: SyncTransport, Sendable {
             throw SyncTransportError.untrusted("this database has no community schema (its administrator makes it with mtt community init): \(error.message)")
         }
         if version > latest {
-            throw SyncTransportError.untrusted("the community database's schema is version \(version), newer than this mtt knows (\(latest)): update mtt")
+            throw SyncTransportError.untrusted(CommunitySchema.newer(version))
         }
         if version < latest { throw SyncTransportError.untrusted(older) }
     }

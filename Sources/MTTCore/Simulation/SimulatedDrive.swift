@@ -81,13 +81,22 @@ extension SimulatedDrive {
         count: Int, seed: UInt64, start: (Int) -> GeoPoint, clock: any TimeSource, _ each: (_ index: Int, _ second: Int, FixEvent) -> Void
     ) async {
         let startTime = clock.now()
-        var drives = (0..<count).map { SimulatedDrive(seed: seed &+ UInt64($0), start: start($0), startTime: startTime) }
+        await run((0..<count).map { SimulatedDrive(seed: seed &+ UInt64($0), start: start($0), startTime: startTime) }, from: startTime, on: clock, each)
+    }
+
+    /// Drives `drives` a simulated second at a time on `clock` from `startTime` until cancelled:
+    /// `each` gets every drive's report of every second, with the second's number. Each second
+    /// waits for its own deadline, not a second from the last: on a stalled machine (beside a
+    /// second test suite, at --speed 20) a drive paced the other way fell ever further behind the
+    /// run's clock, until every fix was too old to send on and an active run sent nothing more.
+    public static func run(
+        _ drives: [SimulatedDrive], from startTime: Timestamp, on clock: any TimeSource, _ each: (_ index: Int, _ second: Int, FixEvent) -> Void
+    ) async {
+        var drives = drives
         var second = 0
         while !Task.isCancelled {
             for i in drives.indices { each(i, second, drives[i].next()) }
             second += 1
-            // Until the next second's deadline, not a second from now: a stalled machine's drive
-            // catches up instead of falling ever further behind the clock.
             do { try await clock.sleep(until: startTime.adding(seconds: Double(second))) } catch { return }
         }
     }

@@ -17,17 +17,9 @@ public struct SimulatedFixSource: FixSource {
         let (stream, continuation) = AsyncStream.makeStream(of: FixEvent.self)
         let task = Task { [seed, clock, spec] in
             let start = clock.now()
-            var drive = SimulatedDrive(seed: seed, startTime: start, source: spec)
             continuation.yield(.connected(spec))
-            var second = 0.0
-            while !Task.isCancelled {
-                continuation.yield(drive.next())
-                second += 1
-                // Each report at its own second's deadline, not a second after the last one: on a
-                // stalled machine (beside a second test suite, at --speed 20) the drive fell ever
-                // further behind the run's clock until every fix was too old to send on, and an
-                // active run sent nothing more; now it catches up.
-                try? await clock.sleep(until: start.adding(seconds: second))
+            await SimulatedDrive.run([SimulatedDrive(seed: seed, startTime: start, source: spec)], from: start, on: clock) { _, _, report in
+                continuation.yield(report)
             }
             continuation.finish()
         }

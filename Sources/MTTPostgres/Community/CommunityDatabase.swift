@@ -68,7 +68,7 @@ public struct CommunityDatabase: Sendable {
                 let current = try schemaVersion()
                 if from == nil { from = current }
                 guard current <= migrations.count else {
-                    throw PostgresError("the community database's schema is version \(current), newer than this mtt knows (\(migrations.count)): update mtt")
+                    throw PostgresError(CommunitySchema.newer(current))
                 }
                 guard current < min(last, migrations.count) else {
                     try connection.execute("COMMIT")

@@ -40,8 +40,10 @@ public final class CommunityMapReader: CommunityCoverageReader {
         } catch where error.state == "42501" {
             throw PostgresError("role \(first.endpoint.user) may not read the community map (\(error.message)): mtt community grant-map makes a role that may", state: error.state)
         }
-        keepsCoarseCells = try first.execute("SELECT to_regclass('mtt.cells_z\(CommunityCoverageSQL.coarseZoom)') IS NOT NULL").value == "t"
-        keepsAntennas = try first.execute("SELECT to_regclass('mtt.antennas') IS NOT NULL").value == "t"
+        let kept = try first.execute(
+            "SELECT to_regclass('mtt.cells_z\(CommunityCoverageSQL.coarseZoom)') IS NOT NULL, to_regclass('mtt.antennas') IS NOT NULL").rows.first
+        keepsCoarseCells = kept?[0] == "t"
+        keepsAntennas = kept?[1] == "t"
     }
 
     private static func connect(_ url: String, timeout: Double) throws(PostgresError) -> PostgresConnection {

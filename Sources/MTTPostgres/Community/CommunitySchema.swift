@@ -30,6 +30,11 @@ enum CommunitySchema {
         "CREATE TABLE \(table.name) (\(table.columns.filter { $0.since == 1 }.map(\.definition).joined(separator: ", ")), PRIMARY KEY (\(table.primaryKey.joined(separator: ", "))));"
     }
 
+    /// What a database whose schema is `version`, newer than this mtt's, is refused with.
+    static func newer(_ version: Int) -> String {
+        "the community database's schema is version \(version), newer than this mtt knows (\(latest)): update mtt"
+    }
+
     static var latest: Int { migrations(Roles(mapper: "", map: "", mapperSQL: "", mapSQL: "")).count }
 
     private static func version1(_ r: Roles) -> String {
