@@ -68,6 +68,10 @@ public actor KernelBluetoothRun {
         guard console.contains("@@exit") else {
             throw KernelRunError("the virtual machine did not finish the scenario (exit \(result.status)): \(result.stderr.suffix(2000))\n\(console.suffix(4000))")
         }
+        // Every step assumes mtt's client on hci0 and the fake nodes on hci1 and hci2.
+        guard let ready = console.split(separator: "\n").first(where: { $0.contains("@@ready ") }), ready.hasSuffix("hci0 hci1 hci2 ") else {
+            throw KernelRunError("the virtual machine's controllers were not hci0, hci1 and hci2 (btvirt):\n\(console.prefix(4000))")
+        }
         return Outcome(steps: parse(console), console: console, seconds: Date().timeIntervalSince(started))
     }
 
