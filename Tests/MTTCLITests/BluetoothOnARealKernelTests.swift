@@ -122,9 +122,13 @@ struct BluetoothOnARealKernelTests {
         let step = try await KernelBluetoothRun.shared.step("absent")
         #expect(step.status == 1)
         #expect(step.lines == ["mtt: Bluetooth connect to 00:AA:01:09:09:09 failed: no answer within 10 s: is the node on and near? (errno 110)"], "\(step.lines)")
-        // The 10 s first-answer wait and mtt's start, timed just before.
+        // The line is written only when mtt's own 10 s wait ran out (a poll on the non-blocking
+        // connect), so it is what says the timeout held. The time only has to stay under the
+        // kernel's own L2CAP connect timeout (40 s), which a blocking connect would have waited:
+        // in a VM starved by two host suites mtt's start alone took 5.7 s and the step 14.8 s
+        // after it, against the 13 s this bound was once.
         let startUp = try #require(step.startUp)
-        #expect(step.seconds - startUp < 13, "\(step.seconds) s, mtt's start \(startUp) s")
+        #expect(step.seconds - startUp < 40, "\(step.seconds) s, mtt's start \(startUp) s")
     }
 
     @Test func disconnectAsksTheNodeToDropTheLink() async throws {
