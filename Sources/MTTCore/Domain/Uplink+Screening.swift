@@ -32,6 +32,7 @@ extension Uplink {
     /// `receptionLimit` are left out (the first ones kept). Ids are kept printable
     /// (`PhysicalLimits.printable`). Unchanged, and without a copy, when all is well.
     public func screened(receptionLimit: Int = Uplink.defaultReceptionLimit) -> (uplink: Uplink, problems: [LeftOutOfUplink]) {
+        if box.withinLimits.load(ordering: .relaxed), self.receptions.count <= receptionLimit { return (self, []) }
         var problems: [LeftOutOfUplink] = []
         let deviceID = PhysicalLimits.printable(self.deviceID)
         var spreadingFactor = self.spreadingFactor
@@ -52,13 +53,16 @@ extension Uplink {
                 receptionsChanged = true
             }
         }
-        guard !problems.isEmpty || receptionsChanged || deviceID != self.deviceID else { return (self, []) }
+        guard !problems.isEmpty || receptionsChanged || deviceID != self.deviceID else {
+            box.withinLimits.store(true, ordering: .relaxed)
+            return (self, [])
+        }
         var fields = self.box.fields
         fields.deviceID = deviceID
         fields.spreadingFactor = spreadingFactor
         fields.receptions = receptions
         var screened = self
-        screened.box = Box(fields)
+        screened.box = Box(fields, withinLimits: true)
         return (screened, problems)
     }
 

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An uplink that the network heard, with every gateway reception: `uplink.deviceID` and the rest
 /// are the `Fields`.
 ///
@@ -39,7 +41,16 @@ public struct Uplink: Sendable, Hashable, Codable, CustomReflectable {
     @usableFromInline
     final class Box: Sendable {
         @usableFromInline let fields: Fields
-        @usableFromInline init(_ fields: Fields) { self.fields = fields }
+        /// `screened()` found these fields within `PhysicalLimits`: the store screens every uplink
+        /// again whatever its entry point, and a listener's uplinks, screened once by their source,
+        /// paid for it twice (3 % of its instructions, scripts/ingest-profile). The fields never
+        /// change, so a box once screened stays so; a changed uplink gets a new box.
+        let withinLimits: Atomic<Bool>
+        @usableFromInline init(_ fields: Fields) { self.init(fields, withinLimits: false) }
+        init(_ fields: Fields, withinLimits: Bool) {
+            self.fields = fields
+            self.withinLimits = Atomic(withinLimits)
+        }
     }
 
     @usableFromInline var box: Box

@@ -46,6 +46,24 @@ struct PhysicalLimitsTests {
         #expect(problems == [.init(.tooManyReceptions, "100000 receptions in one uplink: the first \(Uplink.defaultReceptionLimit) kept")])
     }
 
+    /// An uplink once screened is not screened again (the store would repeat its source's work),
+    /// but only as it was: a changed one, or a lower limit, is screened anew.
+    @Test func anUplinkChangedAfterScreeningIsScreenedAgain() {
+        let once = Self.heard.screened().uplink
+        var changed = once
+        changed.receptions = [GatewayReception(gatewayID: "gw-inf", rssi: .infinity, snr: 5)]
+        let (screened, problems) = changed.screened()
+        #expect(screened.receptions.map(\.rssi) == [nil])
+        #expect(problems.map(\.reason) == ["RSSI inf dBm of gateway gw-inf is outside -200…30: left out"])
+
+        var three = once
+        three.receptions = Array(repeating: Self.heard.receptions[0], count: 3)
+        let wide = three.screened(receptionLimit: .max).uplink
+        let (narrow, cut) = wide.screened(receptionLimit: 2)
+        #expect(narrow.receptions.count == 2)
+        #expect(cut.map(\.kind) == [.tooManyReceptions])
+    }
+
     @Test func controlAndBidiCharactersInIdsAreShownEscaped() {
         var odd = Self.heard
         odd.deviceID = "node\u{0}hidden"
