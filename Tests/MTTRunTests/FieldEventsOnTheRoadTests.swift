@@ -109,7 +109,10 @@ struct FieldEventsOnTheRoadTests {
         try await waitFor(.nodeLost)
         #expect(await eventually { range.refusals >= 1 }, "the run did not try to reach the node again")
         range.openGate()
-        try await waitFor(.nodeBack)
+        // Reconnects wait real seconds, 0.5 doubling to 30: beside two suites, a try that failed
+        // once more put the next one past a 30 s wait (pair 5 of issue 46); the failure this tells
+        // apart is a node never taken back.
+        try await waitFor(.nodeBack, seconds: 90)
         try await waitFor(.batteryLow)
         #expect(await run.stop() == nil)
 

@@ -76,7 +76,10 @@ extension StoreRecords {
             var nextStored = try stored.next()
             var nextUplink = try uplinks?.next()
             while nextStored != nil || nextUplink != nil {
-                let storedTime: Int64? = nextStored?[0]
+                // A stored event comes back at the millisecond its JSON keeps, an uplink at the
+                // nanosecond it was received: merged by the stored nanoseconds, an uplink received
+                // earlier in the same millisecond came first and the replay went back in time.
+                let storedTime: Int64? = (nextStored?[0] as Int64?).map { $0 - (($0 % 1_000_000) + 1_000_000) % 1_000_000 }
                 let uplinkTime: Int64? = nextUplink?[2]
                 if let row = nextStored, uplinkTime.map({ storedTime! <= $0 }) ?? true {
                     let text: String = row[1]
