@@ -188,11 +188,13 @@ public final class CollectionRun: Sendable {
             return Array(list.values)
         }
         for continuation in following { continuation.finish() }
-        // The ticker ends now; the writer once it has written what is queued.
+        // The ticker ends now; the writer once it has written what is queued. The ticker's last
+        // tick (its sleep ends at the cancel) can still call attempts lost: those go into the log
+        // before it ends, or they would be reported and never stored.
         let helpers = self.helpers.withLock { $0 }
         helpers?.ticker.cancel()
-        eventLog.finish()
         await helpers?.ticker.value
+        eventLog.finish()
         await helpers?.writer.value
         return failure
     }
