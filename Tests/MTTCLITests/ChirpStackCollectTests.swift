@@ -131,8 +131,8 @@ struct ChirpStackCollectTests {
             event(4, rxInfo: #"{"gatewayId":"b827ebfffe000001","rssi":-97,"snr":7.5}"#),
         ])
         let store = try Store(path: mtt.database, access: .readOnly)
-        // As long as it takes (a 4 s test took over a minute in one of two suites at once): what is stored is tested.
-        #expect(await eventually(timeout: 300) { (try? store.status().uplinks) == 4 }, "\(run.stdout)\(run.stderr)")
+        // As long as it takes: what is stored is tested.
+        #expect(await eventually(timeout: runProgressTimeout) { (try? store.status().uplinks) == 4 }, "\(run.stdout)\(run.stderr)")
         run.signal(SIGTERM)
         #expect(await run.wait(timeout: 20))
         #expect(run.result.status == 0, "\(run.stderr)")

@@ -26,7 +26,7 @@ struct MTTCommand {
     /// stops it as Ctrl-C would and waits for it: a fixed duration fitted fewer beside a second suite.
     func collect(_ arguments: [String], untilConfirmed count: Int) async throws -> ChildProcess.Running {
         let run = try start(arguments)
-        let enough = await eventually(timeout: 300) {
+        let enough = await eventually(timeout: runProgressTimeout) {
             let store = try? Store(path: database, access: .readOnly)
             return (try? store?.records.attempts(session: 1).filter { $0.attempt.state == .confirmed }.count ?? 0) ?? 0 >= count
         }

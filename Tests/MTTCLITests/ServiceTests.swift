@@ -14,9 +14,8 @@ struct ServiceTests {
             ["collect", "--mode", "active", "--node", "fake", "--gps", "fake", "--network", "fake", "--speed", "20", "--duration", "1h", "--db", mtt.database],
             environment: ["NOTIFY_SOCKET": socket.path, "WATCHDOG_USEC": "2000000"])
         defer { run.kill() }
-        // Running long enough for three pings and a status line, as long as that takes (a 4 s test
-        // took over a minute in one of two suites at once).
-        #expect(await eventually(timeout: 300) {
+        // Running long enough for three pings and a status line, as long as that takes.
+        #expect(await eventually(timeout: runProgressTimeout) {
             socket.messages.filter { $0.message == "WATCHDOG=1" }.count >= 3 && socket.messages.contains { $0.message.hasPrefix("STATUS=") }
         })
         run.signal(SIGTERM)

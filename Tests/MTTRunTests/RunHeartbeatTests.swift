@@ -40,15 +40,15 @@ struct RunHeartbeatTests {
         /// Whether the run's responsiveness becomes `wanted` (a loaded machine is slow: a suite
         /// beside another saw no send in 30 s).
         func becomes(_ wanted: Bool) async -> Bool {
-            await eventually(timeout: 300) { run.isResponsive(within: 1.5) == wanted }
+            await eventually(timeout: runProgressTimeout) { run.isResponsive(within: 1.5) == wanted }
         }
-        #expect(await eventually(timeout: 300) { run.stats.confirmed >= 1 }, "no send went through")
+        #expect(await eventually(timeout: runProgressTimeout) { run.stats.confirmed >= 1 }, "no send went through")
         #expect(await becomes(true), "a running loop did not look alive")
         node.hang.store(true, ordering: .relaxed)
         #expect(await becomes(false), "a hung loop still looked alive")
         // Still hung while the GPS goes on fixing (five more fixes): it stays so.
         let fixTime = run.stats.lastFix?.time
-        #expect(await eventually(timeout: 300) { (run.stats.lastFix?.time).map { t in fixTime.map { t.nanosecondsSinceEpoch - $0.nanosecondsSinceEpoch >= 5_000_000_000 } ?? true } ?? false })
+        #expect(await eventually(timeout: runProgressTimeout) { (run.stats.lastFix?.time).map { t in fixTime.map { t.nanosecondsSinceEpoch - $0.nanosecondsSinceEpoch >= 5_000_000_000 } ?? true } ?? false })
         #expect(!run.isResponsive(within: 1.5))
         node.hang.store(false, ordering: .relaxed)
         #expect(await becomes(true), "the loop did not come back")

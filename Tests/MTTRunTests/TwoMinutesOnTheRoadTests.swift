@@ -65,7 +65,7 @@ struct TwoMinutesOnTheRoadTests {
         // node back from each of its outages (attempts after the one before did not say so), and
         // sending again.
         func returns(_ name: String) -> Int { log.all.count { if case .nodeBack(name, _) = $0 { true } else { false } } }
-        #expect(await eventually(timeout: 300) {
+        #expect(await eventually(timeout: runProgressTimeout) {
             zip(names, [5, 2, 2]).allSatisfy { returns($0) == $1 && log.attemptsSinceLastReturn(of: $0) > 0 }
                 && plugged.allSatisfy { $0.pluggedBack.allSatisfy { !$0.transmissions.isEmpty } }
         })
@@ -137,7 +137,7 @@ final class PluggedModem: Sendable {
             // In flight at the modem itself: the attempt is recorded before its `mac tx` reaches
             // the modem, and a busy machine unplugged a modem that had not heard it yet.
             let plugged = current.withLock { $0 }
-            _ = await eventually(timeout: 300) { !plugged.transmissions.isEmpty }
+            _ = await eventually(timeout: runProgressTimeout) { !plugged.transmissions.isEmpty }
             current.withLock { $0.unplug() }
             try FileManager.default.removeItem(atPath: linkPath)
             // Deliberate pacing: the modem stays out 5 s of the drive, as the script says.

@@ -33,7 +33,7 @@ struct ModemOnTheRoadTests {
         // Until three are confirmed (some 10 s here), as long as it takes: the joins and the counts
         // are what is tested. A clean-clone run beside the Bluetooth VM and PostgreSQL got two in
         // 20 s, and one of two suites at once two in 60 s.
-        try await eventually(timeout: 300) { try store.status().confirmed >= 3 }
+        try await eventually(timeout: runProgressTimeout) { try store.status().confirmed >= 3 }
         run.cancel()
         _ = await run.result
 
@@ -76,16 +76,16 @@ struct ModemReplugTests {
 
         // Driven first as it is, before it is unplugged.
         // Waits as long as it takes (a suite beside another is slow): the count is what is tested.
-        try await eventually(timeout: 300) { try store.status().confirmed >= 2 }
+        try await eventually(timeout: runProgressTimeout) { try store.status().confirmed >= 2 }
         let beforeUnplug = try store.status().confirmed
         first.unplug()
         try FileManager.default.removeItem(atPath: byID)
         // Plugged back once mtt has noticed the loss, as a person would be seconds later.
-        #expect(await eventually(timeout: 300) { log.losses > 0 }, "the loss was not noticed")
+        #expect(await eventually(timeout: runProgressTimeout) { log.losses > 0 }, "the loss was not noticed")
         let second = try ModemEmulator(kind: kind, joined: false, holdsKeys: true)
         second.configure { $0.airtime = 0.02 }
         try FileManager.default.createSymbolicLink(atPath: byID, withDestinationPath: second.slavePath)
-        await eventually(timeout: 300) { second.transmissions.count >= 3 }
+        await eventually(timeout: runProgressTimeout) { second.transmissions.count >= 3 }
         run.cancel()
         _ = await run.result
 

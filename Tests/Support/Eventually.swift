@@ -4,6 +4,11 @@ import Foundation
 /// test sleeps a fixed time and hopes.
 public let pollingTick = Duration.milliseconds(20)
 
+/// The wait for a run's progress (sends confirmed, a drive stored, replies written), where what is
+/// tested is what happened, not its pace: a test of 4 s alone took over a minute in one of two suites
+/// running at once on two cores.
+public let runProgressTimeout: Double = 300
+
 /// Waits for what a test expects rather than for a fixed time: checks `condition` every tick
 /// until it holds or `timeout` seconds (generous: a loaded machine is slow, a passing test is not;
 /// beside two other suites a node's return took over 30 s) have passed. Returns whether it held, for

@@ -32,7 +32,7 @@ struct TrackCollectorTests {
         // (two suites at once) took more than 30 s to store 61 fixes.
         let lastFix = track.last?.time
         let network = ScriptedUplinkSource(uplinks: uplinks) {
-            await eventually(timeout: 300) { (try? store.records.fixes(session: session).last?.time) == lastFix }
+            await eventually(timeout: runProgressTimeout) { (try? store.records.fixes(session: session).last?.time) == lastFix }
         }
         let task: Task<Void, any Error>
         let flush: @Sendable () async throws -> Void
@@ -46,7 +46,7 @@ struct TrackCollectorTests {
             flush = { try await c.flush() }
         }
         // Let the scripted track and uplinks play out, then stop as Ctrl-C would.
-        try await eventually(timeout: 300) { try store.records.samples(session: session).count >= expected }
+        try await eventually(timeout: runProgressTimeout) { try store.records.samples(session: session).count >= expected }
         task.cancel()
         _ = await task.result
         try await flush()
@@ -95,12 +95,12 @@ struct TrackCollectorTests {
         // Heard a minute ahead of the run's clock, and sent only once the one fix is stored.
         let uplinks = [Self.uplink(1, heardAt: 60), Self.uplink(2, heardAt: 61)]
         let network = ScriptedUplinkSource(uplinks: uplinks) {
-            await eventually(timeout: 300) { (try? store.records.fixes(session: session).count) == 1 }
+            await eventually(timeout: runProgressTimeout) { (try? store.records.fixes(session: session).count) == 1 }
         }
         let collector = ListenerCollector(store: store, session: session, fixes: fixes, uplinks: network, interval: 5, clock: clock, emit: { _ in })
         let task = Task { try await collector.run() }
         // Placed while the run goes on: nothing is left for the flush at the stop.
-        try await eventually(timeout: 300) { try store.records.samples(session: session).count == 2 }
+        try await eventually(timeout: runProgressTimeout) { try store.records.samples(session: session).count == 2 }
         task.cancel()
         _ = await task.result
         let samples = try store.records.samples(session: session)
