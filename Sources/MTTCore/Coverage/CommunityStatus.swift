@@ -65,6 +65,9 @@ public struct CommunityStatus: Sendable, Hashable, Encodable {
     public var gateways: Int
     /// West, south, east, north of the mapped cells: where the map opens. Nil when none.
     public var bounds: [Double]?
+    /// When the database last made its kept map without the silent gateways (RFC 3339), which the
+    /// map shows by default: nil where it keeps none.
+    public var withoutSilentAsOf: String?
 
     public init(mappers: [Mapper], cells: Int, heardCells: Int, gateways: Int, bounds: [Double]?, replica: Replica? = nil) {
         self.mappers = mappers
@@ -76,6 +79,6 @@ public struct CommunityStatus: Sendable, Hashable, Encodable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case mappers, cells, heardCells = "heard_cells", gateways, bounds, replica
+        case mappers, cells, heardCells = "heard_cells", gateways, bounds, replica, withoutSilentAsOf = "without_silent_as_of"
     }
 }

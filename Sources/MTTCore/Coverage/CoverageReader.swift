@@ -13,6 +13,15 @@ public protocol CoverageReader: Sendable {
     /// What the prediction models are fitted to: each antenna's receptions and misses (`filter`'s
     /// gateway, when given, is the only antenna kept).
     func predictionData(_ filter: CoverageFilter) throws -> [AntennaData]
+    /// The gateways silent for `days`, which the map hides by default.
+    func silentGateways(days: Double) throws -> SilentGateways
+}
+
+extension CoverageReader {
+    /// From every antenna's summary, as they are now.
+    public func silentGateways(days: Double) throws -> SilentGateways {
+        SilentGateways(try coverageGateways(CoverageFilter()), days: days)
+    }
 }
 
 extension StoreCoverage: CoverageReader {}

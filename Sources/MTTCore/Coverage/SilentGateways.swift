@@ -31,6 +31,13 @@ public struct SilentGateways: Sendable, Hashable {
         lastHeard = latest.filter { $0.value < cutoff }
     }
 
+    /// As worked out elsewhere (a community database keeps its own).
+    public init(days: Double, newest: Timestamp?, lastHeard: [String: Timestamp]) {
+        self.days = days
+        self.newest = newest
+        self.lastHeard = lastHeard
+    }
+
     public var ids: Set<String> { Set(lastHeard.keys) }
 
     /// Days since `gateway` was last heard, counted back from `newest` and to a tenth of a day

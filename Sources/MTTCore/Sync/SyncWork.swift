@@ -17,3 +17,16 @@ public struct SyncBatch<Request: Sendable>: Sendable {
         self.request = request
     }
 }
+
+/// A request sent once after a run's records (`SyncDestination.followUp`). Its failure is a note,
+/// not the run's: the records are delivered.
+public struct SyncFollowUp<Request: Sendable>: Sendable {
+    public var request: Request
+    /// The note's words when it fails, before the error.
+    public var ifFailed: String
+
+    public init(request: Request, ifFailed: String) {
+        self.request = request
+        self.ifFailed = ifFailed
+    }
+}

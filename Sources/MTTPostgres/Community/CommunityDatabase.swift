@@ -84,6 +84,18 @@ public struct CommunityDatabase: Sendable {
         }
     }
 
+    /// Makes the map without the silent gateways again from everything uploaded (`mtt community
+    /// refresh`; each mapper's sync does it as it ends): after a restore, or where a sync's own
+    /// refresh failed. Waits for one running; returns how old the result is and what it took.
+    public func refreshWithoutSilent() throws(PostgresError) -> (asOf: String, seconds: Double) {
+        guard try schemaVersion() >= 8 else {
+            throw PostgresError("this database keeps no map without the silent gateways (schema version 8): bring it up to date with mtt community init")
+        }
+        try connection.execute("SELECT mtt.refresh_lately()")
+        let row = try connection.execute("SELECT to_char(as_of AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), seconds FROM mtt.lately_refreshed").rows.first
+        return (row?[0] ?? "", row?[1].flatMap(Double.init) ?? 0)
+    }
+
     /// The rows the checks moved aside (`mtt.refused_rows`), counted per table and check.
     public func refusedRows() throws(PostgresError) -> [(reason: String, rows: Int)] {
         guard try connection.execute("SELECT to_regclass('mtt.refused_rows') IS NOT NULL").value == "t" else { return [] }

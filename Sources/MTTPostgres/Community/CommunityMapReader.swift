@@ -24,6 +24,8 @@ public final class CommunityMapReader: CommunityCoverageReader {
     private let keepsCoarseCells: Bool
     /// Whether it keeps each antenna's totals (version 7).
     private let keepsAntennas: Bool
+    /// Whether it keeps the totals without the silent gateways (version 8).
+    private let keepsLately: Bool
 
     /// Connects and checks that this role may read the map's views: a wrong password, no server,
     /// no schema or a role without the right each stop here, in one line.
@@ -40,10 +42,13 @@ public final class CommunityMapReader: CommunityCoverageReader {
         } catch where error.state == "42501" {
             throw PostgresError("role \(first.endpoint.user) may not read the community map (\(error.message)): mtt community grant-map makes a role that may", state: error.state)
         }
-        let kept = try first.execute(
-            "SELECT to_regclass('mtt.cells_z\(CommunityCoverageSQL.coarseZoom)') IS NOT NULL, to_regclass('mtt.antennas') IS NOT NULL").rows.first
+        let kept = try first.execute("""
+            SELECT to_regclass('mtt.cells_z\(CommunityCoverageSQL.coarseZoom)') IS NOT NULL, to_regclass('mtt.antennas') IS NOT NULL,
+                   to_regclass('mtt.lately_refreshed') IS NOT NULL
+            """).rows.first
         keepsCoarseCells = kept?[0] == "t"
         keepsAntennas = kept?[1] == "t"
+        keepsLately = kept?[2] == "t"
     }
 
     private static func connect(_ url: String, timeout: Double) throws(PostgresError) -> PostgresConnection {
@@ -84,17 +89,49 @@ public final class CommunityMapReader: CommunityCoverageReader {
         let shift = MapTile.cellZoom - zoom
         let sums = CommunityCoverageSQL.buckets.map { "sum(\($0))::bigint" }.joined(separator: ", ")
         var cells: [MapTile: CoverageCell] = [:]
-        // Each zoom-19 cell's totals: kept for all gateways and SFs (mtt.cells; at zoom 14 and
-        // out the zoom-14 cells', mtt.cells_z14), else summed from the rows the filter selects.
+        // Each cell's totals, at zoom 14 where the view is that coarse, else zoom 19: kept for all
+        // gateways and SFs (mtt.cells, mtt.cells_z14), kept without the silent gateways
+        // (`withoutSilent`), else summed from the rows the filter selects.
         let coarse = CommunityCoverageSQL.coarseZoom
         let unfiltered = filter == CoverageFilter()
-        let coordinates = keepsCoarseCells && unfiltered && zoom <= coarse ? coarse : MapTile.cellZoom
+        var allHeard = filter
+        allHeard.hiddenGateways = []
+        let withoutSilent = keepsLately && !unfiltered && allHeard == CoverageFilter()
+        let coordinates = keepsCoarseCells && (unfiltered || withoutSilent) && zoom <= coarse ? coarse : MapTile.cellZoom
         var heard = Condition(filter, range, gateway: true, coordinateZoom: coordinates)
-        let perCell = !unfiltered ? """
+        let summed = { (condition: Condition) in
+            """
             SELECT x, y, \(CommunityCoverageSQL.buckets.map { "sum(\($0)) AS \($0)" }.joined(separator: ", ")), max(best) AS best,
                    count(DISTINCT gateway) AS gateways, min(first_at) AS first_at, max(last_at) AS last_at
-            FROM mtt.coverage_rows WHERE \(heard.sql) GROUP BY x, y
-            """ : coordinates == coarse ? "SELECT * FROM mtt.cells_z\(coarse) WHERE \(heard.sql)" : "SELECT * FROM mtt.cells WHERE \(heard.sql)"
+            FROM mtt.coverage_rows WHERE \(condition.sql) GROUP BY x, y
+            """
+        }
+        let perCell: String
+        if withoutSilent {
+            // The kept totals if they were made without the very gateways hidden here (the map's
+            // silent gateways are the ones they were made without, read again every 30 s: a
+            // refresh since then, or another number of days, makes them others), else the rows
+            // summed. In one statement, so both parts read the same moment of the database.
+            let kept = Condition(CoverageFilter(), range, gateway: false, coordinateZoom: coordinates)
+            heard = Condition(filter, range, gateway: true, after: kept.parameters)
+            let hidden = heard.parameter(DatabaseBatch.Statement.arrayLiteral(filter.hiddenGateways.sorted().map { Optional($0) }))
+            let up = MapTile.cellZoom - coordinates
+            let table = coordinates == coarse ? "mtt.coverage_totals_lately_z\(coarse)" : "mtt.coverage_totals_lately"
+            perCell = """
+                WITH made AS (SELECT COALESCE(array_agg(gateway), '{}') AS without FROM mtt.silent_gateways),
+                     fits AS (SELECT without @> \(hidden)::text[] AND without <@ \(hidden)::text[] AS yes FROM made)
+                SELECT x, y, \(CommunityCoverageSQL.buckets.joined(separator: ", ")), best, gateways, first_at, last_at
+                FROM \(table) WHERE \(kept.sql) AND (SELECT yes FROM fits)
+                UNION ALL
+                SELECT x >> \(up), y >> \(up), \(CommunityCoverageSQL.buckets.map { "sum(\($0))" }.joined(separator: ", ")), max(best),
+                       max(gateways), min(first_at), max(last_at)
+                FROM (\(summed(heard))) z19 WHERE NOT (SELECT yes FROM fits) GROUP BY 1, 2
+                """
+        } else if !unfiltered {
+            perCell = summed(heard)
+        } else {
+            perCell = coordinates == coarse ? "SELECT * FROM mtt.cells_z\(coarse) WHERE \(heard.sql)" : "SELECT * FROM mtt.cells WHERE \(heard.sql)"
+        }
         for row in try rows("""
             WITH per_cell AS (\(perCell))
             SELECT x >> \(coordinates - zoom), y >> \(coordinates - zoom), \(sums), max(best), max(gateways), \(Self.micros("min(first_at)")), \(Self.micros("max(last_at)"))
@@ -156,6 +193,21 @@ public final class CommunityMapReader: CommunityCoverageReader {
             return CellObservations.Unheard(tile: MapTile(zoom: MapTile.cellZoom, x: values.int(0), y: values.int(1)), spreadingFactor: values.int(2), count: values.int(3))
         }
         return CellObservations.antennaData(cells: cells, unheard: unheard, gateways: try coverageGateways(CoverageFilter()), only: filter.gateway)
+    }
+
+    /// As the database made them at its last refresh (`mtt.silent_gateways`), for the map's own
+    /// number of days: the set the kept map was made without. Any other number, or a database
+    /// that keeps none, from the antennas as they are now.
+    public func silentGateways(days: Double) throws -> SilentGateways {
+        guard keepsLately, days == SilentGateways.defaultDays else { return SilentGateways(try coverageGateways(CoverageFilter()), days: days) }
+        var newest: Timestamp?
+        var lastHeard: [String: Timestamp] = [:]
+        for row in try rows("SELECT gateway, \(Self.micros("last_at")), \(Self.micros("newest")) FROM mtt.silent_gateways") {
+            let values = Values(row)
+            lastHeard[values.text(0)] = values.time(1)
+            newest = values.time(2)
+        }
+        return SilentGateways(days: days, newest: newest, lastHeard: lastHeard)
     }
 
     public func reach(gateway: String?) throws -> [GatewayReach] {
@@ -240,7 +292,11 @@ public final class CommunityMapReader: CommunityCoverageReader {
                 southEast.map(\.longitude).max()!, northWest.map(\.latitude).max()!,
             ]
         }
-        return CommunityStatus(mappers: mappers, cells: area.int(0), heardCells: area.int(1), gateways: area.int(2), bounds: bounds, replica: try replica())
+        var status = CommunityStatus(mappers: mappers, cells: area.int(0), heardCells: area.int(1), gateways: area.int(2), bounds: bounds, replica: try replica())
+        if keepsLately, let asOf = try rows("SELECT \(Self.micros("as_of")) FROM mtt.lately_refreshed").first {
+            status.withoutSilentAsOf = RFC3339.string(Values(asOf).time(0), fractionDigits: 0)
+        }
+        return status
     }
 
     /// On a standby, how far behind the primary its copy is, as the standby reports it; nil on
@@ -277,8 +333,10 @@ public final class CommunityMapReader: CommunityCoverageReader {
         var sql = "true"
         var parameters: [String?] = []
 
-        /// `coordinateZoom`: the zoom of the rows' x and y.
-        init(_ filter: CoverageFilter, _ range: TileRange?, gateway: Bool, coordinateZoom: Int = MapTile.cellZoom) {
+        /// `coordinateZoom`: the zoom of the rows' x and y. `after`: the parameters of the same
+        /// statement before this condition's.
+        init(_ filter: CoverageFilter, _ range: TileRange?, gateway: Bool, coordinateZoom: Int = MapTile.cellZoom, after: [String?] = []) {
+            parameters = after
             if let range {
                 let k = coordinateZoom - range.zoom
                 add([range.minX << k, ((range.maxX + 1) << k) - 1]) { "x BETWEEN \($0[0]) AND \($0[1])" }
@@ -293,11 +351,13 @@ public final class CommunityMapReader: CommunityCoverageReader {
 
         /// Adds a clause; it gets the placeholders (`$n`) of `values`.
         private mutating func add(_ values: [any CustomStringConvertible], _ clause: ([String]) -> String) {
-            let placeholders = values.map { value in
-                parameters.append(value.description)
-                return "$\(parameters.count)"
-            }
-            sql += " AND " + clause(placeholders)
+            sql += " AND " + clause(values.map { parameter($0.description) })
+        }
+
+        /// A parameter of the statement; its placeholder.
+        mutating func parameter(_ value: String?) -> String {
+            parameters.append(value)
+            return "$\(parameters.count)"
         }
     }
 

@@ -21,7 +21,7 @@ enum CommunitySchema {
 
     /// Migration n is `migrations[n - 1]`.
     static func migrations(_ roles: Roles) -> [String] {
-        [version1(roles), version2(roles), version3(roles), version4(roles), version5(roles), version6(roles), version7(roles)]
+        [version1(roles), version2(roles), version3(roles), version4(roles), version5(roles), version6(roles), version7(roles), version8(roles)]
     }
 
     /// A raw table as the first version made it: the columns MTTCore declares (`CommunityTable`)
@@ -405,6 +405,20 @@ enum CommunitySchema {
         CREATE VIEW mtt.antennas AS SELECT network, gateway, antenna, cells, receptions, best, first_at, last_at FROM mtt.coverage_antennas;
         GRANT SELECT ON mtt.antennas TO \(r.mapperSQL), \(r.mapSQL);
         """
+    }
+
+    /// The map without the gateways silent for days, kept (`CommunityCoverageSQL.latelyTotals`):
+    /// with any gateway silent, every view of the map summed its cell rows. A mapper's sync ends
+    /// by refreshing them (`mtt.refresh_lately()`, which a mapper may call, not change).
+    private static func version8(_ r: Roles) -> String {
+        let z = CommunityCoverageSQL.coarseZoom
+        return """
+            \(CommunityCoverageSQL.latelyTotals)
+            REVOKE ALL ON FUNCTION mtt.refresh_lately() FROM PUBLIC;
+            GRANT EXECUTE ON FUNCTION mtt.refresh_lately() TO \(r.mapperSQL);
+            GRANT SELECT ON mtt.silent_gateways, mtt.coverage_totals_lately, mtt.coverage_totals_lately_z\(z), mtt.lately_refreshed
+                TO \(r.mapperSQL), \(r.mapSQL);
+            """
     }
 
     /// Security in the database: a mapper inserts rows under its own name only, reads only its own

@@ -20,7 +20,7 @@ final class SilentGatewayWatch: Sendable {
         if let fresh = fresh(days) { return fresh }
         return try reading.withLock { _ in
             if let fresh = fresh(days) { return fresh }
-            let silent = SilentGateways(try coverage.coverageGateways(CoverageFilter()), days: days)
+            let silent = try coverage.silentGateways(days: days)
             kept.withLock { $0 = Kept(days: days, silent: silent, at: .now) }
             return silent
         }

@@ -18,7 +18,7 @@ struct Community: ParsableCommand {
             else the PG* environment, a service file; the password comes from ~/.pgpass or \
             PGPASSWORD, never from the command line.
             """,
-        subcommands: [Initialize.self, AddMapper.self, GrantMap.self, Status.self])
+        subcommands: [Initialize.self, AddMapper.self, GrantMap.self, Status.self, Refresh.self])
 
     struct ConnectionOptions: ParsableArguments {
         @Option(help: ArgumentHelp(
@@ -121,6 +121,26 @@ struct Community: ParsableCommand {
         }
     }
 
+    struct Refresh: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make the map without the silent gateways again from everything uploaded.",
+            discussion: """
+                The community map hides, by default, the gateways not heard in the five days before \
+                the newest reception; the database keeps that map made (schema version 8), and each \
+                mapper's sync makes it again as it ends. Run this after restoring a dump, or when a \
+                sync said it could not (from cron, if you like). Until then the map still shows the \
+                right cells, only slower: it sums them while the kept map is behind.
+                """)
+
+        @OptionGroup var connection: ConnectionOptions
+
+        func run() throws {
+            let community = try connection.openInitialized()
+            let (asOf, seconds) = try community.refreshWithoutSilent()
+            Console.out("mtt: the map without the silent gateways is made as of \(asOf) (\(((seconds * 10).rounded() / 10).plainText) s)")
+        }
+    }
+
     /// What to give the person: the URL, the password line, where each goes.
     static func handOver(_ account: CommunityDatabase.Account, role: String, use: String) -> String {
         """
@@ -164,6 +184,7 @@ struct Community: ParsableCommand {
                     + (m.lastRecord.map { ", last \(RFC3339.string($0, fractionDigits: 0))" } ?? ""))
             }
             Console.out("Mapped     \(status.cells) cells, \(status.heardCells) heard, \(status.gateways) gateways")
+            if let asOf = status.withoutSilentAsOf { Console.out("Map        without the silent gateways as of \(asOf) (mtt community refresh)") }
             if let replica = status.replica {
                 let lag = replica.lagSeconds.map { $0 == 0 ? "up to date" : "\(Int($0.rounded())) s behind the primary" } ?? "nothing replayed yet"
                 Console.out("Server     a standby, \(lag)" + (replica.replayedAt.map { " (last replayed commit \(RFC3339.string($0, fractionDigits: 0)))" } ?? ""))

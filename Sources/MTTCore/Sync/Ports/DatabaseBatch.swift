@@ -40,7 +40,7 @@ public struct DatabaseBatch: Sendable {
 
         /// PostgreSQL's text form of a one-dimensional array: every element quoted (`"`, `\`
         /// escaped), NULL bare.
-        static func arrayLiteral(_ elements: some Sequence<String?>) -> String {
+        public static func arrayLiteral(_ elements: some Sequence<String?>) -> String {
             var text = "{"
             var first = true
             for element in elements {

@@ -100,6 +100,21 @@ public struct PostGISDestination: SyncDestination {
         return [.upload(SyncBatch(kind: kind, recordIDs: settled, request: DatabaseBatch(statements: months + (known.isEmpty ? [] : [sessionRows]) + statements)))]
     }
 
+    /// The map's views without the silent gateways, made again from what this run added (schema
+    /// version 8). Syncs ending at once wait for each other's refresh (one takes some seconds
+    /// for a country), hence a limit of its own, longer than a batch's.
+    public func followUp() -> SyncFollowUp<DatabaseBatch>? {
+        SyncFollowUp(
+            request: DatabaseBatch(statements: [
+                .init(sql: "SET LOCAL statement_timeout = '\(Self.refreshLimit)s'", parameters: []),
+                .init(sql: "SELECT mtt.refresh_lately()", parameters: []),
+            ]),
+            ifFailed: "the community map without the silent gateways was not made again (the next sync or mtt community refresh does it)")
+    }
+
+    /// Seconds the refresh may take, waiting for another's included.
+    static let refreshLimit = 300
+
     /// Committed: the database refused nothing (a refusal is the transport's error).
     public func verdict(for response: Void, kind: SyncRecordKind) -> SyncVerdict { .accepted }
 

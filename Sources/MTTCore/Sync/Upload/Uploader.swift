@@ -56,6 +56,13 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         try await ledger.commit()
         let counts = await ledger.progress
         var notes = await ledger.rejectionNotes
+        if counts.sent > 0, stopReason == nil, let followUp = destination.followUp() {
+            do {
+                _ = try await transport.send(followUp.request)
+            } catch {
+                notes.append("\(followUp.ifFailed): \(error)")
+            }
+        }
         /// Records of one kind still waiting for this target.
         func waiting(_ kind: SyncRecordKind) throws -> Int {
             try store.sync.syncQueueCount(target, scope: policy.scope, skipping: Set(SyncRecordKind.allCases).subtracting([kind]))
