@@ -3,9 +3,10 @@
 // its cities and sparse on the roads between them, heard by the gateways a community has (many in
 // the cities, few in the country).
 //
-//   CountryDrives FOLDER MAPPERS SAMPLES_PER_MAPPER
+//   CountryDrives FOLDER MAPPERS SAMPLES_PER_MAPPER [FIRST]
 //
-// Writes FOLDER/mapper-NN.sqlite and prints, per mapper, its samples and the receptions its
+// Writes FOLDER/mapper-NN.sqlite (NN from FIRST, 1 by default: one more mapper for a community
+// already made is the same drives as in a bigger run) and prints, per mapper, its samples and the receptions its
 // cells count (what the community's cells must add up to).
 import Foundation
 import MTTCore
@@ -127,19 +128,21 @@ func drive(mapper: Int, samples: Int, gateways: Gateways, into path: String) thr
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let mappers = Int(arguments[2]), let perMapper = Int(arguments[3]) else {
-    FileHandle.standardError.write(Data("usage: CountryDrives FOLDER MAPPERS SAMPLES_PER_MAPPER\n".utf8))
+guard arguments.count == 4 || arguments.count == 5, let mappers = Int(arguments[2]), let perMapper = Int(arguments[3]),
+      let first = arguments.count == 5 ? Int(arguments[4]) : 1 else {
+    FileHandle.standardError.write(Data("usage: CountryDrives FOLDER MAPPERS SAMPLES_PER_MAPPER [FIRST]\n".utf8))
     exit(2)
 }
 var seed = SplitMix64(seed: 48)
 let gateways = Gateways(using: &seed)
 let results = Mutex<[Int: (samples: Int, receptions: Int)]>([:])
 DispatchQueue.concurrentPerform(iterations: mappers) { m in
+    let mapper = first + m
     do {
-        let result = try drive(mapper: m + 1, samples: perMapper, gateways: gateways, into: "\(arguments[1])/mapper-\(String(format: "%02d", m + 1)).sqlite")
-        results.withLock { $0[m + 1] = result }
+        let result = try drive(mapper: mapper, samples: perMapper, gateways: gateways, into: "\(arguments[1])/mapper-\(String(format: "%02d", mapper)).sqlite")
+        results.withLock { $0[mapper] = result }
     } catch {
-        FileHandle.standardError.write(Data("mapper \(m + 1): \(error)\n".utf8))
+        FileHandle.standardError.write(Data("mapper \(mapper): \(error)\n".utf8))
         exit(1)
     }
 }

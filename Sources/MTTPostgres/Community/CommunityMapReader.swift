@@ -53,8 +53,10 @@ public final class CommunityMapReader: CommunityCoverageReader {
 
     private static func connect(_ url: String, timeout: Double) throws(PostgresError) -> PostgresConnection {
         let c = try PostgresConnection(url)
-        // Whatever role the URL names, this session writes nothing.
-        try c.execute("SET default_transaction_read_only = on")
+        // Whatever role the URL names, this session writes nothing. And compiles nothing: the kept
+        // map's query is estimated by its summing part (which does not run when the kept map
+        // fits), which set off PostgreSQL's JIT: 37 ms of compiling in an 83 ms answer.
+        try c.execute("SET default_transaction_read_only = on; SET jit = off")
         try c.limitStatements(to: timeout)
         return c
     }

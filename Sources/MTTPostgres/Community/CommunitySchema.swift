@@ -409,10 +409,12 @@ enum CommunitySchema {
 
     /// The map without the gateways silent for days, kept (`CommunityCoverageSQL.latelyTotals`):
     /// with any gateway silent, every view of the map summed its cell rows. A mapper's sync ends
-    /// by refreshing them (`mtt.refresh_lately()`, which a mapper may call, not change).
+    /// by refreshing them (`mtt.refresh_lately()`, which a mapper may call, not change). And the
+    /// triggers compile nothing (`triggerFunctions`).
     private static func version8(_ r: Roles) -> String {
         let z = CommunityCoverageSQL.coarseZoom
         return """
+            \(CommunityCoverageSQL.triggerFunctions(version: 8))
             \(CommunityCoverageSQL.latelyTotals)
             REVOKE ALL ON FUNCTION mtt.refresh_lately() FROM PUBLIC;
             GRANT EXECUTE ON FUNCTION mtt.refresh_lately() TO \(r.mapperSQL);
