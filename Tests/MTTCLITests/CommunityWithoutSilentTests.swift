@@ -148,5 +148,11 @@ struct CommunityWithoutSilentTests {
         #expect(await eventually(timeout: 30) { ((try? Self.viewReads(admin)) ?? 0) > reads }, "the refreshed map was not read")
         let status = try await merged.run(["community", "status", "--url", viewer.url], environment: ["PGPASSWORD": viewer.password])
         #expect(Self.madeLine(status.stdout) != nil && Self.madeLine(status.stdout) != Self.madeLine(madeAt.stdout), "\(status.stdout)\(status.stderr)")
+        // And the page says it, as the status line does.
+        let page = try HeadlessBrowser(url: "http://127.0.0.1:\(mapPort)/")
+        #expect(try await page.wait(until: "document.getElementById('status').dataset.silentHiddenAsOf !== undefined && document.getElementById('status').dataset.silentHiddenAsOf !== ''"))
+        let asOf = try await page.evaluate("document.getElementById('status').dataset.silentHiddenAsOf").trimmingCharacters(in: ["\""])  // a JSON string
+        let statusText = try await page.evaluate("document.getElementById('status').textContent")
+        #expect(Self.madeLine(status.stdout)?.hasSuffix("as of \(asOf) (mtt community refresh)") == true && statusText.contains("Silent hidden") && statusText.contains("as of \(asOf)"), "\(asOf) \(Self.madeLine(status.stdout) ?? "none") \(statusText)")
     }
 }

@@ -666,6 +666,8 @@
       lines.push(['Copy', s.replica.lag_s === 0 ? 'a standby, up to date' : s.replica.lag_s === null ? 'a standby, nothing replayed yet'
         : 'a standby, ' + Math.round(s.replica.lag_s) + ' s behind (as of ' + (s.replica.replayed_at || '?') + ')']);
     }
+    // The silent gateways hidden as the database last made its map without them.
+    if (s.without_silent_as_of) lines.push(['Silent hidden', 'as of ' + s.without_silent_as_of]);
     var samples = s.mappers.reduce(function (n, m) { return n + m.samples; }, 0);
     $('summary').textContent = [s.mappers.length + ' mappers', samples + ' samples', s.cells + ' cells', s.gateways + ' gateways'].join(' · ');
     var box = $('status');
@@ -674,6 +676,7 @@
     box.dataset.mappers = String(s.mappers.length);
     box.dataset.samples = String(samples);
     box.dataset.lag = s.replica ? String(s.replica.lag_s) : '';
+    box.dataset.silentHiddenAsOf = s.without_silent_as_of || '';
     if (fit && s.bounds) map.fitBounds([[s.bounds[1], s.bounds[0]], [s.bounds[3], s.bounds[2]]], { padding: [20, 20], maxZoom: 16 });
   }
 
