@@ -96,9 +96,9 @@ public final class CommunityMapReader: CommunityCoverageReader {
         // (`withoutSilent`), else summed from the rows the filter selects.
         let coarse = CommunityCoverageSQL.coarseZoom
         let unfiltered = filter == CoverageFilter()
-        var allHeard = filter
-        allHeard.hiddenGateways = []
-        let withoutSilent = keepsLately && !unfiltered && allHeard == CoverageFilter()
+        var noneHidden = filter
+        noneHidden.hiddenGateways = []
+        let withoutSilent = keepsLately && !unfiltered && noneHidden == CoverageFilter()
         let coordinates = keepsCoarseCells && (unfiltered || withoutSilent) && zoom <= coarse ? coarse : MapTile.cellZoom
         var heard = Condition(filter, range, gateway: true, coordinateZoom: coordinates)
         let summed = { (condition: Condition) in

@@ -128,8 +128,8 @@ struct Community: ParsableCommand {
                 The community map hides, by default, the gateways not heard in the five days before \
                 the newest reception; the database keeps that map made (schema version 8), and each \
                 mapper's sync makes it again as it ends. Run this after restoring a dump, or when a \
-                sync said it could not (from cron, if you like). Until then the map still shows the \
-                right cells, only slower: it sums them while the kept map is behind.
+                sync said it could not (from cron, if you like). Until then the map shows it as it \
+                was last made, and says since when (mtt community status, the page's status).
                 """)
 
         @OptionGroup var connection: ConnectionOptions
