@@ -202,6 +202,7 @@ struct Sync: AsyncParsableCommand {
         if summary.seconds > 0 && settled > 0 {
             line += String(format: " (%.1f s, %.0f/s)", summary.seconds, Double(settled) / summary.seconds)
         }
+        if !summary.finished.isEmpty { line += "; " + summary.finished.joined(separator: ", ") }
         Console.out(line)
         for note in summary.refused + summary.notes + heldBack(simulated: summary.simulated, excluded: summary.excluded) { Console.out("  \(note)") }
         if summary.rejected + summary.held > 0 {

@@ -9,6 +9,8 @@ public struct SyncSummary: Sendable, Hashable, Codable {
     /// Records still waiting for this target after the run.
     public var queued: Int
     public var seconds: Double
+    /// What the target did after the records arrived, each with how long it took.
+    public var finished: [String]
     /// Things the user should know: kinds this server does not take, reasons for rejections.
     public var notes: [String]
     /// Why the run ended early, when it did (credentials refused, server unreachable).
@@ -22,7 +24,7 @@ public struct SyncSummary: Sendable, Hashable, Codable {
 
     public init(
         target: SyncTarget, sent: Int = 0, rejected: Int = 0, held: Int = 0, failed: Int = 0, queued: Int = 0,
-        seconds: Double = 0, notes: [String] = [], stopReason: String? = nil, simulated: Int = 0, excluded: Int = 0, refused: [String] = []
+        seconds: Double = 0, finished: [String] = [], notes: [String] = [], stopReason: String? = nil, simulated: Int = 0, excluded: Int = 0, refused: [String] = []
     ) {
         self.refused = refused
         self.simulated = simulated
@@ -34,12 +36,13 @@ public struct SyncSummary: Sendable, Hashable, Codable {
         self.failed = failed
         self.queued = queued
         self.seconds = seconds
+        self.finished = finished
         self.notes = notes
         self.stopReason = stopReason
     }
 
     enum CodingKeys: String, CodingKey {
-        case target, sent, rejected, held, failed, queued, seconds, notes
+        case target, sent, rejected, held, failed, queued, seconds, finished, notes
         case stopReason = "stop_reason"
         case simulated = "held_simulated", excluded = "held_excluded"
         case refused = "not_taken"

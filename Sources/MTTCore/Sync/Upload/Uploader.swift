@@ -56,11 +56,18 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         try await ledger.commit()
         let counts = await ledger.progress
         var notes = await ledger.rejectionNotes
-        if counts.sent > 0, stopReason == nil, let followUp = destination.followUp() {
-            do {
-                _ = try await transport.send(followUp.request)
-            } catch {
-                notes.append("\(followUp.ifFailed): \(error)")
+        var finished: [String] = []
+        if counts.sent > 0, stopReason == nil {
+            for followUp in destination.followUps() {
+                do {
+                    let began = clock.now()
+                    _ = try await transport.send(followUp.request)
+                    let seconds = (clock.now().seconds(since: began) * 10).rounded() / 10
+                    finished.append("\(followUp.done) in \(seconds.plainText) s")
+                } catch {
+                    notes.append("\(followUp.ifFailed): \(error)")
+                    break
+                }
             }
         }
         /// Records of one kind still waiting for this target.
@@ -96,7 +103,7 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         return SyncSummary(
             target: target, sent: counts.sent, rejected: counts.rejected, held: counts.held, failed: counts.failed,
             queued: try store.sync.syncQueueCount(target, includingHeld: destination.includesHeld, scope: policy.scope, skipping: skipping.union(await feed.refused.keys)),
-            seconds: counts.elapsed, notes: notes, stopReason: stopReason, refused: refusedNow)
+            seconds: counts.elapsed, finished: finished, notes: notes, stopReason: stopReason, refused: refusedNow)
     }
 
     public func preview() async throws -> SyncPreview {
