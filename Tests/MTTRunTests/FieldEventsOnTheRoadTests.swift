@@ -147,7 +147,7 @@ struct FieldEventsOnTheRoadTests {
         try store.records.forEachEvent(session: run.session, mapURL: alerts.mapURL) { replayed.append($0) }
         let stored = replayed.filter { $0.type != .heard }.map { String(decoding: $0.json(), as: UTF8.self) }
         let kept = events.filter(\.type.isStored).map { String(decoding: $0.json(), as: UTF8.self) }
-        #expect(stored.count == kept.count && stored == kept, "stored \(stored.count), reported \(kept.count); first difference: \(zip(stored, kept).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "none")")
+        #expect(stored.count == kept.count && stored == kept, "stored \(stored.count), reported \(kept.count); first difference: \(zip(stored, kept).first { $0 != $1 }.map { "\($0) vs \($1)" } ?? "none"); only reported: \(kept.dropFirst(stored.count).prefix(2)); only stored: \(stored.dropFirst(kept.count).prefix(2))")
         func heardShape(_ e: FieldEvent) -> String {
             "\(e.uplink ?? 0) \(e.device ?? "") \(e.fCnt ?? 0) \(e.gateways ?? 0) \(e.heardBy ?? []) \(e.rssi ?? 0) \(e.snr ?? 0)"
         }

@@ -70,7 +70,10 @@ public final class CollectionRun: Sendable {
     private let observer: @Sendable (CollectEvent) -> Void
     private let reporter: @Sendable (FieldEvent) -> Void
     private let hooks: HookDispatcher?
-    private let deriver: Mutex<FieldEventDeriver>
+    /// Nil once the run has stopped and its event log is closed: an event the collector makes
+    /// after that (it can outlive the stop's grace on a loaded machine) is neither reported nor
+    /// stored, so what a run reported is what it stored.
+    private let deriver: Mutex<FieldEventDeriver?>
     /// Field events on their way to the database, written in batches off the collector's thread.
     private let eventLog = DrainingQueue<FieldEvent>()
     /// The event log's writer and the ticker that lets time decide (lost attempts, silence).
@@ -194,6 +197,7 @@ public final class CollectionRun: Sendable {
         let helpers = self.helpers.withLock { $0 }
         helpers?.ticker.cancel()
         await helpers?.ticker.value
+        deriver.withLock { $0 = nil }
         eventLog.finish()
         await helpers?.writer.value
         return failure
@@ -203,7 +207,8 @@ public final class CollectionRun: Sendable {
     /// the events made and handed on under one lock (the collector and the ticker both call this).
     private func derive(_ make: (inout FieldEventDeriver, Timestamp) -> [FieldEvent]) {
         deriver.withLock { deriver in
-            let events = make(&deriver, settings.clock.now())
+            guard deriver != nil else { return }
+            let events = make(&deriver!, settings.clock.now())
             guard !events.isEmpty else { return }
             for event in events {
                 reporter(event)
