@@ -26,10 +26,13 @@ public struct SyncFollowUp<Request: Sendable>: Sendable {
     public var done: String
     /// The note's words when it fails, before the error.
     public var ifFailed: String
+    /// Sent on each of the run's connections at once: work the server shares out.
+    public var onEveryConnection: Bool
 
-    public init(request: Request, done: String, ifFailed: String) {
+    public init(request: Request, done: String, ifFailed: String, onEveryConnection: Bool = false) {
         self.request = request
         self.done = done
         self.ifFailed = ifFailed
+        self.onEveryConnection = onEveryConnection
     }
 }

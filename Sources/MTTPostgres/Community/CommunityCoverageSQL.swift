@@ -339,7 +339,7 @@ enum CommunityCoverageSQL {
         let columns = CommunityTable.receptions.columns.map(\.name).joined(separator: ", ")
         let source = !deferred ? "" : """
             new_rows AS MATERIALIZED (
-                    DELETE FROM mtt.receptions_pending WHERE seq IN (SELECT seq FROM mtt.receptions_pending ORDER BY seq LIMIT chunk)
+                    DELETE FROM mtt.receptions_pending WHERE seq IN (SELECT seq FROM mtt.receptions_pending ORDER BY seq LIMIT chunk FOR UPDATE SKIP LOCKED)
                     RETURNING \(columns)),
             
             """
@@ -350,6 +350,8 @@ enum CommunityCoverageSQL {
             INTO counted, touched_networks, touched_gateways, touched_antennas
             FROM (SELECT DISTINCT network, gateway, antenna FROM rows WHERE glat IS NOT NULL) t;
             """ : ";"
+        // Counters at once vote one after the other, each seeing the reports of those before.
+        let voting = deferred ? "PERFORM pg_advisory_xact_lock(hashtext('mtt gateway votes'));\n" : ""
         let touched = deferred ? "SELECT * FROM unnest(touched_networks, touched_gateways, touched_antennas) AS t(network, gateway, antenna)" : """
             
                 SELECT DISTINCT s.network, r.gateway, r.antenna
@@ -436,7 +438,7 @@ enum CommunityCoverageSQL {
             -- move a gateway others placed; a gateway really moved is moved once more mappers
             -- have heard it at its new place than still report the old. (A second statement: the
             -- one above cannot see the reports it writes.)
-            WITH touched AS (\(touched)),
+            \(voting)WITH touched AS (\(touched)),
             votes AS (
                 SELECT g.network, g.gateway, g.antenna, ST_X(g.geom) AS lon, ST_Y(g.geom) AS lat,
                        count(*) AS mappers, min(g.first_at) AS first_at, max(g.reported_at) AS reported_at
@@ -483,11 +485,13 @@ enum CommunityCoverageSQL {
     /// failure gives back one chunk, not the whole queue.
     static let pendingChunk = 20_000
 
-    /// Counts the oldest `chunk` receptions waiting in `mtt.receptions_pending` into the
-    /// aggregates and takes them out of the queue, in the caller's transaction: both or neither.
-    /// Answers whether more may be waiting (a whole chunk was counted). One caller at a time
-    /// (an advisory lock): the aggregates' rows are then written by nobody else, and an upload
-    /// never waits for them.
+    /// Counts the oldest `chunk` receptions waiting in `mtt.receptions_pending` that no other
+    /// caller is counting into the aggregates and takes them out of the queue, in the caller's
+    /// transaction: both or neither. Answers whether more may be waiting (a whole chunk was
+    /// counted). Callers at once (a sync's two connections, mappers ending together) count
+    /// different receptions, each upsert in the same order of tables and keys, as the uploads'
+    /// triggers did before, so none waits on another in a circle; they vote on gateway positions
+    /// one after the other.
     private static func countPending(settings: String, counting: String) -> String {
         """
         CREATE OR REPLACE FUNCTION mtt.count_pending(chunk integer DEFAULT \(pendingChunk)) RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER
@@ -498,7 +502,6 @@ enum CommunityCoverageSQL {
             touched_gateways text[];
             touched_antennas integer[];
         BEGIN
-            PERFORM pg_advisory_xact_lock(hashtext('mtt count pending'));
             \(counting)
             RETURN counted >= chunk;
         END

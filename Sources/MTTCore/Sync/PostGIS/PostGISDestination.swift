@@ -101,7 +101,8 @@ public struct PostGISDestination: SyncDestination {
     }
 
     /// What this run uploaded counted into the aggregates (schema version 9: an upload's
-    /// receptions wait in a queue, `mtt.count_pending()` counts a chunk a call), then the map's
+    /// receptions wait in a queue, `mtt.count_pending()` counts a chunk a call, on each of the
+    /// upload's connections at once), then the map's
     /// views without the silent gateways made again (version 8). Syncs ending at once take turns
     /// at both (a country's refresh takes seconds), hence a limit of their own, longer than a
     /// batch's, for each call.
@@ -111,7 +112,8 @@ public struct PostGISDestination: SyncDestination {
             SyncFollowUp(
                 request: DatabaseBatch(statements: [limit, .init(sql: "SELECT mtt.count_pending()", parameters: [])], repeatsWhileTrue: true),
                 done: "counted into the map",
-                ifFailed: "the records are stored, but not all are on the community map yet (the next sync or mtt community refresh counts them)"),
+                ifFailed: "the records are stored, but not all are on the community map yet (the next sync or mtt community refresh counts them)",
+                onEveryConnection: true),
             SyncFollowUp(
                 request: DatabaseBatch(statements: [limit, .init(sql: "SELECT mtt.refresh_lately()", parameters: [])]),
                 done: "the map without the silent gateways made",

@@ -61,7 +61,12 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
             for followUp in destination.followUps() {
                 do {
                     let began = clock.now()
-                    _ = try await transport.send(followUp.request)
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for _ in 0..<(followUp.onEveryConnection ? max(1, policy.concurrency) : 1) {
+                            group.addTask { _ = try await transport.send(followUp.request) }
+                        }
+                        try await group.waitForAll()
+                    }
                     let seconds = (clock.now().seconds(since: began) * 10).rounded() / 10
                     finished.append("\(followUp.done) in \(seconds.plainText) s")
                 } catch {
