@@ -102,17 +102,12 @@ public final class PostgresSyncTransport: SyncTransport, Sendable {
             throw LaneRefused(other: other)
         }
         do throws(PostgresError) {
-            var again = true
-            while again {
-                try c.execute("BEGIN")
-                var last: PostgresRows?
-                for statement in batch.statements {
-                    if cancelled.flag.withLock({ $0 }) { throw PostgresError("the upload was stopped") }
-                    last = try c.execute(statement.sql, statement.parameters)
-                }
-                try c.execute("COMMIT")
-                again = batch.repeatsWhileTrue && last?.value == "t"
+            try c.execute("BEGIN")
+            for statement in batch.statements {
+                if cancelled.flag.withLock({ $0 }) { throw PostgresError("the upload was stopped") }
+                try c.execute(statement.sql, statement.parameters)
             }
+            try c.execute("COMMIT")
         } catch {
             _ = try? c.execute("ROLLBACK")
             if !c.isOpen { lane.connection.withLock { $0 = nil } }

@@ -109,16 +109,12 @@ struct CommunityDatabaseTests {
     }
 
     /// Uploads the local records `ids` as the postgis target does (its destination's batch,
-    /// through its transport, then what a sync sends as it ends), as the mapper whose
-    /// connection string is `url`.
+    /// through its transport), as the mapper whose connection string is `url`.
     static func upload(_ ids: [Int64], of store: Store, as url: String, kind: SyncRecordKind = .sample) async throws {
         let destination = PostGISDestination(server: "test", databaseID: try store.databaseID())
         let transport = PostgresSyncTransport(url)
         for case .upload(let batch) in try destination.work(for: kind, ids: ids, store: store) {
             try await transport.send(batch.request)
-        }
-        for followUp in destination.followUps() {
-            try await transport.send(followUp.request)
         }
     }
 
@@ -174,38 +170,6 @@ struct CommunityDatabaseTests {
         #expect(ogrinfo.status == 0, "\(ogrinfo.stderr)")
         #expect(ogrinfo.stdout.contains("Geometry: Polygon") && ogrinfo.stdout.contains("Feature Count: \(Set(local.map { $0.split(separator: " ").prefix(2) }).count)")
             && ogrinfo.stdout.contains("ID[\"EPSG\",4326]"), "\(ogrinfo.stdout)")
-    }
-
-    /// An upload's receptions wait until a sync's end counts them (schema version 9): the map
-    /// does not change while the batches arrive, the status says how many wait, and counting
-    /// them a few at a time, each part in its own transaction, gives the cells and reach the
-    /// mapper's own SQLite has. A repeated upload queues nothing.
-    @Test func receptionsWaitUntilCountedAndCountAsTheyDoLocally() async throws {
-        let (server, community) = try await Self.community()
-        try community.migrate()
-        let alice = try community.addMapper("alice")
-        let aliceURL = server.connectionString(user: "alice", password: alice.password, database: "coverage")
-        let store = try Store(path: TemporaryDirectory("mtt-community").file("alice.sqlite"))
-        try MapTestData.drive(store)
-        let destination = PostGISDestination(server: "test", databaseID: try store.databaseID())
-        let transport = PostgresSyncTransport(aliceURL)
-        for _ in 1...2 {
-            for case .upload(let batch) in try destination.work(for: .sample, ids: Array(1...40), store: store) {
-                try await transport.send(batch.request)
-            }
-        }
-        let receptions = try community.connection.execute("SELECT count(*) FROM mtt.receptions").value
-        #expect(Int(receptions ?? "") ?? 0 > 7)
-        #expect(try Self.communityCells(community.connection).isEmpty)
-        let reader = try CommunityMapReader(url: aliceURL)
-        #expect(try reader.communityStatus().uncountedReceptions.map(String.init) == receptions)
-
-        try await transport.send(DatabaseBatch(statements: [.init(sql: "SELECT mtt.count_pending(7)", parameters: [])], repeatsWhileTrue: true))
-        #expect(try Self.communityCells(community.connection) == Self.localCells(store))
-        #expect(try reader.communityStatus().uncountedReceptions == 0)
-        let localReach = try store.coverage.reach().flatMap { reach in ReachLevel.allCases.filter(reach.reaches).map { "\(reach.gateway) \($0.rawValue)" } }.sorted()
-        #expect(try community.connection.execute("SELECT gateway || ' ' || level FROM mtt.reach ORDER BY 1").rows.map { $0[0] ?? "" } == localReach)
-        #expect(try community.connection.execute("SELECT string_agg(gateway, ',' ORDER BY gateway) FROM mtt.gateways").value == "gw-north,gw-start")
     }
 
     /// Most ChirpStack and many TTN gateways keep their position to themselves (26 of the 41

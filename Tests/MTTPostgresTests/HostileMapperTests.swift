@@ -129,8 +129,6 @@ struct HostileMapperTests {
             INSERT INTO mtt.receptions (db, sample_id, time, n, gateway, rssi, snr, gateway_geom)
             SELECT db, id, time, 0, 'gw-north', -100, 1, ST_SetSRID(ST_MakePoint(2.35, 48.85), 4326) FROM mtt.samples WHERE db = '\(own)' AND id = 4
             """)
-        #expect(try m.execute("SELECT mtt.count_pending()").value == "f")
-        #expect(try m.execute("SELECT receptions FROM mtt.uncounted").value == "0")
         #expect(try m.execute(north).value == before)
         #expect(before?.hasPrefix("POINT(5.12") == true, "\(before ?? "nil")")
     }

@@ -68,9 +68,6 @@ public struct CommunityStatus: Sendable, Hashable, Encodable {
     /// When the database last made its kept map without the silent gateways (RFC 3339), which the
     /// map shows by default: nil where it keeps none.
     public var withoutSilentAsOf: String?
-    /// Receptions uploaded and not counted into the map yet (each sync counts its own as it
-    /// ends): nil where the database counts them as they arrive.
-    public var uncountedReceptions: Int?
 
     public init(mappers: [Mapper], cells: Int, heardCells: Int, gateways: Int, bounds: [Double]?, replica: Replica? = nil) {
         self.mappers = mappers
@@ -83,6 +80,5 @@ public struct CommunityStatus: Sendable, Hashable, Encodable {
 
     enum CodingKeys: String, CodingKey {
         case mappers, cells, heardCells = "heard_cells", gateways, bounds, replica, withoutSilentAsOf = "without_silent_as_of"
-        case uncountedReceptions = "uncounted_receptions"
     }
 }

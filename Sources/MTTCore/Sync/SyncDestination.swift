@@ -13,14 +13,13 @@ public protocol SyncDestination: Sendable {
     /// Turns queued record ids of one kind (in id order) into work.
     func work(for kind: SyncRecordKind, ids: [Int64], store: Store) throws -> [SyncWork<Request>]
     func verdict(for response: Response, kind: SyncRecordKind) -> SyncVerdict
-    /// What the target is sent once, in order, after a run that sent records (the community
-    /// database counts what was uploaded and makes its map's kept views again); the first that
-    /// fails ends them.
-    func followUps() -> [SyncFollowUp<Request>]
+    /// What the target is sent once after a run that sent records (the community database makes
+    /// its map's kept views again); nil: nothing.
+    func followUp() -> SyncFollowUp<Request>?
 }
 
 extension SyncDestination {
     public var includesHeld: Bool { false }
     public func batchSize(for kind: SyncRecordKind) -> Int { 1 }
-    public func followUps() -> [SyncFollowUp<Request>] { [] }
+    public func followUp() -> SyncFollowUp<Request>? { nil }
 }

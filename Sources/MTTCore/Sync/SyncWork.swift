@@ -22,17 +22,14 @@ public struct SyncBatch<Request: Sendable>: Sendable {
 /// not the run's: the records are delivered.
 public struct SyncFollowUp<Request: Sendable>: Sendable {
     public var request: Request
-    /// What it did, said with how long it took ("counted into the map in 2.1 s").
+    /// What it did, said with how long it took ("the map … made in 12.2 s").
     public var done: String
     /// The note's words when it fails, before the error.
     public var ifFailed: String
-    /// Sent on each of the run's connections at once: work the server shares out.
-    public var onEveryConnection: Bool
 
-    public init(request: Request, done: String, ifFailed: String, onEveryConnection: Bool = false) {
+    public init(request: Request, done: String, ifFailed: String) {
         self.request = request
         self.done = done
         self.ifFailed = ifFailed
-        self.onEveryConnection = onEveryConnection
     }
 }

@@ -275,15 +275,6 @@ enum CommunityCoverageSQL {
     /// zoom-14 cell's most gateways, an antenna's new cells) adds it up with the rows in one
     /// grouping, not a join: the nested loops the settings above force ran those joins once per
     /// reception over the other part (1,470 × 380 rows), 250 ms of a 448 ms statement.
-    ///
-    /// From version 9 an upload's receptions are checked against their samples as before and
-    /// then only queued (`mtt.receptions_pending`); the same statements count them after the
-    /// upload, a chunk at a time, in `mtt.count_pending()`, which each sync calls as it ends.
-    /// Counting was three fifths of an upload's time in the database (113 ms of a batch's
-    /// receptions at 2.1 million samples), and while it was done inside each batch, the mappers
-    /// of one city waited for each other's aggregate rows (in the fifty-mapper run, 44 syncs had
-    /// a batch time out on those locks). Counted later, in chunks of thousands, an upload touches
-    /// no shared row, and a cell walked a hundred times in a week is written once a chunk.
     static func triggerFunctions(version: Int) -> String {
         let sameMonth = version >= 4 ? " AND s.time = r.time" : ""
         let compiled = version >= 8 ? " SET jit = off" : ""
@@ -333,35 +324,15 @@ enum CommunityCoverageSQL {
                     cells = a.cells + excluded.cells, receptions = a.receptions + excluded.receptions, best = GREATEST(a.best, excluded.best),
                     first_at = LEAST(a.first_at, excluded.first_at), last_at = GREATEST(a.last_at, excluded.last_at))
             """
-        // From version 9 the same statements count the receptions waiting in
-        // `mtt.receptions_pending`, a chunk at a time, instead of each upload's batch as it comes.
-        let deferred = version >= 9
-        let columns = CommunityTable.receptions.columns.map(\.name).joined(separator: ", ")
-        let source = !deferred ? "" : """
-            new_rows AS MATERIALIZED (
-                    DELETE FROM mtt.receptions_pending WHERE seq IN (SELECT seq FROM mtt.receptions_pending ORDER BY seq LIMIT chunk FOR UPDATE SKIP LOCKED)
-                    RETURNING \(columns)),
-            
-            """
-        let reachStart = deferred ? ",\n    reach AS (" : ""
-        let reachEnd = deferred ? """
-            )
-            SELECT (SELECT count(*) FROM new_rows), array_agg(network), array_agg(gateway), array_agg(antenna)
-            INTO counted, touched_networks, touched_gateways, touched_antennas
-            FROM (SELECT DISTINCT network, gateway, antenna FROM rows WHERE glat IS NOT NULL) t;
-            """ : ";"
-        // Counters at once vote one after the other, each seeing the reports of those before.
-        let voting = deferred ? "PERFORM pg_advisory_xact_lock(hashtext('mtt gateway votes'));\n" : ""
-        let touched = deferred ? "SELECT * FROM unnest(touched_networks, touched_gateways, touched_antennas) AS t(network, gateway, antenna)" : """
-            
-                SELECT DISTINCT s.network, r.gateway, r.antenna
-                FROM new_rows r JOIN mtt.samples s ON s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id\(sameMonth)
-                WHERE r.gateway_geom IS NOT NULL
-            """
-        let settings = "SET search_path = mtt, public SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off\(compiled)"
-        let counting = """
+        return """
+        CREATE OR REPLACE FUNCTION mtt.count_receptions() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
+            SET search_path = mtt, public SET enable_seqscan = off SET enable_hashjoin = off SET enable_mergejoin = off\(compiled) AS $$
+        BEGIN
+            IF EXISTS (SELECT 1 FROM new_rows r WHERE NOT EXISTS (SELECT 1 FROM mtt.samples s WHERE s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id\(sameMonth))) THEN
+                RAISE EXCEPTION 'receptions of samples that are not stored' USING ERRCODE = 'foreign_key_violation';
+            END IF;
             -- One statement (no temporary table, which a mapper's session could have shadowed).
-            WITH \(source)located AS MATERIALIZED (
+            WITH located AS MATERIALIZED (
                 SELECT r.sample_id, r.n, r.mapper, s.network, r.gateway, r.antenna, COALESCE(s.sf, 0) AS sf, s.time, s.geom,
                        ST_Y(s.geom) AS lat, ST_X(s.geom) AS lon, ST_Y(r.gateway_geom) AS glat, ST_X(r.gateway_geom) AS glon,
                        r.rssi, r.rssi + LEAST(COALESCE(r.snr, 0), 0) AS signal
@@ -415,7 +386,7 @@ enum CommunityCoverageSQL {
                 ON CONFLICT (x, y) DO UPDATE SET
                     \(buckets.map { "\($0) = t.\($0) + excluded.\($0)" }.joined(separator: ", ")), gateways = t.gateways + excluded.gateways,
                     best = GREATEST(t.best, excluded.best), first_at = LEAST(t.first_at, excluded.first_at), last_at = GREATEST(t.last_at, excluded.last_at)
-                RETURNING x, y, gateways)\(coarse)\(antennas)\(reachStart)
+                RETURNING x, y, gateways)\(coarse)\(antennas)
             -- Per beam the farthest and second-farthest of the statement (the first stored of equally
             -- far ones stays the farthest), merged with what is kept as mtt's addBeam merges them.
             INSERT INTO mtt.coverage_reach AS r (network, gateway, antenna, level, bearing, samples, distance_max, distance_2nd, max_geom, max_at)
@@ -432,13 +403,16 @@ enum CommunityCoverageSQL {
                                     ELSE GREATEST(r.distance_2nd, excluded.distance_max) END,
                 max_geom = CASE WHEN excluded.distance_max > r.distance_max THEN excluded.max_geom ELSE r.max_geom END,
                 max_at = CASE WHEN excluded.distance_max > r.distance_max THEN excluded.max_at ELSE r.max_at END,
-                distance_max = GREATEST(r.distance_max, excluded.distance_max)\(reachEnd)
+                distance_max = GREATEST(r.distance_max, excluded.distance_max);
             -- Where each antenna is: the position the most mappers report (each mapper's newest
             -- report is one vote), a tie going to the position that came first. One mapper cannot
             -- move a gateway others placed; a gateway really moved is moved once more mappers
             -- have heard it at its new place than still report the old. (A second statement: the
             -- one above cannot see the reports it writes.)
-            \(voting)WITH touched AS (\(touched)),
+            WITH touched AS (
+                SELECT DISTINCT s.network, r.gateway, r.antenna
+                FROM new_rows r JOIN mtt.samples s ON s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id\(sameMonth)
+                WHERE r.gateway_geom IS NOT NULL),
             votes AS (
                 SELECT g.network, g.gateway, g.antenna, ST_X(g.geom) AS lon, ST_Y(g.geom) AS lat,
                        count(*) AS mappers, min(g.first_at) AS first_at, max(g.reported_at) AS reported_at
@@ -448,19 +422,9 @@ enum CommunityCoverageSQL {
             SELECT DISTINCT ON (network, gateway, antenna) network, gateway, antenna, ST_SetSRID(ST_MakePoint(lon, lat), 4326), reported_at
             FROM votes ORDER BY network, gateway, antenna, mappers DESC, first_at, lon, lat
             ON CONFLICT (network, gateway, antenna) DO UPDATE SET geom = excluded.geom, reported_at = excluded.reported_at;
-            """
-        return """
-        CREATE OR REPLACE FUNCTION mtt.count_receptions() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER
-            \(settings) AS $$
-        BEGIN
-            IF EXISTS (SELECT 1 FROM new_rows r WHERE NOT EXISTS (SELECT 1 FROM mtt.samples s WHERE s.db = r.db AND s.mapper = r.mapper AND s.id = r.sample_id\(sameMonth))) THEN
-                RAISE EXCEPTION 'receptions of samples that are not stored' USING ERRCODE = 'foreign_key_violation';
-            END IF;
-            \(deferred ? "INSERT INTO mtt.receptions_pending (\(columns)) SELECT \(columns) FROM new_rows;" : counting)
             RETURN NULL;
         END
         $$;
-        \(deferred ? countPending(settings: settings, counting: counting) : "")
 
         CREATE OR REPLACE FUNCTION mtt.count_attempts() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER SET search_path = mtt, public\(compiled) AS $$
         BEGIN
@@ -475,35 +439,6 @@ enum CommunityCoverageSQL {
                 network_known = a.network_known OR excluded.network_known,
                 first_at = LEAST(a.first_at, excluded.first_at), last_at = GREATEST(a.last_at, excluded.last_at);
             RETURN NULL;
-        END
-        $$;
-        """
-    }
-
-    /// Receptions counted in one call of `mtt.count_pending` at most: a few seconds' work, so
-    /// that syncs ending together take turns without waiting out their time limit, and a
-    /// failure gives back one chunk, not the whole queue.
-    static let pendingChunk = 20_000
-
-    /// Counts the oldest `chunk` receptions waiting in `mtt.receptions_pending` that no other
-    /// caller is counting into the aggregates and takes them out of the queue, in the caller's
-    /// transaction: both or neither. Answers whether more may be waiting (a whole chunk was
-    /// counted). Callers at once (a sync's two connections, mappers ending together) count
-    /// different receptions, each upsert in the same order of tables and keys, as the uploads'
-    /// triggers did before, so none waits on another in a circle; they vote on gateway positions
-    /// one after the other.
-    private static func countPending(settings: String, counting: String) -> String {
-        """
-        CREATE OR REPLACE FUNCTION mtt.count_pending(chunk integer DEFAULT \(pendingChunk)) RETURNS boolean LANGUAGE plpgsql SECURITY DEFINER
-            \(settings) AS $$
-        DECLARE
-            counted bigint;
-            touched_networks text[];
-            touched_gateways text[];
-            touched_antennas integer[];
-        BEGIN
-            \(counting)
-            RETURN counted >= chunk;
         END
         $$;
         """

@@ -84,24 +84,16 @@ public struct CommunityDatabase: Sendable {
         }
     }
 
-    /// Counts the receptions uploads left waiting (schema version 9), a chunk a transaction, then
-    /// makes the map without the silent gateways again from everything uploaded (`mtt community
-    /// refresh`; each mapper's sync does both as it ends): after a restore, or where a sync's own
-    /// follow-up failed or was stopped. Waits for one running; returns how many receptions it
-    /// counted, how old the map is and what making it took.
-    public func refreshMap() throws(PostgresError) -> (counted: Int, asOf: String, seconds: Double) {
-        let version = try schemaVersion()
-        guard version >= 8 else {
+    /// Makes the map without the silent gateways again from everything uploaded (`mtt community
+    /// refresh`; each mapper's sync does it as it ends): after a restore, or where a sync's own
+    /// refresh failed. Waits for one running; returns how old the result is and what it took.
+    public func refreshWithoutSilent() throws(PostgresError) -> (asOf: String, seconds: Double) {
+        guard try schemaVersion() >= 8 else {
             throw PostgresError("this database keeps no map without the silent gateways (schema version 8): bring it up to date with mtt community init")
-        }
-        var counted = 0
-        if version >= 9 {
-            counted = Int(try connection.execute("SELECT receptions FROM mtt.uncounted").value ?? "") ?? 0
-            while try connection.execute("SELECT mtt.count_pending()").value == "t" {}
         }
         try connection.execute("SELECT mtt.refresh_lately()")
         let row = try connection.execute("SELECT to_char(as_of AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"'), seconds FROM mtt.lately_refreshed").rows.first
-        return (counted, row?[0] ?? "", row?[1].flatMap(Double.init) ?? 0)
+        return (row?[0] ?? "", row?[1].flatMap(Double.init) ?? 0)
     }
 
     /// The rows the checks moved aside (`mtt.refused_rows`), counted per table and check.

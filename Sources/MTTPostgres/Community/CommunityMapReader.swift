@@ -26,8 +26,6 @@ public final class CommunityMapReader: CommunityCoverageReader {
     private let keepsAntennas: Bool
     /// Whether it keeps the totals without the silent gateways (version 8).
     private let keepsLately: Bool
-    /// Schema version 9: uploads' receptions wait to be counted.
-    private let queuesReceptions: Bool
 
     /// Connects and checks that this role may read the map's views: a wrong password, no server,
     /// no schema or a role without the right each stop here, in one line.
@@ -46,12 +44,11 @@ public final class CommunityMapReader: CommunityCoverageReader {
         }
         let kept = try first.execute("""
             SELECT to_regclass('mtt.cells_z\(CommunityCoverageSQL.coarseZoom)') IS NOT NULL, to_regclass('mtt.antennas') IS NOT NULL,
-                   to_regclass('mtt.lately_refreshed') IS NOT NULL, to_regclass('mtt.uncounted') IS NOT NULL
+                   to_regclass('mtt.lately_refreshed') IS NOT NULL
             """).rows.first
         keepsCoarseCells = kept?[0] == "t"
         keepsAntennas = kept?[1] == "t"
         keepsLately = kept?[2] == "t"
-        queuesReceptions = kept?[3] == "t"
     }
 
     private static func connect(_ url: String, timeout: Double) throws(PostgresError) -> PostgresConnection {
@@ -300,9 +297,6 @@ public final class CommunityMapReader: CommunityCoverageReader {
         var status = CommunityStatus(mappers: mappers, cells: area.int(0), heardCells: area.int(1), gateways: area.int(2), bounds: bounds, replica: try replica())
         if keepsLately, let asOf = try rows("SELECT \(Self.micros("as_of")) FROM mtt.lately_refreshed").first {
             status.withoutSilentAsOf = RFC3339.string(Values(asOf).time(0), fractionDigits: 0)
-        }
-        if queuesReceptions {
-            status.uncountedReceptions = Values(try rows("SELECT receptions FROM mtt.uncounted").first ?? []).int(0)
         }
         return status
     }

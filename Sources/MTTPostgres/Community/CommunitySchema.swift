@@ -21,7 +21,7 @@ enum CommunitySchema {
 
     /// Migration n is `migrations[n - 1]`.
     static func migrations(_ roles: Roles) -> [String] {
-        [version1(roles), version2(roles), version3(roles), version4(roles), version5(roles), version6(roles), version7(roles), version8(roles), version9(roles)]
+        [version1(roles), version2(roles), version3(roles), version4(roles), version5(roles), version6(roles), version7(roles), version8(roles)]
     }
 
     /// A raw table as the first version made it: the columns MTTCore declares (`CommunityTable`)
@@ -321,7 +321,24 @@ enum CommunitySchema {
             $$;
             REVOKE ALL ON FUNCTION mtt.add_months(timestamptz[]) FROM PUBLIC;
             GRANT EXECUTE ON FUNCTION mtt.add_months(timestamptz[]) TO \(r.mapperSQL);
-            \(detachMonth(version: 4))
+            -- The owner's first step of archiving a month: its partitions detached (then dumped and
+            -- dropped, docs/community.md), and the month not made again.
+            CREATE FUNCTION mtt.detach_month(first_day date) RETURNS SETOF text LANGUAGE plpgsql SET search_path = mtt, public AS $$
+            DECLARE
+                suffix text := to_char(first_day, '"_"YYYY_MM');
+            BEGIN
+                IF first_day <> date_trunc('month', first_day)::date OR first_day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date THEN
+                    RAISE EXCEPTION '% is not the first day of a month before this one', first_day;
+                END IF;
+                INSERT INTO mtt.archived_months (month) VALUES (first_day);
+                \(tables.map { t in """
+                    IF to_regclass('\(t.name)' || suffix) IS NOT NULL THEN
+                        EXECUTE format('ALTER TABLE \(t.name) DETACH PARTITION mtt.%I', '\(t.unqualifiedName)' || suffix);
+                        RETURN NEXT '\(t.name)' || suffix;
+                    END IF;
+                    """ }.joined(separator: "\n"))
+            END
+            $$;
             REVOKE ALL ON FUNCTION mtt.detach_month(date) FROM PUBLIC;
 
             SELECT mtt.add_months(array_agg(m)) FROM (
@@ -403,47 +420,6 @@ enum CommunitySchema {
             GRANT EXECUTE ON FUNCTION mtt.refresh_lately() TO \(r.mapperSQL);
             GRANT SELECT ON mtt.silent_gateways, mtt.coverage_totals_lately, mtt.coverage_totals_lately_z\(z), mtt.lately_refreshed
                 TO \(r.mapperSQL), \(r.mapSQL);
-            """
-    }
-
-    /// Receptions counted after the upload (`CommunityCoverageSQL.triggerFunctions`): the queue
-    /// they wait in, the function that counts them (which a mapper may call: it counts what is
-    /// queued, nothing else), and how many wait, for the status.
-    private static func version9(_ r: Roles) -> String {
-        """
-            CREATE TABLE mtt.receptions_pending (seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, LIKE mtt.receptions);
-            \(CommunityCoverageSQL.triggerFunctions(version: 9))
-            \(detachMonth(version: 9))
-            REVOKE ALL ON FUNCTION mtt.count_pending(integer) FROM PUBLIC;
-            GRANT EXECUTE ON FUNCTION mtt.count_pending(integer) TO \(r.mapperSQL);
-            CREATE VIEW mtt.uncounted AS SELECT count(*) AS receptions FROM mtt.receptions_pending;
-            GRANT SELECT ON mtt.uncounted TO \(r.mapperSQL), \(r.mapSQL);
-            """
-    }
-
-    /// The owner's first step of archiving a month: its partitions detached (then dumped and
-    /// dropped, docs/community.md), and the month not made again. From version 9 it first counts
-    /// the receptions waiting in the queue: one whose sample's month is detached could no longer be.
-    private static func detachMonth(version: Int) -> String {
-        let tables = CommunityTable.partitioned
-        return """
-            CREATE OR REPLACE FUNCTION mtt.detach_month(first_day date) RETURNS SETOF text LANGUAGE plpgsql SET search_path = mtt, public AS $$
-            DECLARE
-                suffix text := to_char(first_day, '"_"YYYY_MM');
-            BEGIN
-                IF first_day <> date_trunc('month', first_day)::date OR first_day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date THEN
-                    RAISE EXCEPTION '% is not the first day of a month before this one', first_day;
-                END IF;
-                \(version >= 9 ? "WHILE mtt.count_pending() LOOP END LOOP;" : "")
-                INSERT INTO mtt.archived_months (month) VALUES (first_day);
-                \(tables.map { t in """
-                    IF to_regclass('\(t.name)' || suffix) IS NOT NULL THEN
-                        EXECUTE format('ALTER TABLE \(t.name) DETACH PARTITION mtt.%I', '\(t.unqualifiedName)' || suffix);
-                        RETURN NEXT '\(t.name)' || suffix;
-                    END IF;
-                    """ }.joined(separator: "\n"))
-            END
-            $$;
             """
     }
 

@@ -668,8 +668,6 @@
     }
     // The silent gateways hidden as the database last made its map without them.
     if (s.without_silent_as_of) lines.push(['Silent hidden', 'as of ' + s.without_silent_as_of]);
-    // Receptions uploaded that the cells do not count yet (each sync counts them as it ends).
-    if (s.uncounted_receptions) lines.push(['Waiting', s.uncounted_receptions + ' receptions not on the map yet']);
     var samples = s.mappers.reduce(function (n, m) { return n + m.samples; }, 0);
     $('summary').textContent = [s.mappers.length + ' mappers', samples + ' samples', s.cells + ' cells', s.gateways + ' gateways'].join(' · ');
     var box = $('status');

@@ -123,23 +123,20 @@ struct Community: ParsableCommand {
 
     struct Refresh: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Count what uploads left waiting, and make the map without the silent gateways again.",
+            abstract: "Make the map without the silent gateways again from everything uploaded.",
             discussion: """
-                An upload's receptions wait in a queue until they are counted into the map's cells \
-                (schema version 9), and the community map hides, by default, the gateways not heard in \
-                the five days before the newest reception, a map the database keeps made (version 8). \
-                Each mapper's sync does both as it ends. Run this after restoring a dump, or when a \
-                sync was stopped or said it could not (from cron, if you like). Until then the map \
-                shows what was counted and made last, and says since when and how many receptions \
-                wait (mtt community status; the page's status).
+                The community map hides, by default, the gateways not heard in the five days before \
+                the newest reception; the database keeps that map made (schema version 8), and each \
+                mapper's sync makes it again as it ends. Run this after restoring a dump, or when a \
+                sync said it could not (from cron, if you like). Until then the map shows it as it \
+                was last made, and says since when (mtt community status, the page's status).
                 """)
 
         @OptionGroup var connection: ConnectionOptions
 
         func run() throws {
             let community = try connection.openInitialized()
-            let (counted, asOf, seconds) = try community.refreshMap()
-            if counted > 0 { Console.out("mtt: counted \(counted) waiting reception\(counted == 1 ? "" : "s") into the map") }
+            let (asOf, seconds) = try community.refreshWithoutSilent()
             Console.out("mtt: the map without the silent gateways is made as of \(asOf) (\(((seconds * 10).rounded() / 10).plainText) s)")
         }
     }
@@ -188,9 +185,6 @@ struct Community: ParsableCommand {
             }
             Console.out("Mapped     \(status.cells) cells, \(status.heardCells) heard, \(status.gateways) gateways")
             if let asOf = status.withoutSilentAsOf { Console.out("Map        without the silent gateways as of \(asOf) (mtt community refresh)") }
-            if let uncounted = status.uncountedReceptions, uncounted > 0 {
-                Console.out("Waiting    \(uncounted) reception\(uncounted == 1 ? "" : "s") uploaded, not counted into the map yet (mtt community refresh)")
-            }
             if let replica = status.replica {
                 let lag = replica.lagSeconds.map { $0 == 0 ? "up to date" : "\(Int($0.rounded())) s behind the primary" } ?? "nothing replayed yet"
                 Console.out("Server     a standby, \(lag)" + (replica.replayedAt.map { " (last replayed commit \(RFC3339.string($0, fractionDigits: 0)))" } ?? ""))

@@ -67,12 +67,8 @@ public struct DatabaseBatch: Sendable {
     }
 
     public var statements: [Statement]
-    /// Run again, each time in a transaction of its own, while the last statement answers true:
-    /// work the server does a part at a time, each part kept when a later one fails.
-    public var repeatsWhileTrue: Bool
 
-    public init(statements: [Statement], repeatsWhileTrue: Bool = false) {
+    public init(statements: [Statement]) {
         self.statements = statements
-        self.repeatsWhileTrue = repeatsWhileTrue
     }
 }

@@ -100,29 +100,24 @@ public struct PostGISDestination: SyncDestination {
         return [.upload(SyncBatch(kind: kind, recordIDs: settled, request: DatabaseBatch(statements: months + (known.isEmpty ? [] : [sessionRows]) + statements)))]
     }
 
-    /// What this run uploaded counted into the aggregates (schema version 9: an upload's
-    /// receptions wait in a queue, `mtt.count_pending()` counts a chunk a call, on each of the
-    /// upload's connections at once), then the map's
-    /// views without the silent gateways made again (version 8). Syncs ending at once take turns
-    /// at both (a country's refresh takes seconds), hence a limit of their own, longer than a
-    /// batch's, for each call.
-    public func followUps() -> [SyncFollowUp<DatabaseBatch>] {
-        let limit = DatabaseBatch.Statement(sql: "SET LOCAL statement_timeout = '\(Self.followUpLimit)s'", parameters: [])
-        return [
-            SyncFollowUp(
-                request: DatabaseBatch(statements: [limit, .init(sql: "SELECT mtt.count_pending()", parameters: [])], repeatsWhileTrue: true),
-                done: "counted into the map",
-                ifFailed: "the records are stored, but not all are on the community map yet (the next sync or mtt community refresh counts them)",
-                onEveryConnection: true),
-            SyncFollowUp(
-                request: DatabaseBatch(statements: [limit, .init(sql: "SELECT mtt.refresh_lately()", parameters: [])]),
-                done: "the map without the silent gateways made",
-                ifFailed: "the community map without the silent gateways was not made again (the next sync or mtt community refresh does it)"),
-        ]
+    /// The map's views without the silent gateways, made again from what this run added (schema
+    /// version 8). Syncs ending at once wait for each other's refresh (one takes some seconds
+    /// for a country), hence limits of its own, longer than a batch's, for the statement and for
+    /// the wait (with the batch's lock limit, three of four syncs ending together gave up waiting
+    /// for another's refresh and said the map was not made).
+    public func followUp() -> SyncFollowUp<DatabaseBatch>? {
+        SyncFollowUp(
+            request: DatabaseBatch(statements: [
+                .init(sql: "SET LOCAL statement_timeout = '\(Self.refreshLimit)s'", parameters: []),
+                .init(sql: "SET LOCAL lock_timeout = '\(Self.refreshLimit)s'", parameters: []),
+                .init(sql: "SELECT mtt.refresh_lately()", parameters: []),
+            ]),
+            done: "the map without the silent gateways made",
+            ifFailed: "the community map without the silent gateways was not made again (the next sync or mtt community refresh does it)")
     }
 
-    /// Seconds one call may take, waiting for another's included.
-    static let followUpLimit = 300
+    /// Seconds the refresh may take, waiting for another's included.
+    static let refreshLimit = 300
 
     /// Committed: the database refused nothing (a refusal is the transport's error).
     public func verdict(for response: Void, kind: SyncRecordKind) -> SyncVerdict { .accepted }

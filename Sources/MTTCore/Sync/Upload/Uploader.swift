@@ -57,22 +57,14 @@ public struct Uploader<Destination: SyncDestination>: SyncUpload {
         let counts = await ledger.progress
         var notes = await ledger.rejectionNotes
         var finished: [String] = []
-        if counts.sent > 0, stopReason == nil {
-            for followUp in destination.followUps() {
-                do {
-                    let began = clock.now()
-                    try await withThrowingTaskGroup(of: Void.self) { group in
-                        for _ in 0..<(followUp.onEveryConnection ? max(1, policy.concurrency) : 1) {
-                            group.addTask { _ = try await transport.send(followUp.request) }
-                        }
-                        try await group.waitForAll()
-                    }
-                    let seconds = (clock.now().seconds(since: began) * 10).rounded() / 10
-                    finished.append("\(followUp.done) in \(seconds.plainText) s")
-                } catch {
-                    notes.append("\(followUp.ifFailed): \(error)")
-                    break
-                }
+        if counts.sent > 0, stopReason == nil, let followUp = destination.followUp() {
+            do {
+                let began = clock.now()
+                _ = try await transport.send(followUp.request)
+                let seconds = (clock.now().seconds(since: began) * 10).rounded() / 10
+                finished.append("\(followUp.done) in \(seconds.plainText) s")
+            } catch {
+                notes.append("\(followUp.ifFailed): \(error)")
             }
         }
         /// Records of one kind still waiting for this target.
