@@ -103,7 +103,7 @@ public struct PostGISDestination: SyncDestination {
     /// The map's views without the silent gateways, made again from what this run added (schema
     /// version 8). Syncs ending at once wait for each other's refresh (one takes some seconds
     /// for a country), hence limits of its own, longer than a batch's, for the statement and for
-    /// the wait (with the batch's lock limit, three of four syncs ending together gave up waiting
+    /// the wait (with the batch's lock limit, two of four syncs ending together gave up waiting
     /// for another's refresh and said the map was not made).
     public func followUp() -> SyncFollowUp<DatabaseBatch>? {
         SyncFollowUp(
